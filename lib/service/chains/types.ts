@@ -1,0 +1,98 @@
+/**
+ * The boundary between the local service and its chain engine. The service owns HTTP, auth, the database and
+ * the records; the engine owns EVM processes. The service resolves ids and permissions, then calls the engine
+ * with the Virtual Environment it means; the engine reports every transaction it sees through `ChainHost`.
+ */
+import type Database from "better-sqlite3";
+import type {
+  CallArgs,
+  InstanceSimulationResult,
+  ProjectSimulationRequest,
+  RelayMode,
+  Simulation,
+  Transaction,
+  VnetSimulationRequest,
+  VnetSimulationResult,
+} from "../../spec";
+
+/** Everything the engine needs to (re)start the chain of one Virtual Environment. */
+export interface VnetChainSpec {
+  readonly vnetId: string;
+  readonly environmentId: string;
+  readonly instanceId: string;
+  /** Chain id of the forked network, decimal string (e.g. "1"). */
+  readonly networkId: string;
+  /** The chain id the chain answers with: the override, else the network's. */
+  readonly chainId: number;
+  /** Fork point, hex. */
+  readonly forkBlockNumber: string;
+  /** Pre-funded accounts; balances in wei, hex. */
+  readonly accounts: readonly { readonly address: string; readonly balance: string }[];
+  /** The environment's bridge settings, or null when bridging is off. */
+  readonly bridge: { readonly relayMode: RelayMode; readonly delaySeconds: number } | null;
+  /** The other Virtual Environments of the same instance (bridge destinations). */
+  readonly peers: readonly { readonly vnetId: string; readonly chainId: number }[];
+}
+
+/** What the service gives the engine. */
+export interface ChainHost {
+  /** Where chain state lives; null for an in-memory service (the engine uses a temporary directory). */
+  readonly dataDir: string | null;
+  /** The service's database, for the engine's own tables (create them IF NOT EXISTS, prefix `chain_`). */
+  readonly db: Database.Database;
+  /** Looks a Virtual Environment up; undefined once it is deleted. */
+  resolveVnet(vnetId: string): VnetChainSpec | undefined;
+  /** Records a transaction the engine saw (sent through the API, the RPC URLs, or a bridge relay). */
+  recordTransaction(transaction: Transaction): void;
+  /** Upstream RPC URLs to fork from, keyed by network id; a network without one gets a fresh chain. */
+  readonly forkUrls: Readonly<Record<string, string>>;
+}
+
+/** A JSON-RPC 2.0 request or notification. */
+export interface JsonRpcRequest {
+  readonly jsonrpc: "2.0";
+  readonly id?: string | number | null;
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** A JSON-RPC 2.0 answer. */
+export type JsonRpcResponse =
+  | { jsonrpc: "2.0"; id: string | number | null; result: unknown }
+  | { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string; data?: unknown } };
+
+/** Which RPC URL a call came through: the Admin RPC proxies everything, the Public RPC only standard methods. */
+export type RpcAccess = "admin" | "public";
+
+/** The chain engine the service drives. */
+export interface ChainEngine {
+  /** Answers a JSON-RPC call or batch on a Virtual Environment's chain, starting it if needed. */
+  rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  /** Sends and mines a transaction; returns its record (also given to `ChainHost.recordTransaction`). */
+  sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction>;
+  /** Simulates on a Virtual Environment without keeping any state. */
+  simulateOnVnet(vnetId: string, request: VnetSimulationRequest): Promise<VnetSimulationResult>;
+  /** Simulates on a Virtual Environment and reports state changes, keeping no state. */
+  simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult>;
+  /** Project-level simulation on a replica chain of the network; the service adds id/created_at and saves it. */
+  simulateOnNetwork(request: ProjectSimulationRequest): Promise<Omit<Simulation, "id" | "created_at">>;
+  /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
+  destroyVnets(vnetIds: readonly string[]): Promise<void>;
+  /** Stops every chain (state kept) and pending work; called on service shutdown. */
+  close(): Promise<void>;
+}
+
+/**
+ * An error the engine raises for the service to answer with the spec's error body.
+ * `field` names the request field at fault (a JSON pointer such as `/callArgs/to`) when there is one.
+ */
+export class ChainRequestError extends Error {
+  constructor(
+    readonly status: 400 | 402 | 404 | 502 | 503 | 504,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "ChainRequestError";
+  }
+}

@@ -1,0 +1,74 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+
+/** A UUID string (the service's identifiers). */
+export const Uuid = Type.String({ format: "uuid", description: "Identifier in UUID format" });
+
+/** An ISO 8601 date-time string. */
+export const DateTime = Type.String({ format: "date-time", description: "ISO 8601 date-time" });
+
+/** A hex-encoded quantity such as a block number or an amount of wei: `0x` followed by 1 to 64 hex digits. */
+export const HexQuantity = Type.String({
+  pattern: "^0x[0-9a-fA-F]{1,64}$",
+  description: "Hex-encoded quantity, e.g. 0x1bc16d674ec80000",
+});
+
+/** Hex-encoded bytes (calldata, logs data): `0x` followed by an even number of hex digits. */
+export const HexData = Type.String({
+  pattern: "^0x([0-9a-fA-F]{2})*$",
+  maxLength: 262_146,
+  description: "Hex-encoded bytes, e.g. 0xa9059cbb...",
+});
+
+/** A 20-byte account address, hex-encoded. */
+export const Address = Type.String({
+  pattern: "^0x[0-9a-fA-F]{40}$",
+  description: "20-byte account address, hex-encoded (0x + 40 hex digits)",
+});
+
+/** A 32-byte hash, hex-encoded. */
+export const Hash = Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "32-byte hash, hex-encoded" });
+
+/** A chain id as a decimal string, e.g. "1" or "8453". */
+export const ChainIdString = Type.String({
+  pattern: "^[1-9][0-9]{0,15}$",
+  description: "Chain ID as a decimal string, e.g. \"1\"",
+});
+
+/** A path or query slug: lowercase letters, digits and single dashes. */
+export const Slug = Type.String({
+  pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",
+  minLength: 1,
+  maxLength: 100,
+  description: "URL-safe slug: lowercase letters, digits and single dashes",
+});
+
+/** Pagination query (spec: Limits 1): `page` positive integers only; `perPage` 1 to 100, default 20. */
+export const PaginationQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, description: "Page number, 1-based" })),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Page size, 1 to 100 (default 20)" })),
+  },
+  { additionalProperties: false },
+);
+export type PaginationQuery = Static<typeof PaginationQuery>;
+
+/** Default page size (spec: Limits 1). */
+export const DEFAULT_PER_PAGE = 20;
+/** Largest page size (spec: Limits 1). */
+export const MAX_PER_PAGE = 100;
+
+/** `{ accountSlug }` path parameters. */
+export const AccountParams = Type.Object({ accountSlug: Type.String({ minLength: 1, maxLength: 100 }) });
+export type AccountParams = Static<typeof AccountParams>;
+
+/** `{ accountSlug, projectSlug }` path parameters. */
+export const ProjectParams = Type.Object({
+  accountSlug: Type.String({ minLength: 1, maxLength: 100 }),
+  projectSlug: Type.String({ minLength: 1, maxLength: 100 }),
+});
+export type ProjectParams = Static<typeof ProjectParams>;
+
+/** Wraps a schema as `{ [key]: schema }`: the spec returns single objects under a singular key. */
+export function wrapped<K extends string, T extends TSchema>(key: K, schema: T) {
+  return Type.Object({ [key]: schema } as { [P in K]: T });
+}

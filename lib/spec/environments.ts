@@ -1,0 +1,157 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Address, ChainIdString, DateTime, HexQuantity, PaginationQuery, ProjectParams, Slug, Uuid } from "./common";
+
+/** Explorer page visibility of verified contracts (spec: Create an environment). */
+export const VERIFICATION_VISIBILITY_VALUES = ["bytecode", "abi", "source"] as const;
+export type VerificationVisibility = (typeof VERIFICATION_VISIBILITY_VALUES)[number];
+
+/** Bridge relay modes; `autoRelay` is the default. */
+export const RELAY_MODE_VALUES = ["autoRelay", "delayedRelay"] as const;
+export type RelayMode = (typeof RELAY_MODE_VALUES)[number];
+
+/** Longest accepted relay delay: one day. */
+export const MAX_RELAY_DELAY_SECONDS = 86_400;
+/** Most networks in one environment. */
+export const MAX_NETWORKS_PER_ENVIRONMENT = 16;
+/** Most pre-funded accounts per network. */
+export const MAX_ACCOUNTS_PER_NETWORK = 100;
+
+/** A pre-funded account: address and balance in wei, hex-encoded. */
+export const PrefundedAccount = Type.Object(
+  { address: Address, balance: HexQuantity },
+  { additionalProperties: false },
+);
+export type PrefundedAccount = Static<typeof PrefundedAccount>;
+
+/** One `network_configs[]` entry of a create request. */
+export const NetworkConfig = Type.Object(
+  {
+    network_id: Type.String({ minLength: 1, maxLength: 20, description: "Chain ID of the network to fork" }),
+    block_number: Type.Optional(HexQuantity),
+    chain_config_overrides: Type.Optional(
+      Type.Object({ chain_id: Type.Optional(ChainIdString) }, { additionalProperties: false }),
+    ),
+    explorer_config: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          verification_visibility: Type.Optional(
+            Type.Union(VERIFICATION_VISIBILITY_VALUES.map((v) => Type.Literal(v))),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    accounts: Type.Optional(Type.Array(PrefundedAccount, { maxItems: MAX_ACCOUNTS_PER_NETWORK })),
+  },
+  { additionalProperties: false },
+);
+export type NetworkConfig = Static<typeof NetworkConfig>;
+
+/** `bridge_config` of a create request. */
+export const BridgeConfig = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    relay_mode: Type.Optional(Type.Union(RELAY_MODE_VALUES.map((v) => Type.Literal(v)))),
+    delay_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RELAY_DELAY_SECONDS })),
+  },
+  { additionalProperties: false },
+);
+export type BridgeConfig = Static<typeof BridgeConfig>;
+
+/** POST .../environments body. Rules beyond the schema (supported network, duplicates, delay only with
+ * `delayedRelay`, slug uniqueness) are checked by the service and named in the 400 body's `data.field`. */
+export const CreateEnvironmentRequest = Type.Object(
+  {
+    display_name: Type.String({ minLength: 1, maxLength: 255 }),
+    slug: Type.Optional(Slug),
+    network_configs: Type.Array(NetworkConfig, { minItems: 1, maxItems: MAX_NETWORKS_PER_ENVIRONMENT }),
+    bridge_config: Type.Optional(BridgeConfig),
+  },
+  { additionalProperties: false },
+);
+export type CreateEnvironmentRequest = Static<typeof CreateEnvironmentRequest>;
+
+/** An RPC endpoint of a Virtual Environment. `Admin RPC` URLs are secrets. */
+export const VnetRpc = Type.Object({
+  name: Type.Union([Type.Literal("Admin RPC"), Type.Literal("Public RPC")]),
+  url: Type.String(),
+});
+export type VnetRpc = Static<typeof VnetRpc>;
+
+/** A Virtual Environment inside an environment's active instance. */
+export const EnvironmentVnet = Type.Object({
+  id: Uuid,
+  display_name: Type.String(),
+  slug: Type.String(),
+  status: Type.String({ description: "Value seen: running" }),
+  rpcs: Type.Array(VnetRpc),
+  fork_config: Type.Object({
+    network_id: Type.Integer({ description: "Chain ID of the forked network" }),
+    block_number: HexQuantity,
+  }),
+  chain_config: Type.Object(
+    { chain_id: Type.Integer({ description: "chainform: the chain ID this Virtual Environment answers with" }) },
+  ),
+});
+export type EnvironmentVnet = Static<typeof EnvironmentVnet>;
+
+/** One entry of an environment's `networks`. */
+export const EnvironmentNetwork = Type.Object({
+  id: Uuid,
+  network_id: Type.String({ description: "Chain ID of the forked network" }),
+  network_name: Type.String(),
+  block_number: HexQuantity,
+});
+export type EnvironmentNetwork = Static<typeof EnvironmentNetwork>;
+
+/**
+ * Environment (spec: Resources). chainform also returns what the environment was created with,
+ * `network_configs` and `bridge_config` normalized (defaults filled, hex lowercased), so that clients can
+ * detect drift and import an environment: the spec leaves fields beyond those listed open.
+ */
+export const Environment = Type.Object({
+  id: Uuid,
+  display_name: Type.String(),
+  slug: Type.String(),
+  created_at: DateTime,
+  networks: Type.Array(EnvironmentNetwork),
+  active_instance: Type.Object({ id: Uuid, vnets: Type.Array(EnvironmentVnet) }),
+  network_configs: Type.Array(NetworkConfig),
+  bridge_config: Type.Object({
+    enabled: Type.Boolean(),
+    relay_mode: Type.Union(RELAY_MODE_VALUES.map((v) => Type.Literal(v))),
+    delay_seconds: Type.Integer({ minimum: 0 }),
+  }),
+});
+export type Environment = Static<typeof Environment>;
+
+/** GET .../environments query: pagination. */
+export const ListEnvironmentsQuery = PaginationQuery;
+export type ListEnvironmentsQuery = Static<typeof ListEnvironmentsQuery>;
+
+/** GET .../environments answer (decisions.md), newest first. */
+export const EnvironmentList = Type.Object({ environments: Type.Array(Environment) });
+export type EnvironmentList = Static<typeof EnvironmentList>;
+
+/** Most ids in one batch delete. */
+export const MAX_BATCH_DELETE_IDS = 100;
+
+/** DELETE .../environments body (decisions.md). */
+export const BatchDeleteEnvironmentsRequest = Type.Object(
+  { environment_ids: Type.Array(Uuid, { minItems: 1, maxItems: MAX_BATCH_DELETE_IDS }) },
+  { additionalProperties: false },
+);
+export type BatchDeleteEnvironmentsRequest = Static<typeof BatchDeleteEnvironmentsRequest>;
+
+/** `{ accountSlug, projectSlug, environmentId }` path parameters. */
+export const EnvironmentParams = Type.Composite([ProjectParams, Type.Object({ environmentId: Uuid })]);
+export type EnvironmentParams = Static<typeof EnvironmentParams>;
+
+/** `{ ..., environmentId, instanceId }` path parameters. */
+export const InstanceParams = Type.Composite([EnvironmentParams, Type.Object({ instanceId: Uuid })]);
+export type InstanceParams = Static<typeof InstanceParams>;
+
+/** `{ ..., instanceId, vnetId }` path parameters. */
+export const InstanceVnetParams = Type.Composite([InstanceParams, Type.Object({ vnetId: Uuid })]);
+export type InstanceVnetParams = Static<typeof InstanceVnetParams>;

@@ -1,0 +1,13 @@
+/**
+ * TypeBox schemas of the service API (`shared/spec/service-api.md` with `decisions.md`): the one source of truth
+ * for the local service's validation and serialization and for the client's types.
+ */
+export * from "./common";
+export * from "./errors";
+export * from "./projects";
+export * from "./delivery-channels";
+export * from "./actions";
+export * from "./networks";
+export * from "./environments";
+export * from "./simulations";
+export * from "./transactions";

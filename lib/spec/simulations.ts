@@ -1,0 +1,184 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Address, DateTime, HexData, HexQuantity, PaginationQuery, ProjectParams, Uuid } from "./common";
+
+/** Virtual Environment simulation call arguments (`callArgs`): hex-encoded strings. */
+export const CallArgs = Type.Object(
+  {
+    from: Type.Optional(Address),
+    to: Type.Optional(Address),
+    gas: Type.Optional(HexQuantity),
+    gasPrice: Type.Optional(HexQuantity),
+    value: Type.Optional(HexQuantity),
+    data: Type.Optional(HexData),
+  },
+  { additionalProperties: false },
+);
+export type CallArgs = Static<typeof CallArgs>;
+
+/** Block overrides of a simulation. */
+export const BlockOverrides = Type.Object(
+  { number: Type.Optional(HexQuantity), timestamp: Type.Optional(HexQuantity) },
+  { additionalProperties: false },
+);
+export type BlockOverrides = Static<typeof BlockOverrides>;
+
+/** State overrides keyed by address; each entry overrides the balance. */
+export const StateOverrides = Type.Record(
+  Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }),
+  Type.Object({ balance: Type.Optional(HexQuantity) }, { additionalProperties: false }),
+  { additionalProperties: false },
+);
+export type StateOverrides = Static<typeof StateOverrides>;
+
+/** Body of a Virtual Environment simulation (vnet level and instance level). */
+export const VnetSimulationRequest = Type.Object(
+  {
+    callArgs: Type.Optional(CallArgs),
+    blockNumber: Type.Optional(HexQuantity),
+    blockOverrides: Type.Optional(BlockOverrides),
+    stateOverrides: Type.Optional(StateOverrides),
+  },
+  { additionalProperties: false },
+);
+export type VnetSimulationRequest = Static<typeof VnetSimulationRequest>;
+
+/** A decoded argument: `{ name, type, value }`. Boolean outputs keep a boolean value. */
+export const DecodedArgument = Type.Object({
+  name: Type.String(),
+  type: Type.String(),
+  value: Type.Union([Type.String(), Type.Boolean()]),
+});
+export type DecodedArgument = Static<typeof DecodedArgument>;
+
+/** A raw log. */
+export const RawLog = Type.Object({ address: Address, data: HexData, topics: Type.Array(Type.String()) });
+export type RawLog = Static<typeof RawLog>;
+
+/** A simulation log entry: raw, plus `name`/`inputs` when the event's ABI is known (empty otherwise). */
+export const SimulationLog = Type.Object({
+  anonymous: Type.Boolean(),
+  inputs: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), value: Type.String() })),
+  name: Type.String(),
+  raw: RawLog,
+});
+export type SimulationLog = Static<typeof SimulationLog>;
+
+/** A flattened call trace entry. */
+export const TraceEntry = Type.Object({
+  decodedInput: Type.Array(DecodedArgument),
+  decodedOutput: Type.Array(DecodedArgument),
+  from: Type.String(),
+  to: Type.String(),
+  gas: Type.String(),
+  gasUsed: Type.String(),
+  input: Type.String(),
+  output: Type.String(),
+  value: Type.String(),
+  method: Type.String(),
+  subtraces: Type.Integer({ minimum: 0 }),
+  traceAddress: Type.Array(Type.Integer({ minimum: 0 })),
+  type: Type.String({ description: "CALL, DELEGATECALL, STATICCALL, CREATE, ..." }),
+});
+export type TraceEntry = Static<typeof TraceEntry>;
+
+/** Virtual Environment simulation result (spec: Resources). */
+export const VnetSimulationResult = Type.Object({
+  blockNumber: HexQuantity,
+  cumulativeGasUsed: HexQuantity,
+  gasUsed: HexQuantity,
+  logs: Type.Array(SimulationLog),
+  logsBloom: Type.String(),
+  status: Type.Boolean(),
+  trace: Type.Array(TraceEntry),
+  type: HexQuantity,
+});
+export type VnetSimulationResult = Static<typeof VnetSimulationResult>;
+
+/** One state change of an instance simulation (decisions.md). */
+export const StateChange = Type.Object({
+  address: Address,
+  field: Type.Union([Type.Literal("balance"), Type.Literal("nonce"), Type.Literal("storage")]),
+  slot: Type.Optional(Type.String()),
+  previous: Type.String(),
+  next: Type.String(),
+});
+export type StateChange = Static<typeof StateChange>;
+
+/** Instance-level simulation result: the vnet result plus `stateChanges`. */
+export const InstanceSimulationResult = Type.Composite([
+  VnetSimulationResult,
+  Type.Object({ stateChanges: Type.Array(StateChange) }),
+]);
+export type InstanceSimulationResult = Static<typeof InstanceSimulationResult>;
+
+/** POST /v1/.../vnets/{vnetId}/transactions/simulate path parameters. */
+export const VnetParams = Type.Composite([ProjectParams, Type.Object({ vnetId: Uuid })]);
+export type VnetParams = Static<typeof VnetParams>;
+
+/** Block number of a project simulation: null (latest), an integer, or a hex quantity. */
+export const BlockNumberInput = Type.Union([Type.Null(), Type.Integer({ minimum: 0 }), HexQuantity]);
+
+/** POST /v1/.../simulate body (spec: Simulate a transaction, project level). */
+export const ProjectSimulationRequest = Type.Object(
+  {
+    network_id: Type.String({ minLength: 1, maxLength: 20 }),
+    block_number: Type.Optional(BlockNumberInput),
+    transaction_index: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0 })])),
+    from: Address,
+    input: Type.Optional(HexData),
+    to: Type.Optional(Type.Union([Address, Type.Null()])),
+    gas: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    gas_price: Type.Optional(Type.String({ pattern: "^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$" })),
+    value: Type.Optional(Type.String({ pattern: "^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$" })),
+    access_list: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { address: Address, storage_keys: Type.Optional(Type.Array(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }))) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 1000 },
+      ),
+    ),
+    generate_access_list: Type.Optional(Type.Boolean()),
+    save: Type.Optional(Type.Boolean()),
+    block_header: Type.Optional(
+      Type.Union([
+        Type.Null(),
+        Type.Object(
+          { number: Type.Optional(HexQuantity), timestamp: Type.Optional(HexQuantity) },
+          { additionalProperties: false },
+        ),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ProjectSimulationRequest = Static<typeof ProjectSimulationRequest>;
+
+/** A project-level simulation record (decisions.md). */
+export const Simulation = Type.Object({
+  id: Uuid,
+  network_id: Type.String(),
+  block_number: Type.Integer({ minimum: 0 }),
+  from: Address,
+  to: Type.Union([Address, Type.Null()]),
+  input: HexData,
+  value: Type.String(),
+  gas: Type.Integer({ minimum: 0 }),
+  gas_used: Type.Integer({ minimum: 0 }),
+  status: Type.Boolean(),
+  created_at: DateTime,
+  logs: Type.Array(SimulationLog),
+  trace: Type.Array(TraceEntry),
+});
+export type Simulation = Static<typeof Simulation>;
+
+/** POST /v1/.../simulate answer. */
+export const ProjectSimulationResponse = Type.Object({ simulation: Simulation });
+export type ProjectSimulationResponse = Static<typeof ProjectSimulationResponse>;
+
+/** GET /v1/.../simulations query. */
+export const ListSimulationsQuery = PaginationQuery;
+/** GET /v1/.../simulations answer, newest first. */
+export const SimulationList = Type.Object({ simulations: Type.Array(Simulation) });
+export type SimulationList = Static<typeof SimulationList>;

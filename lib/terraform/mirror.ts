@@ -1,0 +1,128 @@
+/**
+ * The provider's offline installation: a Terraform filesystem mirror and a CLI config file pointing at it.
+ *
+ * Terraform pins an `h1:` hash of the provider package in `.terraform.lock.hcl`. The hash covers the files of the
+ * mirror's package directory, so what goes in there must change only when the version changes: the package holds
+ * a small launcher script whose text depends on nothing but the version, and the launcher runs the provider
+ * bundle that lives outside the mirror (`dist/provider/provider.cjs`). A rebuild with new code keeps the hash; the
+ * same version on another machine (or another platform: every platform directory holds the same launcher) has the
+ * same hash, so committed lock files stay valid.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+/** The provider's registry address: users write `source = "chainform/chainform"`. */
+export const PROVIDER_HOST = "registry.terraform.io";
+/** The provider's namespace. */
+export const PROVIDER_NAMESPACE = "chainform";
+/** The provider's type name (resource prefix `chainform_`). */
+export const PROVIDER_TYPE = "chainform";
+/** The full provider address as Terraform writes it. */
+export const PROVIDER_ADDRESS = `${PROVIDER_HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}`;
+
+/** Platforms the mirror offers. The launcher is a POSIX shell script, so Windows is not among them. */
+export const MIRROR_PLATFORMS = ["linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64"] as const;
+
+/** Where the pieces live inside a package root. */
+export interface MirrorLayout {
+  /** The mirror directory named in the CLI config. */
+  readonly mirrorDir: string;
+  /** The provider bundle the launcher runs. */
+  readonly bundlePath: string;
+  /** The CLI config file (`TF_CLI_CONFIG_FILE`). */
+  readonly cliConfigPath: string;
+}
+
+/** The package root: two levels above this file, in lib/terraform/ or dist/terraform/ alike. */
+export function packageRoot(): string {
+  return resolve(__dirname, "..", "..");
+}
+
+/** The mirror layout under `root` (default: this package's root). */
+export function mirrorLayout(root: string = packageRoot()): MirrorLayout {
+  return {
+    mirrorDir: join(root, "dist", "terraform", "mirror"),
+    bundlePath: join(root, "dist", "provider", "provider.cjs"),
+    cliConfigPath: join(root, "dist", "terraform", "terraformrc"),
+  };
+}
+
+/** This package's version: the provider's version. */
+export function packageVersion(root: string = packageRoot()): string {
+  return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** The provider executable's file name for a version, as Terraform expects it. */
+export function providerExecutableName(version: string): string {
+  return `terraform-provider-${PROVIDER_TYPE}_v${version}`;
+}
+
+/**
+ * The launcher script. Its text depends only on `version`. `terraform init` links the package directory into
+ * `.terraform/providers`, so the script resolves its own real path before finding the bundle seven levels up
+ * (platform, version, type, namespace, host, mirror, terraform → dist). `CHAINFORM_NODE` picks another node.
+ */
+export function launcherScript(version: string): string {
+  return [
+    "#!/bin/sh",
+    `# chainform Terraform provider ${version}: runs the provider bundle with Node.js.`,
+    'here=$(dirname "$(readlink -f "$0")")',
+    'exec "${CHAINFORM_NODE:-node}" "$here/../../../../../../../provider/provider.cjs" "$@"',
+    "",
+  ].join("\n");
+}
+
+/** The CLI config text: the mirror for our provider, the network for nothing else, no checkpoint calls. */
+export function cliConfigText(mirrorDir: string): string {
+  return [
+    "# Written by chainform: makes terraform install the chainform provider from the local mirror, offline.",
+    "disable_checkpoint = true",
+    "",
+    "provider_installation {",
+    "  filesystem_mirror {",
+    `    path    = ${JSON.stringify(mirrorDir)}`,
+    `    include = [${JSON.stringify(PROVIDER_ADDRESS)}]`,
+    "  }",
+    "  direct {",
+    `    exclude = [${JSON.stringify(PROVIDER_ADDRESS)}]`,
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** Writes `path` only when its content differs, so an unchanged mirror keeps its files untouched. */
+function writeIfChanged(path: string, content: string, mode?: number): void {
+  if (!existsSync(path) || readFileSync(path, "utf8") !== content) writeFileSync(path, content);
+  if (mode !== undefined) chmodSync(path, mode);
+}
+
+/**
+ * Writes the mirror's launchers and the CLI config for the package at `root`. Idempotent.
+ * @returns the layout written
+ */
+export function writeProviderMirror(root: string = packageRoot()): MirrorLayout {
+  const layout = mirrorLayout(root);
+  const version = packageVersion(root);
+  for (const platform of MIRROR_PLATFORMS) {
+    const dir = join(layout.mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, version, platform);
+    mkdirSync(dir, { recursive: true });
+    writeIfChanged(join(dir, providerExecutableName(version)), launcherScript(version), 0o755);
+  }
+  writeIfChanged(layout.cliConfigPath, cliConfigText(layout.mirrorDir));
+  return layout;
+}
+
+/**
+ * The CLI config path for `TF_CLI_CONFIG_FILE`, writing the mirror first when it is missing.
+ * Fails when the provider bundle has not been built.
+ * @example
+ * process.env.TF_CLI_CONFIG_FILE = terraformCliConfigPath();
+ */
+export function terraformCliConfigPath(root: string = packageRoot()): string {
+  const layout = mirrorLayout(root);
+  if (!existsSync(layout.bundlePath)) {
+    throw new Error(`the provider bundle ${layout.bundlePath} is missing: run \`npm run build\` in ${root}`);
+  }
+  return writeProviderMirror(root).cliConfigPath;
+}

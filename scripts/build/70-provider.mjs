@@ -1,0 +1,26 @@
+// Bundles the Terraform provider into one file (Terraform starts it 3-5 times per command, so start-up is what
+// counts) and writes the offline filesystem mirror and CLI config (lib/terraform/mirror.ts explains the design).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+
+export default async function buildProvider({ root }) {
+  const entry = join(root, "lib", "terraform", "provider", "main.ts");
+  if (!existsSync(entry)) throw new Error(`the provider entry ${entry} is missing`);
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile: join(root, "dist", "provider", "provider.cjs"),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    sourcemap: "linked",
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  const require = createRequire(import.meta.url);
+  const { writeProviderMirror } = require(join(root, "dist", "terraform", "mirror.js"));
+  writeProviderMirror(root);
+}

@@ -1,0 +1,173 @@
+import { decode, encode, ExtData } from "@msgpack/msgpack";
+import { decodeMsgpack, encodeMsgpack } from "./msgpack";
+import { cty, type CtyType } from "./type";
+import { isUnknown, Unknown, UnknownValue } from "./unknown";
+import { isKnownDeep, TypedValue, type CtyValue } from "./value";
+
+const roundTrip = (value: CtyValue, type: CtyType): CtyValue => decodeMsgpack(encodeMsgpack(value, type), type);
+const hex = (text: string): Uint8Array => Buffer.from(text.replace(/\s+/g, ""), "hex");
+
+describe("msgpack codec: known values of every type round-trip", () => {
+  const rule = cty.object({ name: cty.string, ports: cty.list(cty.number), enabled: cty.bool });
+  const cases: [string, CtyType, CtyValue][] = [
+    ["string", cty.string, "hello ✓"],
+    ["empty string", cty.string, ""],
+    ["integer", cty.number, 42],
+    ["negative integer", cty.number, -7],
+    ["float", cty.number, 1.5],
+    ["large integer", cty.number, 2 ** 53],
+    ["bool", cty.bool, false],
+    ["list", cty.list(cty.string), ["a", "b"]],
+    ["empty list", cty.list(cty.string), []],
+    ["set", cty.set(cty.number), [1, 2, 3]],
+    ["map", cty.map(cty.bool), { a: true, b: false }],
+    ["object", rule, { enabled: true, name: "web", ports: [80, 443] }],
+    ["tuple", cty.tuple(cty.string, cty.number), ["x", 1]],
+    ["list of objects", cty.list(rule), [{ enabled: false, name: "a", ports: [] }]],
+    ["map of lists", cty.map(cty.list(cty.number)), { x: [1], y: [] }],
+    ["set of objects", cty.set(cty.object({ k: cty.string })), [{ k: "1" }, { k: "2" }]],
+  ];
+  test.each(cases)("%s", (_name, type, value) => {
+    expect(roundTrip(value, type)).toEqual(value);
+  });
+});
+
+describe("msgpack codec: nulls", () => {
+  test("null at the root and inside every container", () => {
+    const type = cty.object({
+      s: cty.string,
+      l: cty.list(cty.string),
+      m: cty.map(cty.string),
+      nested: cty.object({ n: cty.number }),
+      elements: cty.list(cty.string),
+    });
+    const value = { s: null, l: null, m: { a: null }, nested: { n: null }, elements: ["x", null] };
+    expect(roundTrip(value, type)).toEqual(value);
+    expect(roundTrip(null, type)).toBeNull();
+    expect(encodeMsgpack(null, type)).toEqual(Uint8Array.of(0xc0));
+  });
+
+  test("objects are sent with every attribute, absent ones as nil, keys sorted like go-cty", () => {
+    const type = cty.object({ b: cty.string, a: cty.number });
+    expect(decode(encodeMsgpack({ b: "x" }, type))).toEqual({ a: null, b: "x" });
+    expect(Object.keys(decode(encodeMsgpack({ b: "x", a: 1 }, type)) as object)).toEqual(["a", "b"]);
+  });
+});
+
+describe("msgpack codec: unknowns", () => {
+  test("a plain unknown is go-cty's fixext1 type 0", () => {
+    expect(Buffer.from(encodeMsgpack(Unknown, cty.string)).toString("hex")).toBe("d40000");
+    expect(isUnknown(decodeMsgpack(hex("d40000"), cty.string))).toBe(true);
+  });
+
+  test("unknown at every depth survives a round trip", () => {
+    const type = cty.object({
+      top: cty.string,
+      list: cty.list(cty.string),
+      elements: cty.list(cty.string),
+      map: cty.map(cty.number),
+      block: cty.list(cty.object({ deep: cty.bool, deeper: cty.object({ deepest: cty.string }) })),
+    });
+    const value = {
+      top: Unknown,
+      list: Unknown,
+      elements: ["a", Unknown],
+      map: { k: Unknown },
+      block: [{ deep: Unknown, deeper: { deepest: Unknown } }],
+    };
+    const back = roundTrip(value, type) as Record<string, CtyValue>;
+    expect(isUnknown(back.top)).toBe(true);
+    expect(isUnknown(back.list)).toBe(true);
+    expect(back.elements).toEqual(["a", Unknown]);
+    expect(isUnknown((back.map as Record<string, CtyValue>).k)).toBe(true);
+    expect(back).toEqual(value);
+    expect(isKnownDeep(back)).toBe(false);
+    expect(isKnownDeep({ top: "x", list: [null, { a: 1 }] })).toBe(true);
+  });
+
+  test("refined unknowns from Terraform (extension 12) decode as unknown with their refinements", () => {
+    // What go-cty writes for a string known to start with "pre-" and never be null: ext 12 {1: false, 2: "pre-"}
+    const payload = Buffer.concat([Buffer.from([0x82, 0x01, 0xc2, 0x02]), Buffer.from(encode("pre-"))]);
+    const wire = encode(new ExtData(12, payload));
+    const value = decodeMsgpack(wire, cty.string);
+    expect(isUnknown(value)).toBe(true);
+    expect((value as UnknownValue).refinement).toEqual({ notNull: true, stringPrefix: "pre-" });
+    // and encode back to the same bytes
+    expect(Buffer.from(encodeMsgpack(value, cty.string))).toEqual(Buffer.from(wire));
+  });
+
+  test("number and length refinements round-trip; refinements that do not fit the type are dropped", () => {
+    const number = new UnknownValue({ numberMin: [0, true], numberMax: [10, false] });
+    expect(roundTrip(number, cty.number)).toEqual(number);
+    const list = new UnknownValue({ notNull: true, lengthMin: 1, lengthMax: 3 });
+    expect(roundTrip(list, cty.list(cty.string))).toEqual(list);
+    expect(Buffer.from(encodeMsgpack(new UnknownValue({ stringPrefix: "x" }), cty.number)).toString("hex")).toBe("d40000");
+  });
+
+  test("an unrecognised or empty extension is still a plain unknown, as in go-cty", () => {
+    expect(isUnknown(decodeMsgpack(encode(new ExtData(12, new Uint8Array(0))), cty.bool))).toBe(true);
+    expect(isUnknown(decodeMsgpack(encode(new ExtData(5, Uint8Array.of(1))), cty.bool))).toBe(true);
+  });
+});
+
+describe("msgpack codec: numbers as go-cty writes them", () => {
+  test("big numbers arrive as decimal strings", () => {
+    expect(decodeMsgpack(encode("123456789012345678901234567890"), cty.number)).toBe(1.2345678901234568e29);
+    expect(decodeMsgpack(encode("0.1"), cty.number)).toBe(0.1);
+  });
+
+  test("uint64 and float32 encodings decode", () => {
+    expect(decodeMsgpack(hex("cf 00 00 00 00 ff ff ff ff"), cty.number)).toBe(0xffffffff);
+    expect(decodeMsgpack(hex("ca 3f c0 00 00"), cty.number)).toBe(1.5);
+  });
+
+  test("a string that is not a number is rejected with its path", () => {
+    expect(() => decodeMsgpack(encode({ n: "abc" }), cty.object({ n: cty.number }))).toThrow(/^n: expected "number"/);
+  });
+});
+
+describe("msgpack codec: dynamic values", () => {
+  test("dynamic values travel as [type JSON bytes, value] and decode to TypedValue", () => {
+    const type = cty.object({ anything: cty.dynamic });
+    const wire = encodeMsgpack({ anything: new TypedValue(cty.list(cty.string), ["a"]) }, type);
+    const raw = decode(wire) as { anything: [Uint8Array, unknown] };
+    expect(Buffer.from(raw.anything[0]).toString()).toBe('["list","string"]');
+    expect(decodeMsgpack(wire, type)).toEqual({ anything: new TypedValue(cty.list(cty.string), ["a"]) });
+  });
+
+  test("plain JS values in a dynamic attribute get their implied type", () => {
+    const back = roundTrip({ a: 1, b: ["x", true] }, cty.dynamic);
+    expect(back).toEqual(
+      new TypedValue(cty.object({ a: cty.number, b: cty.tuple(cty.string, cty.bool) }), { a: 1, b: ["x", true] }),
+    );
+  });
+
+  test("unknown and null dynamic values are not wrapped", () => {
+    expect(Buffer.from(encodeMsgpack(Unknown, cty.dynamic)).toString("hex")).toBe("d40000");
+    expect(roundTrip(null, cty.dynamic)).toBeNull();
+    expect(isUnknown(roundTrip(Unknown, cty.dynamic))).toBe(true);
+  });
+
+  test("a type sent as a msgpack string (not bytes) is accepted", () => {
+    expect(decodeMsgpack(encode(['"number"', 3]), cty.dynamic)).toEqual(new TypedValue(cty.number, 3));
+  });
+});
+
+describe("msgpack codec: type errors point at the value", () => {
+  test("decoding a value of the wrong type", () => {
+    expect(() => decodeMsgpack(encode({ tags: { a: 1 } }), cty.object({ tags: cty.map(cty.string) }))).toThrow(
+      /^tags\["a"\]: expected "string", got number/,
+    );
+  });
+
+  test("decoding an object with an attribute the type lacks", () => {
+    expect(() => decodeMsgpack(encode({ a: "x", b: "y" }), cty.object({ a: cty.string }))).toThrow(/unsupported attribute "b"/);
+  });
+
+  test("encoding a value that does not conform", () => {
+    expect(() => encodeMsgpack({ list: [1, "two"] }, cty.object({ list: cty.list(cty.number) }))).toThrow(
+      /^list\[1\]: expected "number", got string/,
+    );
+    expect(() => encodeMsgpack({ extra: 1 }, cty.object({}))).toThrow(/unsupported attribute "extra"/);
+  });
+});

@@ -1,0 +1,39 @@
+import type { ProjectSimulationRequest, Simulation } from "../../spec";
+import type { BaseClient } from "../client";
+import type { RequestErrorType } from "../errors";
+import { projectPath, withoutScope, type ProjectScope } from "../utils/scope";
+import { single } from "../utils/shape";
+
+/** Parameters of {@link simulateTransaction}: the spec's body fields plus the scope. */
+export type SimulateTransactionParameters = ProjectSimulationRequest & ProjectScope;
+/** The simulation record (with `id`; kept for `listSimulations` when `save` was true). */
+export type SimulateTransactionReturnType = Simulation;
+/** Errors {@link simulateTransaction} can throw. */
+export type SimulateTransactionErrorType = RequestErrorType;
+
+/**
+ * Simulates a transaction against a replica of a network: `POST /v1/account/{a}/project/{p}/simulate`.
+ * Without `save` nothing is kept, so failures are retried freely; with `save: true` only failures the service
+ * certainly did not see are retried (a repeat would store a second simulation).
+ *
+ * @example
+ * const sim = await simulateTransaction(client, {
+ *   network_id: "1",
+ *   from: "0x0000000000000000000000000000000000000001",
+ *   to: "0x0000000000000000000000000000000000000002",
+ *   value: "0x1",
+ * })
+ * console.log(sim.status, sim.gas_used)
+ */
+export function simulateTransaction(
+  client: BaseClient,
+  params: SimulateTransactionParameters,
+): Promise<SimulateTransactionReturnType> {
+  return client.request({
+    method: "POST",
+    path: `${projectPath(client, params)}/simulate`,
+    body: withoutScope(params),
+    retry: params.save ? "unsent" : "idempotent",
+    parse: single<Simulation>("simulation", ["id"]),
+  });
+}

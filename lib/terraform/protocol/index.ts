@@ -1,0 +1,16 @@
+/**
+ * The Terraform plugin protocol (tfplugin6 over go-plugin): handshake and mTLS, gRPC server, cty codec. Wire code
+ * only; provider authors use `lib/terraform/framework` instead.
+ */
+export * from "./cty";
+export type * from "./messages";
+export type { ProviderServer, RequestContext } from "./provider-server";
+export { decodeDynamicValue, encodeDynamicValue } from "./dynamic-value";
+export { servePlugin } from "./serve";
+export type { ServePluginOptions } from "./serve";
+export { createPluginServer } from "./grpc-server";
+export type { PluginServer, PluginServerOptions } from "./grpc-server";
+export { serviceDefinition } from "./grpc-service";
+export { handshakeLine, readHandshakeEnvironment, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./handshake";
+export { generateServerCertificate } from "./tls/certificate";
+export type { ServerCertificate } from "./tls/certificate";

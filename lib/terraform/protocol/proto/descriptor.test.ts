@@ -1,0 +1,29 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { protocolRoot } from "../descriptor";
+
+const root = join(__dirname, "..", "..", "..", "..");
+
+describe("generated protocol descriptor", () => {
+  test("is up to date with the .proto files (run `node scripts/build.mjs tfplugin` after editing them)", () => {
+    const script = `import(${JSON.stringify(join(root, "scripts", "build", "40-tfplugin-descriptor.mjs"))}).then((m) => process.stdout.write(m.render(${JSON.stringify(root)})))`;
+    const expected = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    expect(readFileSync(join(__dirname, "descriptor.generated.ts"), "utf8")).toBe(expected);
+  });
+
+  test("keeps the published field numbers of the messages Terraform relies on most", () => {
+    const fieldIds = (type: string) =>
+      Object.fromEntries(Object.values(protocolRoot().lookupType(type).fields).map((f) => [f.name, f.id]));
+    expect(fieldIds("tfplugin6.DynamicValue")).toEqual({ msgpack: 1, json: 2 });
+    expect(fieldIds("tfplugin6.Schema.Attribute")).toMatchObject({ name: 1, type: 2, nested_type: 10, sensitive: 7 });
+    expect(fieldIds("tfplugin6.GetProviderSchema.Response")).toMatchObject({ functions: 7, server_capabilities: 6 });
+    expect(fieldIds("tfplugin6.PlanResourceChange.Response")).toMatchObject({ requires_replace: 2, diagnostics: 4 });
+    expect(fieldIds("tfplugin6.ServerCapabilities")).toEqual({
+      plan_destroy: 1,
+      get_provider_schema_optional: 2,
+      move_resource_state: 3,
+      generate_resource_config: 4,
+    });
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Runs a plugin process: handshake with Terraform, serve gRPC over mTLS, exit when told to. The whole of a provider
+ * binary's `main` is `servePlugin(server)` (the framework's `serveProvider` calls it).
+ */
+import * as grpc from "@grpc/grpc-js";
+import { createPluginServer } from "./grpc-server";
+import {
+  candidatePorts,
+  handshakeLine,
+  NOT_STARTED_BY_TERRAFORM,
+  PLUGIN_PROTOCOL_VERSION,
+  MAGIC_COOKIE_KEY,
+  readHandshakeEnvironment,
+  type HandshakeEnvironment,
+} from "./handshake";
+import type { ProviderServer } from "./provider-server";
+import { reserveStdout } from "./stdout";
+import { generateServerCertificate } from "./tls/certificate";
+
+/** Options of {@link servePlugin}. */
+export interface ServePluginOptions {
+  /** The environment to read the handshake from. Default: `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where the server logs (one line per call). Default: stderr. */
+  readonly log?: (message: string) => void;
+}
+
+// When Terraform started this process, stdout is reserved as soon as this module loads: code of modules loaded
+// after it (the provider's own) may log while loading, before servePlugin runs.
+if (process.env[MAGIC_COOKIE_KEY]) reserveStdout();
+
+const MAX_BIND_ATTEMPTS = 100;
+// If Terraform dies without calling Shutdown, nobody will ever stop this process: notice the orphaning and exit.
+const PARENT_CHECK_MS = 2_000;
+
+/**
+ * Serves a provider to Terraform. Exits the process with status 1 and a human message when it was not started by
+ * Terraform, and with status 0 when Terraform calls Shutdown.
+ * @example
+ * servePlugin(createFrameworkServer(provider));
+ */
+export async function servePlugin(provider: ProviderServer, options: ServePluginOptions = {}): Promise<void> {
+  const environment = readHandshakeEnvironment(options.env ?? process.env);
+  if (!environment) {
+    process.stderr.write(NOT_STARTED_BY_TERRAFORM);
+    process.exit(1);
+  }
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const writeStdout = reserveStdout();
+  if (!environment.protocolVersions.includes(PLUGIN_PROTOCOL_VERSION)) {
+    log(`Terraform offers plugin protocol ${environment.protocolVersions.join(",")}; this provider speaks only 6`);
+  }
+
+  const exit = () => {
+    plugin.server.forceShutdown();
+    process.exit(0);
+  };
+  const plugin = createPluginServer(provider, { onShutdown: exit, log });
+  const { port, certificateDer } = await bind(plugin.server, environment);
+  writeStdout(`${handshakeLine(port, certificateDer)}\n`);
+
+  // Terraform forwards Ctrl-C to the whole process group and then asks us to stop with StopProvider; dying here
+  // would lose the result of an apply in flight. Go providers ignore SIGINT for the same reason.
+  process.on("SIGINT", () => log("SIGINT ignored: waiting for Terraform's StopProvider"));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) exit();
+  }, PARENT_CHECK_MS).unref();
+}
+
+async function bind(
+  server: grpc.Server,
+  environment: HandshakeEnvironment,
+): Promise<{ port: number; certificateDer?: Uint8Array }> {
+  let credentials = grpc.ServerCredentials.createInsecure();
+  let certificateDer: Uint8Array | undefined;
+  if (environment.clientCertPem) {
+    const certificate = generateServerCertificate();
+    certificateDer = certificate.der;
+    // Trust exactly Terraform's certificate and require it: only the Terraform that started us may connect.
+    credentials = grpc.ServerCredentials.createSsl(
+      Buffer.from(environment.clientCertPem),
+      [{ private_key: Buffer.from(certificate.keyPem), cert_chain: Buffer.from(certificate.certPem) }],
+      true,
+    );
+  }
+  let attempts = 0;
+  let lastError: Error | undefined;
+  for (const candidate of candidatePorts(environment.portRange)) {
+    if (attempts++ >= MAX_BIND_ATTEMPTS) break;
+    try {
+      const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(`127.0.0.1:${candidate}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
+      );
+      return { port, ...(certificateDer ? { certificateDer } : {}) };
+    } catch (error) {
+      lastError = error as Error;
+    }
+  }
+  throw new Error(`could not listen on 127.0.0.1 in ports ${environment.portRange.join("-")}: ${lastError?.message}`);
+}

@@ -1,0 +1,292 @@
+import { FOR_EXPRESSION_VALUE, Fn, Token, forExpression, propertyAccess, type IResolvable, type StringMap } from "cdktf";
+import { Construct } from "constructs";
+import * as dataEnvironment from "./generated/data-chainform-environment";
+import * as environment from "./generated/environment";
+import { normalizeBalance } from "./amounts";
+import type { BridgeConfig } from "./bridge";
+import type { NetworkConfig, PrefundedAccount } from "./network";
+import { terraformProvider, type ProviderRef } from "./provider";
+import { ACCOUNT_RULES, BRIDGE_RULES, ENVIRONMENT_RULES, NETWORK_LIST_RULES, NETWORK_RULES } from "./rules";
+import { checkRules, concreteList, isToken, throwIfProblems } from "./validation";
+
+/** Properties of an {@link Environment}. */
+export interface EnvironmentProps {
+  /** Display name, e.g. `PR 42`. */
+  readonly displayName: string;
+  /**
+   * Slug, unique in the project, e.g. `pr-42`.
+   * @default - derived from `displayName` by the service
+   */
+  readonly slug?: string;
+  /**
+   * The networks to fork. More can be added with {@link Environment.addNetwork}; by synth there must be one.
+   * @default []
+   */
+  readonly networks?: readonly NetworkConfig[];
+  /**
+   * The bridge between the Virtual Environments, e.g. {@link Bridge.delayedRelay}.
+   * @default - no bridge block: the service's default bridge
+   */
+  readonly bridge?: BridgeConfig;
+  /**
+   * The provider configuration to use.
+   * @default - the stack's default chainform provider
+   */
+  readonly provider?: ProviderRef;
+}
+
+/** The Virtual Environment of one network of an environment, as tokens resolved by Terraform. */
+export interface VnetAttributes {
+  /** Identifier of the Virtual Environment. */
+  readonly id: string;
+  /** Slug of the Virtual Environment. */
+  readonly slug: string;
+  /** Status, e.g. `running`. */
+  readonly status: string;
+  /** The chain id it answers with. */
+  readonly chainId: number;
+  /** Public RPC URL. */
+  readonly publicRpcUrl: string;
+  /** Admin RPC URL: a secret, so outputs of it need `sensitive: true`. */
+  readonly adminRpcUrl: string;
+}
+
+/** What an environment, created here or looked up, gives the rest of a stack. */
+export interface IEnvironment {
+  /** The environment's id (a token). */
+  readonly environmentId: string;
+  /** The environment's slug (a token). */
+  readonly environmentSlug: string;
+  /** The id of its active instance (a token). */
+  readonly instanceId: string;
+  /** The Public RPC URL of the Virtual Environment forking `networkId`. */
+  publicRpcUrl(networkId: string): string;
+  /** The Admin RPC URL of the Virtual Environment forking `networkId`: a secret. */
+  adminRpcUrl(networkId: string): string;
+  /** Every attribute of the Virtual Environment forking `networkId`. */
+  vnet(networkId: string): VnetAttributes;
+}
+
+/** The attributes an environment resource and the environment data source share. */
+interface EnvironmentState extends Construct {
+  readonly publicRpcUrls: StringMap;
+  readonly adminRpcUrls: StringMap;
+  interpolationForAttribute(attribute: string): IResolvable;
+}
+
+/** `vnets` keyed by network id: `{ for key, val in <vnets> : val.network_id => val }`. */
+function vnetsByNetwork(state: EnvironmentState): IResolvable {
+  return forExpression(
+    state.interpolationForAttribute("vnets"),
+    FOR_EXPRESSION_VALUE,
+    propertyAccess(FOR_EXPRESSION_VALUE, ["network_id"]),
+  );
+}
+
+function vnetOf(state: EnvironmentState, networkId: string): VnetAttributes {
+  const attribute = (name: string) => propertyAccess(vnetsByNetwork(state), [networkId, name]);
+  return {
+    id: Token.asString(attribute("id")),
+    slug: Token.asString(attribute("slug")),
+    status: Token.asString(attribute("status")),
+    chainId: Token.asNumber(attribute("chain_id")),
+    publicRpcUrl: state.publicRpcUrls.lookup(networkId),
+    adminRpcUrl: state.adminRpcUrls.lookup(networkId),
+  };
+}
+
+/** The L1 `network_config` block of a validated network configuration. */
+function toNetworkBlock(network: NetworkConfig): environment.EnvironmentNetworkConfig {
+  const { blockNumber } = network;
+  return {
+    networkId: network.networkId,
+    chainId: network.chainId,
+    blockNumber:
+      typeof blockNumber !== "number" ? blockNumber
+      : isToken(blockNumber) ? Fn.format("0x%x", [blockNumber])
+      : `0x${blockNumber.toString(16)}`,
+    account: isToken(network.accounts) ? (network.accounts as unknown as IResolvable) : network.accounts?.map(toAccountBlock),
+    explorer: network.explorer,
+  };
+}
+
+function toAccountBlock(account: PrefundedAccount): environment.EnvironmentNetworkConfigAccount {
+  // Balances are normalized to hex wei here so that the plan shows what the provider stores.
+  return { address: account.address, balance: isToken(account.balance) ? account.balance : normalizeBalance(account.balance) };
+}
+
+/**
+ * A chainform environment: each network forked as a Virtual Environment, optionally bridged, with pre-funded
+ * accounts. Every change replaces it (the service has no update).
+ * @example
+ * const env = new Environment(this, "pr", {
+ *   displayName: "PR 42",
+ *   networks: [{ networkId: Network.MAINNET, chainId: 73571, accounts: [{ address, balance: ether(100) }] }],
+ *   bridge: Bridge.delayedRelay(30),
+ * });
+ * env.addNetwork({ networkId: Network.BASE });
+ * new TerraformOutput(this, "rpc", { value: env.publicRpcUrl(Network.MAINNET) });
+ */
+export class Environment extends Construct implements IEnvironment {
+  /**
+   * An existing environment of the project, by id (read with the `chainform_environment` data source).
+   * @example
+   * const shared = Environment.fromEnvironmentId(this, "shared", "3f6c...");
+   */
+  public static fromEnvironmentId(scope: Construct, id: string, environmentId: string, provider?: ProviderRef): IEnvironment {
+    return new ExistingEnvironment(scope, id, { id: environmentId, provider: terraformProvider(provider) });
+  }
+
+  /**
+   * An existing environment of the project, by slug.
+   * @example
+   * const staging = Environment.fromEnvironmentSlug(this, "staging", "staging");
+   */
+  public static fromEnvironmentSlug(scope: Construct, id: string, slug: string, provider?: ProviderRef): IEnvironment {
+    return new ExistingEnvironment(scope, id, { slug, provider: terraformProvider(provider) });
+  }
+
+  /** The generated `chainform_environment` binding. */
+  public readonly resource: environment.Environment;
+  private readonly networks: NetworkConfig[] = [];
+  private readonly referencedNetworks = new Set<string>();
+
+  public constructor(scope: Construct, id: string, props: EnvironmentProps) {
+    super(scope, id);
+    const networks = concreteList(props.networks);
+    throwIfProblems(this, [
+      ...checkRules(ENVIRONMENT_RULES, props),
+      ...(props.bridge ? checkRules(BRIDGE_RULES, props.bridge) : []),
+      ...networks.flatMap((n, i) => Environment.networkProblems(n, `networks[${i}]`)),
+      ...checkRules(NETWORK_LIST_RULES, networks),
+    ]);
+    this.networks.push(...networks);
+    this.resource = new environment.Environment(this, "Resource", {
+      displayName: props.displayName,
+      slug: props.slug,
+      bridge: props.bridge,
+      networkConfig: isToken(props.networks)
+        ? (props.networks as unknown as IResolvable)
+        : this.networks.map(toNetworkBlock),
+      provider: terraformProvider(props.provider),
+    });
+    const networksAreToken = isToken(props.networks);
+    this.node.addValidation({
+      validate: () => {
+        if (networksAreToken) return [];
+        if (this.networks.length === 0) {
+          return ["the environment has no networks: give `networks` or call addNetwork({ networkId: Network.MAINNET })"];
+        }
+        const configured = new Set(this.networks.map((n) => n.networkId));
+        return [...this.referencedNetworks]
+          .filter((n) => !configured.has(n))
+          .map((n) => `an RPC URL of network ${JSON.stringify(n)} is used, but the environment does not fork it: add it with addNetwork`);
+      },
+    });
+  }
+
+  private static networkProblems(network: NetworkConfig, where: string): string[] {
+    return [
+      ...checkRules(NETWORK_RULES, network, where),
+      ...concreteList(network.accounts).flatMap((a, j) => checkRules(ACCOUNT_RULES, a, `${where}.accounts[${j}]`)),
+    ];
+  }
+
+  /** The environment's id (a token). */
+  public get environmentId(): string {
+    return this.resource.id;
+  }
+
+  /** The environment's slug (a token: the given slug, or the one the service derived). */
+  public get environmentSlug(): string {
+    return this.resource.slug;
+  }
+
+  /** The id of the environment's active instance (a token). */
+  public get instanceId(): string {
+    return this.resource.instanceId;
+  }
+
+  /** The ids of the configured networks, in order (unresolved ones included as tokens). */
+  public get networkIds(): string[] {
+    return this.networks.map((n) => n.networkId);
+  }
+
+  /**
+   * Adds a network, validated like those given at construction (duplicates included).
+   * @returns this environment, to chain calls
+   */
+  public addNetwork(network: NetworkConfig): this {
+    throwIfProblems(this, [
+      ...Environment.networkProblems(network, `addNetwork(${JSON.stringify(network.networkId)})`),
+      ...checkRules(NETWORK_LIST_RULES, [...this.networks, network]),
+    ]);
+    this.networks.push(network);
+    this.resource.putNetworkConfig(this.networks.map(toNetworkBlock));
+    return this;
+  }
+
+  /**
+   * The Public RPC URL of the Virtual Environment forking `networkId` (a token).
+   * @example
+   * new TerraformOutput(this, "mainnet_rpc", { value: env.publicRpcUrl(Network.MAINNET) });
+   */
+  public publicRpcUrl(networkId: string): string {
+    this.reference(networkId);
+    return this.resource.publicRpcUrls.lookup(networkId);
+  }
+
+  /**
+   * The Admin RPC URL of the Virtual Environment forking `networkId` (a token). It is a secret: Terraform requires
+   * outputs of it to be `sensitive: true`.
+   */
+  public adminRpcUrl(networkId: string): string {
+    this.reference(networkId);
+    return this.resource.adminRpcUrls.lookup(networkId);
+  }
+
+  /** Every attribute of the Virtual Environment forking `networkId`, as tokens. */
+  public vnet(networkId: string): VnetAttributes {
+    this.reference(networkId);
+    return vnetOf(this.resource, networkId);
+  }
+
+  /** Remembers a network whose attributes are used, checked at synth (networks may still be added until then). */
+  private reference(networkId: string): void {
+    if (!isToken(networkId)) this.referencedNetworks.add(networkId);
+  }
+}
+
+/** An environment read with the `chainform_environment` data source. */
+class ExistingEnvironment extends Construct implements IEnvironment {
+  public readonly resource: dataEnvironment.DataChainformEnvironment;
+
+  public constructor(scope: Construct, id: string, config: dataEnvironment.DataChainformEnvironmentConfig) {
+    super(scope, id);
+    this.resource = new dataEnvironment.DataChainformEnvironment(this, "Resource", config);
+  }
+
+  public get environmentId(): string {
+    return this.resource.id;
+  }
+
+  public get environmentSlug(): string {
+    return this.resource.slug;
+  }
+
+  public get instanceId(): string {
+    return this.resource.instanceId;
+  }
+
+  public publicRpcUrl(networkId: string): string {
+    return this.resource.publicRpcUrls.lookup(networkId);
+  }
+
+  public adminRpcUrl(networkId: string): string {
+    return this.resource.adminRpcUrls.lookup(networkId);
+  }
+
+  public vnet(networkId: string): VnetAttributes {
+    return vnetOf(this.resource, networkId);
+  }
+}

@@ -53,15 +53,16 @@ export class ApiError extends BaseError {
   /** Request path, secrets redacted. */
   readonly path: string;
 
-  constructor(parameters: ApiErrorParameters, docsPath = "#apierror") {
+  constructor(parameters: ApiErrorParameters, extra: { docsPath?: string; metaMessages?: string[] } = {}) {
     super(parameters.serviceMessage || `The service answered ${parameters.status}.`, {
       cause: parameters.cause,
       details: parameters.serviceMessage,
-      docsPath,
+      docsPath: extra.docsPath ?? "#apierror",
       metaMessages: [
         `Request: ${parameters.method} ${parameters.path}`,
         `Status: ${parameters.status}${parameters.slug ? ` ${parameters.slug}` : ""}${parameters.rid ? ` (${parameters.rid})` : ""}`,
         ...(parameters.errorId ? [`Error ID: ${parameters.errorId}`] : []),
+        ...(extra.metaMessages ?? []),
       ],
     });
     this.status = parameters.status;
@@ -90,7 +91,10 @@ export class RateLimitError extends ApiError {
   readonly attempts: number;
 
   constructor(parameters: ApiErrorParameters & { retryAfterMs: number; attempts: number }) {
-    super(parameters, "#ratelimiterror");
+    super(parameters, {
+      docsPath: "#ratelimiterror",
+      metaMessages: [`Attempts: ${parameters.attempts}`, `Retry after: ${Math.ceil(parameters.retryAfterMs / 1000)} s`],
+    });
     this.retryAfterMs = parameters.retryAfterMs;
     this.attempts = parameters.attempts;
   }

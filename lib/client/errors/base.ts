@@ -50,7 +50,7 @@ export class BaseError extends Error {
       "",
       ...(parameters.metaMessages?.length ? [...parameters.metaMessages, ""] : []),
       ...(parameters.docsPath ? [`Docs: ${docsBase}${parameters.docsPath}`] : []),
-      ...(details ? [`Details: ${details}`] : []),
+      ...(details && details !== shortMessage ? [`Details: ${details}`] : []),
       `Version: chainform@${version}`,
     ];
     super(lines.join("\n"), parameters.cause === undefined ? undefined : { cause: parameters.cause });

@@ -95,9 +95,10 @@ export class Pacer {
 
   /** Records a 429: nothing more is sent on this key before `untilMs`. */
   blockUntil(untilMs: number): void {
+    const resetAtMs = untilMs - this.marginMs;
+    this.resetAtMs = this.remaining === 0 && !this.unlimited ? Math.max(this.resetAtMs, resetAtMs) : resetAtMs;
     this.unlimited = false;
     this.remaining = 0;
-    this.resetAtMs = Math.max(this.resetAtMs, untilMs - this.marginMs);
     this.pump();
   }
 

@@ -1,0 +1,48 @@
+/**
+ * The seam between the engine and an EVM implementation. The engine only needs a node that answers JSON-RPC,
+ * persists its state where told and can be stopped; anvil (./anvil.ts) is the one shipped. Another engine (EDR,
+ * in-process) would implement `ChainBackend` and map the few cheatcodes in `CheatMethods`.
+ */
+import type { JsonRpcClient } from "./json-rpc";
+
+/** How to start one chain. */
+export interface ChainNodeOptions {
+  /** The chain id the node answers with. */
+  readonly chainId: number;
+  /** Where state is loaded from at start (when the file exists) and dumped to at stop; null keeps nothing. */
+  readonly statePath: string | null;
+  /** Number of the genesis block of a fresh (not forked) chain: the Virtual Environment's fork point. */
+  readonly genesisBlockNumber?: bigint;
+  /** Fork an upstream network instead of starting fresh. */
+  readonly fork?: { readonly url: string; readonly blockNumber?: bigint };
+}
+
+/** A running chain. */
+export interface ChainNode {
+  /** Its JSON-RPC client. */
+  readonly rpc: JsonRpcClient;
+  /** Operating-system processes behind the node (empty for an in-process engine); tests check they are gone. */
+  readonly pids: readonly number[];
+  /** Settles when the node is gone, whether stopped or crashed. */
+  readonly exited: Promise<void>;
+  /** Stops the node, keeping its state (dumped to `statePath`). */
+  stop(): Promise<void>;
+  /** Stops the node at once; its state is being thrown away. */
+  kill(): Promise<void>;
+}
+
+/** Names of the state-setting cheatcodes the engine itself uses. */
+export interface CheatMethods {
+  /** `(address, weiHex)` */
+  readonly setBalance: string;
+  /** `(address, codeHex)` */
+  readonly setCode: string;
+}
+
+/** An EVM implementation. */
+export interface ChainBackend {
+  readonly name: string;
+  readonly cheats: CheatMethods;
+  /** Starts a chain; rejects with a message fit for an operator when it cannot. */
+  start(options: ChainNodeOptions): Promise<ChainNode>;
+}

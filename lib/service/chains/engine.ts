@@ -1,0 +1,457 @@
+/**
+ * The chain engine: the Virtual Environments' chains (one node each, from a `ChainBackend`), their RPC proxy and
+ * its records, transactions, simulations, project-level replicas and the bridge relays.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type {
+  CallArgs,
+  InstanceSimulationResult,
+  ProjectSimulationRequest,
+  Simulation,
+  Transaction,
+  TransactionCategory,
+  VnetSimulationRequest,
+  VnetSimulationResult,
+} from "../../spec";
+import type { ChainBackend, ChainNode } from "./backend";
+import {
+  BRIDGE_ADDRESS,
+  BRIDGE_LIQUIDITY,
+  RELAYER_ADDRESS,
+  RELAYER_FUNDS,
+  RelayStore,
+  bridgeCode,
+  depositsIn,
+  relayCall,
+  relayedCall,
+  type BridgeRelay,
+} from "./bridge";
+import { ChainPool } from "./chain-pool";
+import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
+import { MINING_METHODS, SIGNER_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS, isPublicMethod, isReadOnlyMethod } from "./methods";
+import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
+import { simulate } from "./simulate";
+import {
+  ChainRequestError,
+  type ChainEngine,
+  type ChainHost,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RpcAccess,
+  type VnetChainSpec,
+} from "./types";
+
+/** Options of the engine. */
+export interface ChainEngineOptions {
+  /** A Virtual Environment's chain unused for this long is stopped, its state kept. @default 300000 (5 min) */
+  readonly idleTimeoutMs?: number;
+  /** A network replica (project-level simulation) unused for this long is stopped. @default 60000 */
+  readonly replicaIdleTimeoutMs?: number;
+  /** How long to wait for the receipt of a transaction sent through an RPC URL. @default 2000 */
+  readonly receiptTimeoutMs?: number;
+}
+
+/** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
+const FAILING_TRANSACTION_GAS = "0xf4240";
+
+/** A chain engine over any backend; `createAnvilEngine` builds it over anvil. */
+export class BackendChainEngine implements ChainEngine {
+  private readonly vnets: ChainPool;
+  private readonly replicas: ChainPool;
+  private readonly relays: RelayStore;
+  private readonly chainsDir: string;
+  private readonly temporaryDir: string | null;
+  private readonly unminedHashes = new Map<string, Set<string>>();
+  private readonly relaysInFlight = new Set<string>();
+  private relayTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly host: ChainHost,
+    private readonly backend: ChainBackend,
+    private readonly options: ChainEngineOptions = {},
+  ) {
+    this.temporaryDir = host.dataDir ? null : mkdtempSync(join(tmpdir(), "chainform-chains-"));
+    this.chainsDir = host.dataDir ? join(host.dataDir, "chains") : this.temporaryDir!;
+    mkdirSync(this.chainsDir, { recursive: true });
+    this.vnets = new ChainPool({ launch: (id) => this.launchVnet(id), idleTimeoutMs: options.idleTimeoutMs ?? 300_000 });
+    this.replicas = new ChainPool({ launch: (id) => this.launchReplica(id), idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000 });
+    this.relays = new RelayStore(host.db);
+    this.scheduleRelays();
+  }
+
+  /** The running node of a Virtual Environment, if any (tests and benchmarks look at its processes). */
+  runningNode(vnetId: string): ChainNode | null {
+    return this.vnets.running(vnetId);
+  }
+
+  /** Number of running chains (Virtual Environments and replicas). */
+  get runningChains(): number {
+    return this.vnets.size + this.replicas.size;
+  }
+
+  async rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]> {
+    const batch = Array.isArray(body);
+    const requests: unknown[] = batch ? body : [body];
+    if (batch && requests.length === 0) return rpcError(null, -32600, "Invalid Request: empty batch");
+    const spec = this.spec(vnetId);
+    const answers: (JsonRpcResponse | undefined)[] = requests.map((request) => refusal(request, access));
+    const forwarded = requests.flatMap((request, index) => (answers[index] ? [] : [{ index, request: request as JsonRpcRequest }]));
+    const deposits: BridgeRelay[] = [];
+    if (forwarded.length > 0) {
+      const mode = forwarded.every(({ request }) => isReadOnlyMethod(request.method)) ? "shared" : "exclusive";
+      await this.vnets.use(vnetId, mode, async (node) => {
+        const results = await forward(node.rpc, forwarded.map(({ request }) => request));
+        forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
+        deposits.push(...(await this.recordRpcEffects(node, spec, forwarded.map(({ request }, i) => ({ request, answer: results[i] })))));
+      });
+    }
+    await this.relayDeposits(deposits);
+    return batch ? (answers as JsonRpcResponse[]) : answers[0]!;
+  }
+
+  async sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction> {
+    const spec = this.spec(vnetId);
+    let deposits: BridgeRelay[] = [];
+    const record = await this.vnets.use(vnetId, "exclusive", async (node) => {
+      const tx: Record<string, string> = { from: callArgs.from };
+      for (const key of ["to", "gas", "gasPrice", "value", "data"] as const) if (callArgs[key]) tx[key] = callArgs[key]!;
+      if (!tx.gas) tx.gas = await estimateOrFail(node.rpc, tx);
+      const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {
+        throw error instanceof JsonRpcError ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs") : error;
+      });
+      const result = await this.recordReceipt(node, spec, receipt, "transaction");
+      deposits = result.deposits;
+      return result.record;
+    });
+    await this.relayDeposits(deposits);
+    return record;
+  }
+
+  simulateOnVnet(vnetId: string, request: VnetSimulationRequest): Promise<VnetSimulationResult> {
+    this.spec(vnetId);
+    return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, false));
+  }
+
+  simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult> {
+    this.spec(vnetId);
+    return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, true));
+  }
+
+  async simulateOnNetwork(request: ProjectSimulationRequest): Promise<Omit<Simulation, "id" | "created_at">> {
+    if (!/^[1-9][0-9]{0,15}$/.test(request.network_id)) {
+      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${request.network_id}"`, "/network_id");
+    }
+    return this.replicas.use(request.network_id, "shared", async (node) => {
+      const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
+      const requested = request.block_number === null || request.block_number === undefined ? undefined : BigInt(request.block_number);
+      // A replica without history (offline) runs a later block number on its head state.
+      const base = requested !== undefined && requested <= head ? requested : head;
+      const number = request.block_header?.number ? BigInt(request.block_header.number) : (requested ?? head);
+      const result = await simulate(
+        node.rpc,
+        {
+          callArgs: {
+            from: request.from,
+            ...(request.to ? { to: request.to } : {}),
+            ...(request.gas !== undefined ? { gas: hex(BigInt(request.gas)) } : {}),
+            ...(request.gas_price !== undefined ? { gasPrice: hex(BigInt(request.gas_price)) } : {}),
+            ...(request.value !== undefined ? { value: hex(BigInt(request.value)) } : {}),
+            data: request.input ?? "0x",
+          },
+          blockNumber: hex(base),
+          blockOverrides: {
+            number: hex(number),
+            ...(request.block_header?.timestamp ? { timestamp: request.block_header.timestamp } : {}),
+          },
+        },
+        false,
+      );
+      return {
+        network_id: request.network_id,
+        block_number: Number(BigInt(result.blockNumber)),
+        from: request.from.toLowerCase(),
+        to: request.to ? request.to.toLowerCase() : null,
+        input: request.input ?? "0x",
+        value: hex(BigInt(request.value ?? 0)),
+        gas: request.gas ?? Number(BigInt(result.trace[0]?.gas ?? "0x0")),
+        gas_used: Number(BigInt(result.gasUsed)),
+        status: result.status,
+        logs: result.logs,
+        trace: result.trace,
+      };
+    });
+  }
+
+  async destroyVnets(vnetIds: readonly string[]): Promise<void> {
+    this.relays.dropVnets(vnetIds);
+    await Promise.all(
+      vnetIds.map(async (vnetId) => {
+        await this.vnets.destroy(vnetId);
+        this.unminedHashes.delete(vnetId);
+        rmSync(this.statePath(vnetId), { force: true });
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    await Promise.all([this.vnets.close(), this.replicas.close()]);
+    if (this.temporaryDir) rmSync(this.temporaryDir, { recursive: true, force: true });
+  }
+
+  private spec(vnetId: string): VnetChainSpec {
+    const spec = this.host.resolveVnet(vnetId);
+    if (!spec) throw new ChainRequestError(404, `Virtual Environment ${vnetId} not found`);
+    return spec;
+  }
+
+  private statePath(vnetId: string): string {
+    return join(this.chainsDir, `${vnetId}.json`);
+  }
+
+  private async launchVnet(vnetId: string): Promise<ChainNode> {
+    const spec = this.spec(vnetId);
+    const statePath = this.statePath(vnetId);
+    const fresh = !existsSync(statePath);
+    const forkUrl = this.host.forkUrls[spec.networkId];
+    const node = await this.backend
+      .start({
+        chainId: spec.chainId,
+        statePath,
+        ...(forkUrl
+          ? { fork: { url: forkUrl, blockNumber: BigInt(spec.forkBlockNumber) } }
+          : { genesisBlockNumber: BigInt(spec.forkBlockNumber) }),
+      })
+      .catch((error: Error) => {
+        throw new ChainRequestError(forkUrl ? 502 : 503, `the chain of Virtual Environment ${vnetId} did not start: ${error.message}`);
+      });
+    if (fresh) {
+      await this.prepareFreshChain(node, spec).catch(async (error: Error) => {
+        await node.kill();
+        throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
+      });
+    }
+    return node;
+  }
+
+  /** Funds the pre-funded accounts and, in a bridged environment, places and funds the bridge. */
+  private async prepareFreshChain(node: ChainNode, spec: VnetChainSpec): Promise<void> {
+    const { setBalance, setCode } = this.backend.cheats;
+    const calls: [string, unknown[]][] = spec.accounts.map((a) => [setBalance, [a.address, a.balance]]);
+    if (spec.bridge) {
+      calls.push([setCode, [BRIDGE_ADDRESS, bridgeCode()]], [setBalance, [BRIDGE_ADDRESS, BRIDGE_LIQUIDITY]], [setBalance, [RELAYER_ADDRESS, RELAYER_FUNDS]]);
+    }
+    if (calls.length === 0) return;
+    const answers = await forward(
+      node.rpc,
+      calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })),
+    );
+    const failed = answers.find((a) => "error" in a);
+    if (failed && "error" in failed) throw new Error(failed.error.message);
+  }
+
+  private async launchReplica(networkId: string): Promise<ChainNode> {
+    const forkUrl = this.host.forkUrls[networkId];
+    return this.backend.start({ chainId: Number(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
+      throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
+    });
+  }
+
+  /** Records the transactions and cheatcodes a forwarded call made; returns the bridge deposits seen. */
+  private async recordRpcEffects(
+    node: ChainNode,
+    spec: VnetChainSpec,
+    calls: readonly { request: JsonRpcRequest; answer: JsonRpcResponse }[],
+  ): Promise<BridgeRelay[]> {
+    const deposits: BridgeRelay[] = [];
+    let head: string | null = null;
+    let mined = false;
+    for (const { request, answer } of calls) {
+      if (!("result" in answer)) continue;
+      if (TRANSACTION_METHODS.has(request.method)) {
+        const result = answer.result as string | Receipt;
+        const receipt = typeof result === "string" ? await this.waitForReceipt(node.rpc, result) : result;
+        if (receipt) deposits.push(...(await this.recordReceipt(node, spec, receipt, "transaction")).deposits);
+        else this.unmined(spec.vnetId).add(result as string);
+      } else if (STATE_CHEATCODES.has(request.method)) {
+        head ??= await node.rpc.request<string>("eth_blockNumber");
+        this.host.recordTransaction(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
+        mined ||= MINING_METHODS.has(request.method);
+      }
+    }
+    if (mined) deposits.push(...(await this.recordNewlyMined(node, spec)));
+    return deposits;
+  }
+
+  /** Records transactions sent earlier whose receipts were missing (automine off) and now exist. */
+  private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<BridgeRelay[]> {
+    const deposits: BridgeRelay[] = [];
+    const hashes = this.unmined(spec.vnetId);
+    for (const hash of [...hashes]) {
+      const receipt = await node.rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
+      if (!receipt) continue;
+      hashes.delete(hash);
+      deposits.push(...(await this.recordReceipt(node, spec, receipt, "transaction")).deposits);
+    }
+    return deposits;
+  }
+
+  private unmined(vnetId: string): Set<string> {
+    let set = this.unminedHashes.get(vnetId);
+    if (!set) this.unminedHashes.set(vnetId, (set = new Set()));
+    return set;
+  }
+
+  /** anvil answers a send before the block is mined: poll briefly for the receipt (null when not mined yet). */
+  private async waitForReceipt(rpc: JsonRpcClient, hash: string): Promise<Receipt | null> {
+    const deadline = Date.now() + (this.options.receiptTimeoutMs ?? 2_000);
+    for (let delay = 0; ; delay = Math.min(delay * 2 || 1, 50)) {
+      const receipt = await rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
+      if (receipt || Date.now() > deadline) return receipt;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  private async recordReceipt(
+    node: ChainNode,
+    spec: VnetChainSpec,
+    receipt: Receipt,
+    category: TransactionCategory,
+  ): Promise<{ record: Transaction; deposits: BridgeRelay[] }> {
+    const details = await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
+    const record = minedTransaction(spec, receipt, details, category);
+    this.host.recordTransaction(record);
+    return { record, deposits: depositsIn(spec, receipt, Date.now()) };
+  }
+
+  /** Stores deposits and relays those due now (autoRelay) before returning; schedules the others. */
+  private async relayDeposits(deposits: readonly BridgeRelay[]): Promise<void> {
+    if (deposits.length === 0) return;
+    this.relays.add(deposits);
+    const now = Date.now();
+    for (const relay of deposits) if (relay.dueAt <= now) await this.runRelay(relay);
+    this.scheduleRelays();
+  }
+
+  private scheduleRelays(): void {
+    if (this.relayTimer) clearTimeout(this.relayTimer);
+    this.relayTimer = null;
+    if (this.closed) return;
+    const next = this.relays.pending().find((r) => !this.relaysInFlight.has(relayKey(r)));
+    if (!next) return;
+    this.relayTimer = setTimeout(() => void this.runDueRelays(), Math.max(0, next.dueAt - Date.now()));
+    this.relayTimer.unref();
+  }
+
+  private async runDueRelays(): Promise<void> {
+    const now = Date.now();
+    for (const relay of this.relays.pending()) if (relay.dueAt <= now && !this.closed) await this.runRelay(relay);
+    this.scheduleRelays();
+  }
+
+  /** Pays a deposit out on its destination, once: the contract's `relayed` map is checked first. */
+  private async runRelay(relay: BridgeRelay): Promise<void> {
+    const key = relayKey(relay);
+    if (this.relaysInFlight.has(key) || this.closed) return;
+    this.relaysInFlight.add(key);
+    try {
+      const destination = this.host.resolveVnet(relay.destinationVnetId);
+      if (!destination) return this.relays.settle(relay, { status: "failed", error: "destination Virtual Environment deleted" });
+      await this.vnets.use(destination.vnetId, "exclusive", async (node) => {
+        const done = await node.rpc.request<string>("eth_call", [relayedCall(relay), "latest"]);
+        if (BigInt(done) !== 0n) return this.relays.settle(relay, { status: "relayed" });
+        const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [relayCall(relay)]);
+        const { record } = await this.recordReceipt(node, destination, receipt, "bridge");
+        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.hash });
+      });
+    } catch (error) {
+      // Leave it pending when the engine is shutting down: the next start relays it.
+      if (!this.closed) this.relays.settle(relay, { status: "failed", error: (error as Error).message });
+    } finally {
+      this.relaysInFlight.delete(key);
+    }
+  }
+}
+
+function relayKey(relay: BridgeRelay): string {
+  return `${relay.sourceVnetId}/${relay.depositId}`;
+}
+
+function hex(n: bigint): string {
+  return `0x${n.toString(16)}`;
+}
+
+function rpcError(id: unknown, code: number, message: string): JsonRpcResponse {
+  return { jsonrpc: "2.0", id: validId(id), error: { code, message } };
+}
+
+function validId(id: unknown): string | number | null {
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/** The answer to a request the proxy refuses, or undefined when it goes to the chain. */
+function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | undefined {
+  const r = request as Partial<JsonRpcRequest> | null;
+  if (!r || typeof r !== "object" || typeof r.method !== "string" || (r.params !== undefined && typeof r.params !== "object")) {
+    return rpcError(r?.id, -32600, "Invalid Request");
+  }
+  if (access === "public" && !isPublicMethod(r.method)) {
+    return rpcError(r.id, -32601, `the method ${r.method} does not exist or is not available on the Public RPC (use the Admin RPC)`);
+  }
+  if (access === "public" && SIGNER_METHODS.has(r.method)) {
+    return rpcError(r.id, -32000, `unknown account: the Public RPC holds no accounts; sign the transaction and use eth_sendRawTransaction`);
+  }
+  return undefined;
+}
+
+/**
+ * Sends requests to the chain (one HTTP batch) with ids of our own, and returns the answers in order with the
+ * callers' ids. `tenderly_setBalance` with a list of addresses (which anvil lacks) becomes one call per address.
+ */
+async function forward(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
+  const expanded = requests.map(expandTenderly);
+  const sent = expanded.flat().map((r, id) => ({ jsonrpc: "2.0" as const, id, method: r.method, params: r.params ?? [] }));
+  let raw: JsonRpcResponse[];
+  try {
+    const answer = await rpc.send(sent);
+    raw = Array.isArray(answer) ? answer : [answer];
+  } catch (error) {
+    return requests.map((r) => rpcError(r.id, -32603, `the chain did not answer: ${(error as Error).message}`));
+  }
+  const byId = new Map(raw.map((a) => [a.id, a]));
+  let next = 0;
+  return requests.map((request, i) => {
+    const parts = expanded[i].map(() => byId.get(next++));
+    const failed = parts.find((p) => !p || "error" in p);
+    const id = validId(request.id);
+    if (failed) return failed ? { ...failed, id } : rpcError(id, -32603, "the chain did not answer");
+    return { jsonrpc: "2.0", id, result: "result" in parts[0]! ? parts[0].result : null };
+  });
+}
+
+function expandTenderly(request: JsonRpcRequest): JsonRpcRequest[] {
+  const params = request.params as unknown[] | undefined;
+  if (request.method === "tenderly_setBalance" && Array.isArray(params) && Array.isArray(params[0])) {
+    return (params[0] as unknown[]).map((address) => ({ ...request, method: "anvil_setBalance", params: [address, params[1]] }));
+  }
+  if (request.method === "tenderly_addBalance" && Array.isArray(params)) {
+    const addresses = Array.isArray(params[0]) ? (params[0] as unknown[]) : [params[0]];
+    return addresses.map((address) => ({ ...request, method: "anvil_addBalance", params: [address, params[1]] }));
+  }
+  return [request];
+}
+
+/** A gas limit for an API-sent transaction: the estimate, or a fixed amount when it reverts (it is mined failed). */
+async function estimateOrFail(rpc: JsonRpcClient, tx: Record<string, string>): Promise<string> {
+  try {
+    const estimate = BigInt(await rpc.request<string>("eth_estimateGas", [tx]));
+    return hex(estimate + estimate / 5n);
+  } catch (error) {
+    if (error instanceof JsonRpcError && /revert/i.test(error.message)) return FAILING_TRANSACTION_GAS;
+    throw error instanceof JsonRpcError ? new ChainRequestError(400, `the transaction cannot be sent: ${error.message}`, "/callArgs") : error;
+  }
+}

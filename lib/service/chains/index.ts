@@ -1,0 +1,23 @@
+/**
+ * chainform's chain engine: real chains (anvil) behind Virtual Environments.
+ *
+ * @example
+ * const app = buildApp({ createChainEngine: (host) => createAnvilEngine(host, { idleTimeoutMs: 60_000 }) });
+ */
+import { createAnvilBackend, type AnvilBackendOptions } from "./anvil";
+import { BackendChainEngine, type ChainEngineOptions } from "./engine";
+import type { ChainHost } from "./types";
+
+export { BackendChainEngine, type ChainEngineOptions } from "./engine";
+export { createAnvilBackend, resolveAnvilPath, type AnvilBackendOptions } from "./anvil";
+export type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
+export { BRIDGE_ADDRESS, RELAYER_ADDRESS } from "./bridge";
+export * from "./types";
+
+/** Options of `createAnvilEngine`. */
+export type AnvilEngineOptions = ChainEngineOptions & AnvilBackendOptions;
+
+/** Creates the anvil-backed chain engine of a service. */
+export function createAnvilEngine(host: ChainHost, options: AnvilEngineOptions = {}): BackendChainEngine {
+  return new BackendChainEngine(host, createAnvilBackend(options), options);
+}

@@ -1,0 +1,119 @@
+/**
+ * Simulations that keep nothing: the transaction is traced with `debug_traceCall` (callTracer with logs, and
+ * prestateTracer in diff mode for state changes) on the chosen block with the block and state overrides applied.
+ * No block is mined and no state is written, so the chain head and state are untouched by construction.
+ *
+ * Semantics (as eth_call): the transaction runs on the state after block `blockNumber` (default: the head) and
+ * sees `block.number` = that block unless `blockOverrides.number` says otherwise; the result's `blockNumber` is the
+ * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved.
+ */
+import type { InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../spec";
+import { decodeLogs } from "./abi";
+import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
+import { collectLogs, flattenTrace, logsBloom, type CallFrame } from "./trace";
+import { ChainRequestError } from "./types";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+/** A prestateTracer diffMode answer. */
+interface PrestateDiff {
+  readonly pre: Record<string, AccountState>;
+  readonly post: Record<string, AccountState>;
+}
+interface AccountState {
+  readonly balance?: string;
+  readonly nonce?: number;
+  readonly storage?: Record<string, string>;
+}
+
+/** Simulates on a chain; with `stateChanges`, also reports what the transaction would write. */
+export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: true): Promise<InstanceSimulationResult>;
+export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: false): Promise<VnetSimulationResult>;
+export async function simulate(
+  rpc: JsonRpcClient,
+  request: VnetSimulationRequest,
+  withStateChanges: boolean,
+): Promise<VnetSimulationResult | InstanceSimulationResult> {
+  const args = request.callArgs ?? {};
+  const baseBlock = request.blockNumber ?? (await rpc.request<string>("eth_blockNumber"));
+  const blockNumber = request.blockOverrides?.number ?? baseBlock;
+  const overrides = {
+    blockOverrides: { number: blockNumber, ...(request.blockOverrides?.timestamp ? { time: request.blockOverrides.timestamp } : {}) },
+    stateOverrides: Object.fromEntries(
+      Object.entries(request.stateOverrides ?? {})
+        .filter(([, o]) => o.balance !== undefined)
+        .map(([address, o]) => [address.toLowerCase(), { balance: o.balance }]),
+    ),
+  };
+  const call = {
+    from: args.from ?? ZERO_ADDRESS,
+    ...(args.to ? { to: args.to } : {}),
+    ...(args.gas ? { gas: args.gas } : {}),
+    ...(args.gasPrice ? { gasPrice: args.gasPrice } : {}),
+    ...(args.value ? { value: args.value } : {}),
+    data: args.data ?? "0x",
+  };
+  const trace = (tracer: object) =>
+    rpc.request("debug_traceCall", [call, baseBlock, { ...tracer, ...overrides }]).catch((error: unknown) => {
+      throw simulationError(error, request.blockNumber !== undefined);
+    });
+  const [frame, diff] = await Promise.all([
+    trace({ tracer: "callTracer", tracerConfig: { withLog: true } }) as Promise<CallFrame>,
+    withStateChanges ? (trace({ tracer: "prestateTracer", tracerConfig: { diffMode: true } }) as Promise<PrestateDiff>) : null,
+  ]);
+  const logs = collectLogs(frame);
+  const result: VnetSimulationResult = {
+    blockNumber: normalizeQuantity(blockNumber),
+    cumulativeGasUsed: frame.gasUsed ?? "0x0",
+    gasUsed: frame.gasUsed ?? "0x0",
+    logs: decodeLogs(logs),
+    logsBloom: logsBloom(logs),
+    status: !frame.error,
+    trace: flattenTrace(frame),
+    type: args.gasPrice ? "0x0" : "0x2",
+  };
+  return diff ? { ...result, stateChanges: stateChanges(diff) } : result;
+}
+
+/** The balance, nonce and storage writes of a prestateTracer diff, address by address. */
+export function stateChanges(diff: PrestateDiff): StateChange[] {
+  const changes: StateChange[] = [];
+  const addresses = [...new Set([...Object.keys(diff.pre), ...Object.keys(diff.post)])].sort();
+  for (const address of addresses) {
+    const pre = diff.pre[address] ?? {};
+    const post = diff.post[address];
+    if (!post) continue; // untouched in diff mode (or self-destructed: code is not a reported field)
+    const at = address.toLowerCase();
+    if (post.balance !== undefined && post.balance !== pre.balance) {
+      changes.push({ address: at, field: "balance", previous: pre.balance ?? "0x0", next: post.balance });
+    }
+    if (post.nonce !== undefined && post.nonce !== pre.nonce) {
+      changes.push({ address: at, field: "nonce", previous: hex(pre.nonce ?? 0), next: hex(post.nonce) });
+    }
+    const slots = new Set([...Object.keys(pre.storage ?? {}), ...Object.keys(post.storage ?? {})]);
+    for (const slot of [...slots].sort()) {
+      const previous = pre.storage?.[slot] ?? ZERO_WORD;
+      const next = post.storage?.[slot] ?? ZERO_WORD;
+      if (previous !== next) changes.push({ address: at, field: "storage", slot, previous, next });
+    }
+  }
+  return changes;
+}
+
+const ZERO_WORD = `0x${"0".repeat(64)}`;
+
+function hex(n: number): string {
+  return `0x${n.toString(16)}`;
+}
+
+function normalizeQuantity(quantity: string): string {
+  return `0x${BigInt(quantity).toString(16)}`;
+}
+
+function simulationError(error: unknown, blockNumberGiven: boolean): Error {
+  if (!(error instanceof JsonRpcError)) return error as Error;
+  if (/BlockOutOfRange|block not found|unknown block/i.test(error.message)) {
+    return new ChainRequestError(400, `blockNumber is not available on this chain: ${error.message}`, blockNumberGiven ? "/blockNumber" : undefined);
+  }
+  return new ChainRequestError(400, `the transaction cannot be simulated: ${error.message}`, "/callArgs");
+}

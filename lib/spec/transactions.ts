@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Address, DateTime, Hash, HexData, HexQuantity, PaginationQuery } from "./common";
 import { CallArgs, SimulationLog } from "./simulations";
+import { InstanceParams } from "./environments";
 
 export const TRANSACTION_STATUS_VALUES = ["success", "failed"] as const;
 export const TRANSACTION_CATEGORY_VALUES = ["transaction", "cheatcode", "bridge"] as const;
@@ -63,3 +64,7 @@ export const SendTransactionRequest = Type.Object(
   { additionalProperties: false },
 );
 export type SendTransactionRequest = Static<typeof SendTransactionRequest>;
+
+/** GET .../instance/{instanceId}/transactions/{txHash} path parameters. */
+export const TransactionParams = Type.Composite([InstanceParams, Type.Object({ txHash: Hash })]);
+export type TransactionParams = Static<typeof TransactionParams>;

@@ -1,0 +1,232 @@
+/**
+ * The local service as a Fastify app: every endpoint of the spec over one store, behind authentication, rate
+ * limiting and CORS, with one error handler. `server.ts` only listens; tests build the app with `buildApp`
+ * and use `inject` or a real port.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/types";
+import { Authenticator, type Requester } from "./auth";
+import { addCorsHeaders } from "./cors";
+import { errorBody, forbidden, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
+import { NoChainEngine } from "./no-chain-engine";
+import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateDecision, type RateLimitSettings } from "./rate-limit";
+import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
+import { Store } from "./store";
+import { validatorCompiler } from "./validation";
+import { registerRoutes } from "./routes";
+
+/** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Options of the service app. Everything is optional: the default is an in-memory service with the default seed. */
+export interface ServiceOptions {
+  /** Data dir for the database; null or absent keeps everything in memory. Ignored when `store` is given. */
+  readonly dataDir?: string | null;
+  /** An open store to use (the app closes it on close). */
+  readonly store?: Store;
+  /** The seed a fresh store starts with. Default: `default-seed.json`. */
+  readonly seed?: Seed;
+  /** Fixes the first seeded user's access key (`CHAINFORM_ACCESS_KEY`); otherwise one is generated at first start. */
+  readonly accessKey?: string;
+  /** Rate limits; the spec's by default. */
+  readonly rateLimits?: Partial<RateLimitSettings>;
+  /** Builds the chain engine; default: `NoChainEngine` (chain operations answer 402). */
+  readonly createChainEngine?: (host: ChainHost) => ChainEngine;
+  /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
+  readonly forkUrls?: Readonly<Record<string, string>>;
+  /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `server.ts` sets it. */
+  readonly baseUrl?: string;
+  /** Fastify logging; off by default. URLs under /rpc/admin are always redacted. */
+  readonly logger?: boolean;
+}
+
+/** What routes reach through `app.service`. */
+export interface ServiceContext {
+  readonly store: Store;
+  readonly engine: ChainEngine;
+  readonly rateLimits: RateLimitSettings;
+  /** The base URL RPC URLs are built on; settable once the server knows its address. */
+  baseUrl: string | undefined;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    service: ServiceContext;
+  }
+  interface FastifyRequest {
+    /** The authenticated user; null on public routes called without credentials. */
+    requester: Requester | null;
+  }
+  interface FastifyContextConfig {
+    /** The route needs no credentials (supported networks, RPC URLs). */
+    public?: boolean;
+    /** The route is an RPC URL: its own rate limit, counted per URL. */
+    rpc?: boolean;
+  }
+}
+
+/** Redacts the secret of Admin RPC URLs from a URL or path, for logs and error messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]");
+}
+
+/**
+ * Builds the service app (not listening).
+ *
+ * @example
+ * const app = await buildApp({ rateLimits: { rateLimit: 5 } });
+ * const response = await app.inject({ url: "/v1/supported-networks" });
+ */
+export async function buildApp(options: ServiceOptions = {}): Promise<FastifyInstance> {
+  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls });
+  prepareStore(store, options);
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const context: ServiceContext = {
+    store,
+    engine: (options.createChainEngine ?? (() => new NoChainEngine()))(store),
+    rateLimits,
+    baseUrl: options.baseUrl,
+  };
+  const authenticator = new Authenticator(store.accounts, store.secret("jwt_secret"));
+  const limiter = new SlidingWindowLimiter();
+
+  const app = Fastify({
+    logger: options.logger ? loggerOptions() : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: (error, request, reply) => {
+      if (!gate(request, reply)) return;
+      sendError(reply, 400, error.message);
+    },
+  });
+  app.decorate("service", context);
+  app.decorateRequest("requester", null);
+  app.setValidatorCompiler(validatorCompiler);
+  acceptEmptyJsonBodies(app);
+
+  /** Counts the request, sets CORS and rate headers; false when it has been answered (429). */
+  function gate(request: FastifyRequest, reply: FastifyReply): Authentication | undefined {
+    addCorsHeaders(request, reply);
+    const authentication = authenticator.authenticate(request.headers);
+    const decision = takeRate(request, authentication);
+    reply.headers({
+      "x-svc-limit": decision.limit,
+      "x-svc-remaining": decision.remaining,
+      "x-svc-reset-timestamp": decision.resetTimestamp,
+    });
+    if (decision.allowed) return authentication;
+    sendError(reply, 429, "too many requests: back off until X-Svc-Reset-Timestamp");
+    return undefined;
+  }
+
+  function takeRate(request: FastifyRequest, authentication: Authentication): RateDecision {
+    if (request.routeOptions.config?.rpc) {
+      return limiter.take(`rpc:${request.url}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
+    }
+    if (authentication.kind === "authenticated") {
+      return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit);
+    }
+    return limiter.take(`ip:${request.ip}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit);
+  }
+
+  app.addHook("onRequest", async (request, reply) => {
+    const authentication = gate(request, reply);
+    if (!authentication) return reply;
+    if (request.method === "OPTIONS") return reply.code(204).send();
+    if (request.is404 || request.routeOptions.config?.public) {
+      if (authentication.kind === "authenticated") request.requester = authentication.requester;
+      return;
+    }
+    if (authentication.kind === "anonymous") throw unauthorized("missing credentials: send X-Access-Key, Basic or Bearer");
+    if (authentication.kind === "invalid") throw unauthorized(authentication.reason);
+    const requester = authentication.requester;
+    if (requester.readOnly && request.method !== "GET" && request.method !== "HEAD") {
+      throw forbidden("this access key is read-only");
+    }
+    request.requester = requester;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, message, data } = classify(error);
+    const body = errorBody(status, message, data);
+    if (status >= 500) request.log.error({ errorId: body.error.id, err: error }, "request failed");
+    reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, 404, `no route ${request.method} ${redactUrl(request.url.split("?")[0])}`);
+  });
+
+  await app.register(registerRoutes);
+  app.addHook("onClose", async () => {
+    await context.engine.close();
+    store.close();
+  });
+  return app;
+}
+
+type Authentication = ReturnType<Authenticator["authenticate"]>;
+
+function sendError(reply: FastifyReply, status: number, message: string, data?: ErrorData): void {
+  const known = knownStatus(status);
+  reply.code(known).send(errorBody(known, message, data));
+}
+
+/** Seeds a fresh store and applies `accessKey` to the first user. */
+function prepareStore(store: Store, options: ServiceOptions): void {
+  if (store.isEmpty()) {
+    applySeed(store, options.seed ?? DEFAULT_SEED, options.accessKey);
+    return;
+  }
+  const firstUser = store.accounts.firstUserId();
+  if (options.accessKey && firstUser && store.accounts.keyOwner(options.accessKey)?.user.id !== firstUser) {
+    store.accounts.setOnlyKey(firstUser, options.accessKey, store.accounts.isReadOnlyUser(firstUser));
+  }
+}
+
+/**
+ * JSON bodies only (any other content type is a 400), where an empty body of a body-less request (a DELETE,
+ * a stop) is no body at all.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+}
+
+/** Maps any error to a status of the spec's table and a message safe to show. */
+function classify(error: unknown): { status: ReturnType<typeof knownStatus>; message: string; data?: ErrorData } {
+  if (error instanceof ServiceError) return { status: error.status, message: error.message, data: error.data };
+  if (error instanceof ChainRequestError) {
+    return { status: error.status, message: error.message, data: error.field ? { field: error.field } : undefined };
+  }
+  const fastifyError = error as { code?: string; statusCode?: number; message?: string };
+  switch (fastifyError.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return { status: 400, message: `request body larger than ${BODY_LIMIT_BYTES} bytes` };
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return { status: 400, message: "unsupported Content-Type: send application/json" };
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return { status: 400, message: `invalid JSON body: ${fastifyError.message}` };
+  }
+  if (error instanceof SyntaxError) return { status: 400, message: `invalid JSON body: ${error.message}` };
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status: knownStatus(status), message: redactUrl(String(fastifyError.message)) };
+  return { status: 500, message: "internal server error: quote the error id when reporting it" };
+}
+
+function loggerOptions(): FastifyServerOptions["logger"] {
+  return {
+    level: "info",
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Cross-origin headers exactly as the spec lists them (Conventions 8): the origin echoed, credentials allowed,
+ * the methods, the `X-Svc-*` headers exposed, and a max age. Preflights are answered by the app's request hook.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/** Methods the API uses. */
+export const CORS_ALLOW_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
+/** Response headers a browser may read: the rate limit headers. */
+export const CORS_EXPOSE_HEADERS = "X-Svc-Limit, X-Svc-Remaining, X-Svc-Reset-Timestamp";
+/** Request headers a browser may send when the preflight names none. */
+export const CORS_ALLOW_HEADERS = "Content-Type, X-Access-Key, Authorization";
+/** How long a browser may cache a preflight, in seconds. */
+export const CORS_MAX_AGE_SECONDS = 86_400;
+
+/** Adds the CORS headers to a response of a request with an `Origin`. */
+export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  reply.headers({
+    "access-control-allow-origin": origin,
+    "access-control-allow-credentials": "true",
+    "access-control-allow-methods": CORS_ALLOW_METHODS,
+    "access-control-expose-headers": CORS_EXPOSE_HEADERS,
+    "access-control-max-age": String(CORS_MAX_AGE_SECONDS),
+    vary: "Origin",
+  });
+  if (request.method === "OPTIONS") {
+    reply.header("access-control-allow-headers", request.headers["access-control-request-headers"] ?? CORS_ALLOW_HEADERS);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The service's error codes, in one table, and the one function that renders the spec's error body
+ * (`{ error: { id, slug, message, data? } }`, spec: Errors).
+ */
+import { randomUUID } from "node:crypto";
+import { ERROR_SLUGS, type ErrorBody, type ErrorStatus, type Rid } from "../spec";
+
+/** Extra context of an error body: the resource type, the field at fault, and any further keys. */
+export interface ErrorData {
+  readonly rid?: Rid;
+  /** The request field at fault, as a JSON pointer (`/network_configs/0/network_id`). */
+  readonly field?: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * An error the service answers with the spec's error body. Routes throw it; the one error handler renders it.
+ *
+ * @example
+ * throw new ServiceError(404, "environment 5b1… not found", { rid: "rid:vnet" });
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    message: string,
+    readonly data?: ErrorData,
+  ) {
+    super(message);
+    this.name = "ServiceError";
+  }
+}
+
+/** 400 `bad_request` naming the field at fault. */
+export function badRequest(message: string, field?: string, data?: ErrorData): ServiceError {
+  return new ServiceError(400, message, field === undefined ? data : { ...data, field });
+}
+
+/** 404 `resource_not_found` of a resource type. */
+export function notFound(rid: Rid, message: string, data?: ErrorData): ServiceError {
+  return new ServiceError(404, message, { rid, ...data });
+}
+
+/** 403 `insufficient_permissions`. */
+export function forbidden(message: string, data?: ErrorData): ServiceError {
+  return new ServiceError(403, message, data);
+}
+
+/** 401 `unauthorized`. */
+export function unauthorized(message: string): ServiceError {
+  return new ServiceError(401, message);
+}
+
+/** The spec's error body for a status; a fresh error id each time, to quote in bug reports. */
+export function errorBody(status: ErrorStatus, message: string, data?: ErrorData): ErrorBody {
+  const error: ErrorBody["error"] = { id: randomUUID(), slug: ERROR_SLUGS[status], message };
+  if (data && Object.keys(data).length > 0) error.data = data as ErrorBody["error"]["data"];
+  return { error };
+}
+
+/** Maps any HTTP status to one the error table knows (unknown 4xx become 400, unknown 5xx 500). */
+export function knownStatus(status: number): ErrorStatus {
+  if (status in ERROR_SLUGS) return status as ErrorStatus;
+  return status >= 500 ? 500 : 400;
+}

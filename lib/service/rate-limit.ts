@@ -1,0 +1,95 @@
+/**
+ * Sliding-window rate limiting (spec: Limits; decisions.md "Access"): each request counts for 60 s from when it
+ * is made; requests refused with 429 do not count. `remaining = min(limit, burst) - counted`, and the reset
+ * timestamp is when the oldest counted request expires.
+ */
+
+/** The window every request counts in. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** The limits of the service (all per 60 s). Tests lower them; benchmarks raise them. */
+export interface RateLimitSettings {
+  /** Requests per key (authenticated). Default 400. */
+  readonly rateLimit: number;
+  /** Burst limit over the same window, applying to authenticated and anonymous requests. Default 250. */
+  readonly burstLimit: number;
+  /** Requests per client address without valid credentials. Default 100. */
+  readonly unauthenticatedLimit: number;
+  /** Requests per RPC URL (the RPC URLs have their own, higher limit: chains are chatty). Default 6000. */
+  readonly rpcLimit: number;
+}
+
+/** The spec's default limits. */
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  rateLimit: 400,
+  burstLimit: 250,
+  unauthenticatedLimit: 100,
+  rpcLimit: 6000,
+};
+
+/** The answer for one request: its `X-Svc-*` header values, and whether it may go on. */
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Unix epoch seconds when the oldest counted request expires. */
+  readonly resetTimestamp: number;
+}
+
+interface Bucket {
+  times: number[];
+  head: number;
+}
+
+const SWEEP_EVERY = 10_000;
+
+/**
+ * Counts requests per bucket key in a sliding window.
+ *
+ * @example
+ * const limiter = new SlidingWindowLimiter();
+ * const { allowed, remaining } = limiter.take("key:cf_…", 400, 250);
+ */
+export class SlidingWindowLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private takes = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Counts one request of `bucketKey` unless `min(limit, burst)` requests already count in the window. */
+  take(bucketKey: string, limit: number, burst: number): RateDecision {
+    const now = this.now();
+    if (++this.takes % SWEEP_EVERY === 0) this.sweep(now);
+    let bucket = this.buckets.get(bucketKey);
+    if (!bucket) this.buckets.set(bucketKey, (bucket = { times: [], head: 0 }));
+    expire(bucket, now);
+    const cap = Math.min(limit, burst);
+    const counted = bucket.times.length - bucket.head;
+    const allowed = counted < cap;
+    if (allowed) bucket.times.push(now);
+    const oldest = bucket.times.length > bucket.head ? bucket.times[bucket.head] : now;
+    return {
+      allowed,
+      limit,
+      remaining: allowed ? cap - counted - 1 : 0,
+      resetTimestamp: Math.ceil((oldest + RATE_WINDOW_MS) / 1000),
+    };
+  }
+
+  /** Drops buckets with nothing left in the window, so idle clients cost no memory. */
+  private sweep(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      expire(bucket, now);
+      if (bucket.head === bucket.times.length) this.buckets.delete(key);
+    }
+  }
+}
+
+function expire(bucket: Bucket, now: number): void {
+  const threshold = now - RATE_WINDOW_MS;
+  while (bucket.head < bucket.times.length && bucket.times[bucket.head] <= threshold) bucket.head++;
+  if (bucket.head > 1024 && bucket.head * 2 > bucket.times.length) {
+    bucket.times = bucket.times.slice(bucket.head);
+    bucket.head = 0;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Environments (spec: Environments; decisions.md "Shapes"): create, list, get, delete, batch delete under
+ * `/public/v1/account/{accountSlug}/project/{projectSlug}/environments`. Creating only writes rows; chains
+ * start lazily on first use. Deleting destroys the chains of the deleted vnets.
+ */
+import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
+import {
+  BatchDeleteEnvironmentsRequest,
+  CreateEnvironmentRequest,
+  Environment,
+  EnvironmentList,
+  EnvironmentParams,
+  ListEnvironmentsQuery,
+  ProjectParams,
+} from "../../../spec";
+import { badRequest, notFound } from "../../errors";
+import { baseUrlOf, pageOf, projectOf, replies } from "../common";
+import { planEnvironment } from "./plan";
+import { toEnvironment } from "./render";
+
+/** Path prefix of the environment endpoints. */
+export const ENVIRONMENTS_PATH = "/public/v1/account/:accountSlug/project/:projectSlug/environments";
+
+/** The environment routes. */
+export default async function environmentRoutes(app: FastifyInstance): Promise<void> {
+  const { store, engine } = app.service;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** Deletes environments of a project, then destroys their chains; returns the ids that did not exist. */
+  async function deleteEnvironments(projectId: string, ids: readonly string[]): Promise<string[]> {
+    const { missing, deletedVnetIds } = store.environments.delete(projectId, ids);
+    if (deletedVnetIds.length > 0) await engine.destroyVnets(deletedVnetIds);
+    return missing;
+  }
+
+  routes.post(
+    ENVIRONMENTS_PATH,
+    { schema: { params: ProjectParams, body: CreateEnvironmentRequest, response: replies({ 200: Environment }) } },
+    async (request) => {
+      const project = projectOf(request);
+      const plan = planEnvironment(store, project.id, request.body);
+      const result = store.environments.create(plan);
+      if ("slugTakenBy" in result) {
+        throw badRequest(
+          `slug ${plan.slug} is already used by environment ${result.slugTakenBy} in this project: choose another slug or display_name`,
+          "/slug",
+          { environment_id: result.slugTakenBy, slug: plan.slug },
+        );
+      }
+      return toEnvironment(result.created, baseUrlOf(request));
+    },
+  );
+
+  routes.get(
+    ENVIRONMENTS_PATH,
+    { schema: { params: ProjectParams, querystring: ListEnvironmentsQuery, response: replies({ 200: EnvironmentList }) } },
+    async (request) => {
+      const project = projectOf(request);
+      const { page, perPage } = pageOf(request.query);
+      const baseUrl = baseUrlOf(request);
+      return { environments: store.environments.page(project.id, page, perPage).map((e) => toEnvironment(e, baseUrl)) };
+    },
+  );
+
+  routes.get(
+    `${ENVIRONMENTS_PATH}/:environmentId`,
+    { schema: { params: EnvironmentParams, response: replies({ 200: Environment }) } },
+    async (request) => {
+      const project = projectOf(request);
+      const environment = store.environments.get(project.id, request.params.environmentId);
+      if (!environment) throw notFound("rid:vnet", `environment ${request.params.environmentId} not found`);
+      return toEnvironment(environment, baseUrlOf(request));
+    },
+  );
+
+  routes.delete(
+    `${ENVIRONMENTS_PATH}/:environmentId`,
+    { schema: { params: EnvironmentParams, response: replies({ 204: Type.Null() }) } },
+    async (request, reply) => {
+      const missing = await deleteEnvironments(projectOf(request).id, [request.params.environmentId]);
+      if (missing.length > 0) throw notFound("rid:vnet", `environment ${request.params.environmentId} not found`);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.delete(
+    ENVIRONMENTS_PATH,
+    { schema: { params: ProjectParams, body: BatchDeleteEnvironmentsRequest, response: replies({ 204: Type.Null() }) } },
+    async (request, reply) => {
+      const missing = await deleteEnvironments(projectOf(request).id, request.body.environment_ids);
+      if (missing.length > 0) {
+        throw notFound("rid:vnet", `${missing.length} environment(s) not found; the others were deleted`, { missing_ids: missing });
+      }
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Simulations (spec: Simulate a transaction, project level; List simulations; Simulate a transaction on a
+ * Virtual Environment). The engine simulates; the service gives project simulations their id and time and
+ * keeps them when `save` is true.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import {
+  ListSimulationsQuery,
+  ProjectParams,
+  ProjectSimulationRequest,
+  ProjectSimulationResponse,
+  SimulationList,
+  VnetParams,
+  VnetSimulationRequest,
+  VnetSimulationResult,
+  type Simulation,
+} from "../../../spec";
+import { badRequest, notFound } from "../../errors";
+import { pageOf, projectOf, replies } from "../common";
+
+const PROJECT_PATH = "/v1/account/:accountSlug/project/:projectSlug";
+
+/** The simulation routes. */
+export default async function simulationRoutes(app: FastifyInstance): Promise<void> {
+  const { store, engine } = app.service;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.post(
+    `${PROJECT_PATH}/simulate`,
+    { schema: { params: ProjectParams, body: ProjectSimulationRequest, response: replies({ 200: ProjectSimulationResponse }) } },
+    async (request) => {
+      const project = projectOf(request);
+      const network = store.networks.byChainId(request.body.network_id);
+      if (!network?.supported_features.simulator) {
+        throw badRequest(`network_id: ${request.body.network_id} is not a network the simulator supports`, "/network_id", {
+          rid: "rid:network",
+        });
+      }
+      const result = await engine.simulateOnNetwork(request.body);
+      const simulation: Simulation = { id: randomUUID(), created_at: new Date().toISOString(), ...result };
+      if (request.body.save) store.records.saveSimulation(project.id, simulation);
+      return { simulation };
+    },
+  );
+
+  routes.get(
+    `${PROJECT_PATH}/simulations`,
+    { schema: { params: ProjectParams, querystring: ListSimulationsQuery, response: replies({ 200: SimulationList }) } },
+    async (request) => {
+      const { page, perPage } = pageOf(request.query);
+      return { simulations: store.records.simulations(projectOf(request).id, page, perPage) };
+    },
+  );
+
+  routes.post(
+    `${PROJECT_PATH}/vnets/:vnetId/transactions/simulate`,
+    { schema: { params: VnetParams, body: VnetSimulationRequest, response: replies({ 200: VnetSimulationResult }) } },
+    async (request) => {
+      const project = projectOf(request);
+      const vnet = store.environments.vnet(request.params.vnetId);
+      if (!vnet || vnet.project_id !== project.id) throw notFound("rid:vnet", `Virtual Environment ${request.params.vnetId} not found`);
+      return engine.simulateOnVnet(vnet.id, request.body);
+    },
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The service's store: one SQLite database (a file in the data dir, or in memory) behind small repositories. It is
+ * also the `ChainHost` the chain engine is given.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import type Database from "better-sqlite3";
+import type { Transaction } from "../../spec";
+import type { ChainHost, VnetChainSpec } from "../chains/types";
+import { Accounts } from "./accounts";
+import { DATABASE_FILE, openDatabase } from "./database";
+import { Environments } from "./environments";
+import { Networks } from "./networks";
+import { Projects } from "./projects";
+import { Records } from "./records";
+
+export type { Accounts, Principal, KeyOwner, OrgMembership } from "./accounts";
+export type { ProjectRow, ProjectMemberRow, DeliveryChannelRow, ActionRow } from "./projects";
+export type { NetworkRecord } from "./networks";
+export type { EnvironmentRecord, VnetRecord, NewEnvironment } from "./environments";
+
+/** Where the store keeps its data. */
+export interface StoreOptions {
+  /** The data dir; null keeps everything in memory (`--in-memory`). */
+  readonly dataDir: string | null;
+  /** Upstream RPC URLs to fork from, by network id (given to the chain engine). */
+  readonly forkUrls?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The database and its repositories.
+ *
+ * @example
+ * const store = Store.open({ dataDir: null });
+ */
+export class Store implements ChainHost {
+  readonly accounts: Accounts;
+  readonly projects: Projects;
+  readonly networks: Networks;
+  readonly environments: Environments;
+  readonly records: Records;
+  readonly forkUrls: Readonly<Record<string, string>>;
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly dataDir: string | null,
+    forkUrls: Readonly<Record<string, string>>,
+  ) {
+    this.accounts = new Accounts(db);
+    this.projects = new Projects(db);
+    this.networks = new Networks(db);
+    this.environments = new Environments(db);
+    this.records = new Records(db);
+    this.forkUrls = forkUrls;
+  }
+
+  /** Opens (and migrates) the store. */
+  static open(options: StoreOptions): Store {
+    if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const path = options.dataDir === null ? ":memory:" : join(options.dataDir, DATABASE_FILE);
+    return new Store(openDatabase(path), options.dataDir, options.forkUrls ?? {});
+  }
+
+  /** Whether the seed has not been applied yet. */
+  isEmpty(): boolean {
+    return this.db.prepare("SELECT 1 FROM principals LIMIT 1").get() === undefined;
+  }
+
+  /** A service secret kept in the database (created on first use): 32 random bytes, base64url. */
+  secret(name: string): string {
+    const existing = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(name) as { value: string } | undefined;
+    if (existing) return existing.value;
+    this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(name, randomBytes(32).toString("base64url"));
+    return this.secret(name);
+  }
+
+  /** ChainHost: everything the engine needs to (re)start a vnet's chain. */
+  resolveVnet(vnetId: string): VnetChainSpec | undefined {
+    const vnet = this.environments.vnet(vnetId);
+    if (!vnet) return undefined;
+    const environment = this.environments.get(vnet.project_id, vnet.environment_id)!;
+    const bridge = environment.bridge_config;
+    return {
+      vnetId: vnet.id,
+      environmentId: vnet.environment_id,
+      instanceId: vnet.instance_id,
+      networkId: vnet.network_id,
+      chainId: vnet.chain_id,
+      forkBlockNumber: vnet.block_number,
+      accounts: vnet.accounts,
+      bridge: bridge.enabled ? { relayMode: bridge.relay_mode, delaySeconds: bridge.delay_seconds } : null,
+      peers: environment.vnets.filter((v) => v.id !== vnet.id).map((v) => ({ vnetId: v.id, chainId: v.chain_id })),
+    };
+  }
+
+  /** ChainHost: records a transaction the engine saw. */
+  recordTransaction(transaction: Transaction): void {
+    this.records.recordTransaction(transaction);
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

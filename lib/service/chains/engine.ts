@@ -130,12 +130,12 @@ export class BackendChainEngine implements ChainEngine {
     return record;
   }
 
-  simulateOnVnet(vnetId: string, request: VnetSimulationRequest): Promise<VnetSimulationResult> {
+  async simulateOnVnet(vnetId: string, request: VnetSimulationRequest): Promise<VnetSimulationResult> {
     this.spec(vnetId);
     return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, false));
   }
 
-  simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult> {
+  async simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult> {
     this.spec(vnetId);
     return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, true));
   }

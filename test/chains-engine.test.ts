@@ -1,0 +1,204 @@
+/**
+ * The anvil engine through its ChainEngine interface, on a real test host: lazy start, chain id, prefunded
+ * balances, fork point, RPC access rules and records, transactions, idle stop with state kept, deletion, and no
+ * orphan anvil when the service process is SIGKILLed.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { encodeFunctionData } from "viem";
+import { createAnvilBackend, BackendChainEngine, ChainRequestError, createAnvilEngine, type JsonRpcResponse } from "../lib/service/chains";
+import { ETHER, TestChainHost, artifact, hex, processAlive, temporaryDataDir, waitFor } from "./chains-host";
+
+const ALICE = "0x00000000000000000000000000000000000a11ce";
+const BOB = "0x0000000000000000000000000000000000000b0b";
+
+function result(answer: JsonRpcResponse | JsonRpcResponse[]): unknown {
+  const single = answer as JsonRpcResponse;
+  if ("error" in single) throw new Error(`${single.error.code} ${single.error.message}`);
+  return single.result;
+}
+
+describe("anvil engine", () => {
+  const dataDir = temporaryDataDir();
+  const host = new TestChainHost(dataDir);
+  let starts = 0;
+  const backend = createAnvilBackend();
+  const counting = { ...backend, start: (o: Parameters<typeof backend.start>[0]) => ((starts += 1), backend.start(o)) };
+  const engine = new BackendChainEngine(host, counting, { idleTimeoutMs: 0 });
+  const [vnet] = host.createEnvironment([
+    { networkId: "1", chainId: 73571, forkBlockNumber: "0x1234", accounts: [{ address: ALICE, balance: hex(100n * ETHER) }] },
+  ]);
+  const rpc = (method: string, params: unknown[] = [], access: "admin" | "public" = "admin") =>
+    engine.rpc(vnet.vnetId, { jsonrpc: "2.0", id: 1, method, params }, access);
+
+  afterAll(() => engine.close());
+
+  test("starts one chain on concurrent first calls, with the chain id, balances and fork point of the spec", async () => {
+    expect(engine.runningNode(vnet.vnetId)).toBeNull();
+    const answers = await Promise.all([rpc("eth_chainId"), rpc("eth_getBalance", [ALICE, "latest"]), rpc("eth_blockNumber"), rpc("eth_chainId", [], "public")]);
+    expect(starts).toBe(1);
+    expect(answers.map(result)).toEqual([hex(73571), hex(100n * ETHER), "0x1234", hex(73571)]);
+    const node = engine.runningNode(vnet.vnetId)!;
+    expect(node.pids.every(processAlive)).toBe(true);
+  });
+
+  test("the Public RPC refuses cheatcodes with -32601 and unlocked sends; the Admin RPC runs them", async () => {
+    const refused = (await rpc("anvil_setBalance", [BOB, "0x1"], "public")) as JsonRpcResponse;
+    expect(refused).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32601 } });
+    const tenderly = (await rpc("tenderly_setBalance", [BOB, "0x1"], "public")) as JsonRpcResponse;
+    expect(tenderly).toMatchObject({ error: { code: -32601 } });
+    const send = (await rpc("eth_sendTransaction", [{ from: ALICE, to: BOB, value: "0x1" }], "public")) as JsonRpcResponse;
+    expect(send).toMatchObject({ error: { code: -32000 } });
+    expect(result(await rpc("eth_getBalance", [BOB, "latest"], "public"))).toBe("0x0");
+
+    expect(result(await rpc("tenderly_setBalance", [BOB, hex(5n * ETHER)]))).toBeNull();
+    expect(result(await rpc("eth_getBalance", [BOB, "latest"], "public"))).toBe(hex(5n * ETHER));
+    const carol = "0x00000000000000000000000000000000000ca201";
+    expect(result(await rpc("tenderly_setBalance", [[carol, BOB], hex(7n)]))).toBeNull();
+    expect(result(await rpc("eth_getBalance", [carol, "latest"]))).toBe("0x7");
+
+    const cheatcodes = host.transactions(vnet.vnetId).filter((t) => t.category === "cheatcode");
+    expect(cheatcodes.map((t) => [t.to, Buffer.from(t.input.slice(2), "hex").toString()])).toEqual([
+      [BOB, JSON.stringify({ method: "tenderly_setBalance", params: [BOB, hex(5n * ETHER)] })],
+      [carol, JSON.stringify({ method: "tenderly_setBalance", params: [[carol, BOB], "0x7"] })],
+    ]);
+    expect(new Set(cheatcodes.map((t) => t.hash)).size).toBe(2);
+  });
+
+  test("batches keep order and ids, refusing per entry", async () => {
+    const answers = (await engine.rpc(
+      vnet.vnetId,
+      [
+        { jsonrpc: "2.0", id: "a", method: "eth_chainId" },
+        { jsonrpc: "2.0", id: 7, method: "evm_snapshot" },
+        { jsonrpc: "2.0", id: "c", method: "net_version" },
+      ],
+      "public",
+    )) as JsonRpcResponse[];
+    expect(answers.map((a) => a.id)).toEqual(["a", 7, "c"]);
+    expect(answers[0]).toMatchObject({ result: hex(73571) });
+    expect(answers[1]).toMatchObject({ error: { code: -32601 } });
+    expect(answers[2]).toMatchObject({ result: "73571" });
+  });
+
+  test("transactions sent through the RPC and the API are mined and recorded", async () => {
+    const hash = result(await rpc("eth_sendTransaction", [{ from: ALICE, to: BOB, value: hex(ETHER) }])) as string;
+    const viaRpc = host.transactions(vnet.vnetId).find((t) => t.hash === hash)!;
+    expect(viaRpc).toMatchObject({ from: ALICE, to: BOB, value: hex(ETHER), status: "success", category: "transaction", kind: "call", gas_used: "0x5208" });
+    expect(viaRpc.block_number).toBe("0x1235");
+
+    const token = artifact("ProbeToken");
+    const deployed = await engine.sendTransaction(vnet.vnetId, { from: ALICE, data: token.bytecode });
+    expect(deployed).toMatchObject({ kind: "create", to: null, status: "success", category: "transaction" });
+    expect(deployed.contract_address).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(result(await rpc("eth_getCode", [deployed.contract_address, "latest"], "public"))).toBe(token.deployedBytecode);
+
+    // mint(BOB, 5): selector + args
+    const mint = await engine.sendTransaction(vnet.vnetId, {
+      from: ALICE,
+      to: deployed.contract_address!,
+      data: encodeFunctionData({ abi: token.abi, functionName: "mint", args: [BOB, 5n] }),
+    });
+    expect(mint.logs).toEqual([
+      {
+        anonymous: false,
+        name: "Transfer",
+        inputs: [
+          { name: "from", type: "address", value: "0x0000000000000000000000000000000000000000" },
+          { name: "to", type: "address", value: BOB },
+          { name: "value", type: "uint256", value: "5" },
+        ],
+        raw: expect.objectContaining({ address: deployed.contract_address }),
+      },
+    ]);
+
+    const failed = await engine.sendTransaction(vnet.vnetId, {
+      from: ALICE,
+      to: deployed.contract_address!,
+      data: encodeFunctionData({ abi: token.abi, functionName: "transfer", args: [BOB, 1n] }),
+    });
+    expect(failed.status).toBe("failed");
+    expect(host.transactions(vnet.vnetId).map((t) => t.hash)).toContain(failed.hash);
+  });
+
+  test("an unknown vnet is a 404", async () => {
+    await expect(engine.rpc("0b6a1c2e-0000-4000-8000-000000000000", { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin")).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(engine.simulateOnVnet("0b6a1c2e-0000-4000-8000-000000000000", {})).rejects.toBeInstanceOf(ChainRequestError);
+  });
+
+  test("destroying a vnet kills its processes and deletes its state", async () => {
+    const [other] = host.createEnvironment([{ networkId: "10" }]);
+    await engine.rpc(other.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin");
+    const pids = engine.runningNode(other.vnetId)!.pids;
+    await engine.close();
+    expect(pids.some(processAlive)).toBe(false);
+    expect(existsSync(join(dataDir, "chains", `${other.vnetId}.json`))).toBe(true);
+    const again = createAnvilEngine(host, { idleTimeoutMs: 0 });
+    try {
+      await again.rpc(other.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin");
+      const restarted = again.runningNode(other.vnetId)!.pids;
+      host.deleteVnets([other.vnetId]);
+      await again.destroyVnets([other.vnetId]);
+      expect(restarted.some(processAlive)).toBe(false);
+      expect(existsSync(join(dataDir, "chains", `${other.vnetId}.json`))).toBe(false);
+      await expect(again.rpc(other.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin")).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe("anvil engine lifecycle", () => {
+  test("an idle chain stops with its state kept, and starts again on the next call", async () => {
+    const host = new TestChainHost(temporaryDataDir());
+    const engine = createAnvilEngine(host, { idleTimeoutMs: 150 });
+    const [vnet] = host.createEnvironment([{ networkId: "1", chainId: 901 }]);
+    try {
+      const call = (method: string, params: unknown[] = []) => engine.rpc(vnet.vnetId, { jsonrpc: "2.0", id: 1, method, params }, "admin");
+      await call("anvil_setBalance", [BOB, "0x2a"]);
+      await call("evm_mine");
+      const pids = engine.runningNode(vnet.vnetId)!.pids;
+      await waitFor(() => engine.runningNode(vnet.vnetId) === null, 5_000, "the idle stop");
+      await waitFor(() => !pids.some(processAlive), 5_000, "the processes to exit");
+      expect(result(await call("eth_getBalance", [BOB, "latest"]))).toBe("0x2a");
+      expect(result(await call("eth_blockNumber"))).toBe("0x1");
+      expect(engine.runningNode(vnet.vnetId)!.pids[0]).not.toBe(pids[0]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  test("an in-memory host's chains live in a temporary directory removed on close", async () => {
+    const host = new TestChainHost(null);
+    const engine = createAnvilEngine(host);
+    const [vnet] = host.createEnvironment([{ networkId: "1" }]);
+    await engine.rpc(vnet.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin");
+    const dir = (engine as unknown as { chainsDir: string }).chainsDir;
+    expect(existsSync(dir)).toBe(true);
+    await engine.close();
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  test("no anvil outlives a SIGKILLed service process", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "chains-sigkill-child.ts")], {
+      stdio: ["ignore", "pipe", "inherit"],
+      cwd: join(__dirname, ".."),
+    });
+    const pids = await new Promise<number[]>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const line = out.split("\n").find((l) => l.startsWith("{"));
+        if (line) resolve(JSON.parse(line).pids as number[]);
+      });
+      child.once("exit", (code) => reject(new Error(`child exited early (${code})`)));
+    });
+    expect(pids).toHaveLength(4); // two chains, supervisor + anvil each
+    expect(pids.every(processAlive)).toBe(true);
+    child.kill("SIGKILL");
+    await waitFor(() => !pids.some(processAlive), 5_000, "every anvil and supervisor to exit");
+  });
+});

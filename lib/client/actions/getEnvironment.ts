@@ -26,7 +26,7 @@ export const parseEnvironment = single<Environment>("environment", ["id", "slug"
  * const env = await getEnvironment(client, { environmentId })
  * const publicRpc = env.active_instance.vnets[0]?.rpcs.find((r) => r.name === "Public RPC")?.url
  */
-export function getEnvironment(client: BaseClient, params: GetEnvironmentParameters): Promise<GetEnvironmentReturnType> {
+export async function getEnvironment(client: BaseClient, params: GetEnvironmentParameters): Promise<GetEnvironmentReturnType> {
   return client.request({
     method: "GET",
     path: `${environmentsPath(client, params)}/${segment("environmentId", params.environmentId)}`,

@@ -23,7 +23,7 @@ export type GetTransactionErrorType = RequestErrorType;
  * const tx = await getTransaction(client, { environmentId, instanceId, txHash })
  * console.log(tx.status, tx.gas_used)
  */
-export function getTransaction(client: BaseClient, params: GetTransactionParameters): Promise<GetTransactionReturnType> {
+export async function getTransaction(client: BaseClient, params: GetTransactionParameters): Promise<GetTransactionReturnType> {
   return client.request({
     method: "GET",
     path: `${instancePath(client, params)}/transactions/${segment("txHash", params.txHash)}`,

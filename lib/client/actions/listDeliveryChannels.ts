@@ -18,7 +18,7 @@ export type ListDeliveryChannelsErrorType = RequestErrorType;
  * const channels = await listDeliveryChannels(client)
  * const emails = channels.filter((c) => c.type === "email")
  */
-export function listDeliveryChannels(
+export async function listDeliveryChannels(
   client: BaseClient,
   params: ListDeliveryChannelsParameters = {},
 ): Promise<ListDeliveryChannelsReturnType> {

@@ -18,7 +18,7 @@ export type ListEnvironmentsErrorType = RequestErrorType;
  * @example
  * const firstPage = await listEnvironments(client, { perPage: 100 })
  */
-export function listEnvironments(client: BaseClient, params: ListEnvironmentsParameters = {}): Promise<ListEnvironmentsReturnType> {
+export async function listEnvironments(client: BaseClient, params: ListEnvironmentsParameters = {}): Promise<ListEnvironmentsReturnType> {
   return client.request({
     method: "GET",
     path: environmentsPath(client, params),

@@ -17,6 +17,6 @@ export type ListProjectsErrorType = RequestErrorType;
  * @example
  * const projects = await listProjects(client, { accountSlug: "acme" })
  */
-export function listProjects(client: BaseClient, params: ListProjectsParameters = {}): Promise<ListProjectsReturnType> {
+export async function listProjects(client: BaseClient, params: ListProjectsParameters = {}): Promise<ListProjectsReturnType> {
   return client.request({ method: "GET", path: `${accountPath(client, params)}/projects`, parse: list<Project>("projects") });
 }

@@ -18,7 +18,7 @@ export type ListSimulationsErrorType = RequestErrorType;
  * @example
  * const latest = await listSimulations(client, { perPage: 10 })
  */
-export function listSimulations(client: BaseClient, params: ListSimulationsParameters = {}): Promise<ListSimulationsReturnType> {
+export async function listSimulations(client: BaseClient, params: ListSimulationsParameters = {}): Promise<ListSimulationsReturnType> {
   return client.request({
     method: "GET",
     path: `${projectPath(client, params)}/simulations`,

@@ -18,7 +18,7 @@ export type ListSupportedNetworksErrorType = RequestErrorType;
  * const networks = await listSupportedNetworks(client)
  * const forkable = networks.filter((n) => n.supported_features.virtual_testnet)
  */
-export function listSupportedNetworks(client: BaseClient): Promise<ListSupportedNetworksReturnType> {
+export async function listSupportedNetworks(client: BaseClient): Promise<ListSupportedNetworksReturnType> {
   return client.request({
     method: "GET",
     path: "/v1/supported-networks",

@@ -34,7 +34,7 @@ function query(params: ListTransactionsQuery) {
  *   status: "failed",
  * })
  */
-export function listTransactions(client: BaseClient, params: ListTransactionsParameters): Promise<ListTransactionsReturnType> {
+export async function listTransactions(client: BaseClient, params: ListTransactionsParameters): Promise<ListTransactionsReturnType> {
   return client.request({
     method: "GET",
     path: `${instancePath(client, params)}/transactions`,

@@ -28,7 +28,7 @@ export type SendTransactionErrorType = RequestErrorType;
  *   callArgs: { from: "0x00000000000000000000000000000000000000aa", to: "0x00000000000000000000000000000000000000bb", value: "0x1" },
  * })
  */
-export function sendTransaction(client: BaseClient, params: SendTransactionParameters): Promise<SendTransactionReturnType> {
+export async function sendTransaction(client: BaseClient, params: SendTransactionParameters): Promise<SendTransactionReturnType> {
   return client.request({
     method: "POST",
     path: `${instancePath(client, params)}/vnet/${segment("vnetId", params.vnetId)}/transactions`,

@@ -28,7 +28,7 @@ export type SimulateInstanceTransactionErrorType = RequestErrorType;
  * })
  * console.log(result.status, result.stateChanges)
  */
-export function simulateInstanceTransaction(
+export async function simulateInstanceTransaction(
   client: BaseClient,
   params: SimulateInstanceTransactionParameters,
 ): Promise<SimulateInstanceTransactionReturnType> {

@@ -25,7 +25,7 @@ export type SimulateTransactionErrorType = RequestErrorType;
  * })
  * console.log(sim.status, sim.gas_used)
  */
-export function simulateTransaction(
+export async function simulateTransaction(
   client: BaseClient,
   params: SimulateTransactionParameters,
 ): Promise<SimulateTransactionReturnType> {

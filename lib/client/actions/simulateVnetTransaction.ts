@@ -27,7 +27,7 @@ export type SimulateVnetTransactionErrorType = RequestErrorType;
  * })
  * console.log(result.blockNumber, result.status)
  */
-export function simulateVnetTransaction(
+export async function simulateVnetTransaction(
   client: BaseClient,
   params: SimulateVnetTransactionParameters,
 ): Promise<SimulateVnetTransactionReturnType> {

@@ -23,7 +23,7 @@ export type StopActionErrorType = RequestErrorType;
  * const action = await stopAction(client, { actionId: "b7c3..." })
  * console.log(action.status) // "stopped"
  */
-export function stopAction(client: BaseClient, params: StopActionParameters): Promise<StopActionReturnType> {
+export async function stopAction(client: BaseClient, params: StopActionParameters): Promise<StopActionReturnType> {
   return client.request({
     method: "POST",
     path: `${projectPath(client, params)}/actions/action/${segment("actionId", params.actionId)}/stop`,

@@ -1,0 +1,239 @@
+import { startTestService, type TestService } from "../../../../test/helpers/service";
+import { call, expectErrorBody } from "../../../../test/helpers/http";
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+const base = "/public/v1/account/acme/project/demo/environments";
+const create = (body: unknown, as = "alice", path = base) => call(service, "POST", path, { as, body });
+let counter = 0;
+const unique = () => `env ${++counter}`;
+
+describe("POST environments", () => {
+  test("creates a multi-network environment: networks, active_instance vnets with rpcs, fork and chain config", async () => {
+    const { status, body } = await create({
+      display_name: "Cross Chain Demo",
+      network_configs: [
+        { network_id: "1", block_number: "0x00AbC" },
+        {
+          network_id: "8453",
+          chain_config_overrides: { chain_id: "84530001" },
+          explorer_config: { enabled: true, verification_visibility: "abi" },
+          accounts: [{ address: `0x${"AB".repeat(20)}`, balance: "0x0DE0B6B3A7640000" }],
+        },
+      ],
+      bridge_config: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
+    });
+    expect(status).toBe(200);
+    expect(body.slug).toBe("cross-chain-demo");
+    expect(body.networks.map((n: { network_id: string; network_name: string; block_number: string }) => [n.network_id, n.network_name, n.block_number])).toEqual([
+      ["1", "Mainnet", "0xabc"],
+      ["8453", "Base", `0x${(24_000_000).toString(16)}`],
+    ]);
+    const [mainnet, baseVnet] = body.active_instance.vnets;
+    expect(mainnet.status).toBe("running");
+    expect(mainnet.fork_config).toEqual({ network_id: 1, block_number: "0xabc" });
+    expect(mainnet.chain_config).toEqual({ chain_id: 1 });
+    expect(baseVnet.chain_config).toEqual({ chain_id: 84530001 });
+    expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC"]);
+    expect(mainnet.rpcs[0].url).toMatch(new RegExp(`^${service.baseUrl}/rpc/admin/[A-Za-z0-9_-]{43}$`));
+    expect(mainnet.rpcs[1].url).toBe(`${service.baseUrl}/rpc/public/${mainnet.id}`);
+    expect(body.network_configs[1].accounts).toEqual([{ address: `0x${"ab".repeat(20)}`, balance: "0xde0b6b3a7640000" }]);
+    expect(body.network_configs[0]).toEqual({ network_id: "1", block_number: "0xabc" });
+    expect(body.bridge_config).toEqual({ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 });
+  });
+
+  test("fills bridge defaults and keeps a given slug", async () => {
+    const { body } = await create({ display_name: unique(), slug: "given-slug", network_configs: [{ network_id: "10" }] });
+    expect(body.slug).toBe("given-slug");
+    expect(body.bridge_config).toEqual({ enabled: false, relay_mode: "autoRelay", delay_seconds: 0 });
+  });
+
+  test("a slug conflict is a 400 naming the slug and the existing environment", async () => {
+    const first = await create({ display_name: "Twice", network_configs: [{ network_id: "1" }] });
+    const second = await create({ display_name: "Twice", network_configs: [{ network_id: "1" }] });
+    expectErrorBody(second, 400, "bad_request");
+    expect(second.body.error.message).toContain("twice");
+    expect(second.body.error.message).toContain(first.body.id);
+    expect(second.body.error.data).toMatchObject({ field: "/slug", environment_id: first.body.id });
+    // The same slug in another project is fine.
+    const elsewhere = await create({ display_name: "Twice", network_configs: [{ network_id: "1" }] }, "alice", base.replace("acme/project/demo", "acme/project/secret-sauce"));
+    expect(elsewhere.status).toBe(200);
+  });
+
+  test.each([
+    ["an unknown network", [{ network_id: "999999" }], undefined, "/network_configs/0/network_id"],
+    ["a network without virtual_testnet", [{ network_id: "324" }], undefined, "/network_configs/0/network_id"],
+    ["a duplicate network", [{ network_id: "1" }, { network_id: "1" }], undefined, "/network_configs/1/network_id"],
+    ["a duplicate chain id", [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }], undefined, "/network_configs/1/chain_config_overrides/chain_id"],
+    ["delay_seconds without delayedRelay", [{ network_id: "1" }], { relay_mode: "autoRelay", delay_seconds: 5 }, "/bridge_config/delay_seconds"],
+    ["delay_seconds without relay_mode", [{ network_id: "1" }], { delay_seconds: 5 }, "/bridge_config/delay_seconds"],
+    ["a negative delay", [{ network_id: "1" }], { relay_mode: "delayedRelay", delay_seconds: -1 }, "/bridge_config/delay_seconds"],
+    ["an unknown relay mode", [{ network_id: "1" }], { relay_mode: "instant" }, "/bridge_config/relay_mode"],
+    ["a non-hex block number", [{ network_id: "1", block_number: "123" }], undefined, "/network_configs/0/block_number"],
+    ["a short address", [{ network_id: "1", accounts: [{ address: "0x1234", balance: "0x1" }] }], undefined, "/network_configs/0/accounts/0/address"],
+    ["a decimal balance", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "100" }] }], undefined, "/network_configs/0/accounts/0/balance"],
+    ["a duplicate account", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "0x1" }, { address: `0x${"1".repeat(40)}`, balance: "0x2" }] }], undefined, "/network_configs/0/accounts/1/address"],
+    ["an unknown visibility", [{ network_id: "1", explorer_config: { verification_visibility: "everything" } }], undefined, "/network_configs/0/explorer_config/verification_visibility"],
+    ["a numeric network id", [{ network_id: 1 }], undefined, "/network_configs/0/network_id"],
+    ["a chain id override of 0", [{ network_id: "1", chain_config_overrides: { chain_id: "0" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
+    ["no networks", [], undefined, "/network_configs"],
+  ])("400 for %s, naming the field", async (_name, networkConfigs, bridgeConfig, field) => {
+    const result = await create({ display_name: unique(), network_configs: networkConfigs, ...(bridgeConfig && { bridge_config: bridgeConfig }) });
+    expectErrorBody(result, 400, "bad_request");
+    expect(result.body.error.data.field).toBe(field);
+  });
+
+  test("400 when display_name is missing, with the field named", async () => {
+    const result = await create({ network_configs: [{ network_id: "1" }] });
+    expectErrorBody(result, 400, "bad_request");
+    expect(result.body.error.data.field).toBe("/display_name");
+    expect(result.body.error.message).toContain("/display_name");
+  });
+
+  test("403 for a read-only key, 404 for a project the requester cannot see, 401 without credentials", async () => {
+    const body = { display_name: unique(), network_configs: [{ network_id: "1" }] };
+    expectErrorBody(await create(body, "bob"), 403, "insufficient_permissions");
+    const hidden = await create(body, "outsider");
+    expectErrorBody(hidden, 404, "resource_not_found");
+    const restricted = await create(body, "alice", base.replace("demo", "no-such-project"));
+    expectErrorBody(restricted, 404, "resource_not_found");
+    expect(restricted.body.error.data.rid).toBe("rid:project");
+    expectErrorBody(await call(service, "POST", base, { body }), 401, "unauthorized");
+  });
+
+  test("concurrent creates never lose or duplicate a row: distinct slugs all land, one slug lands once", async () => {
+    const project = "/public/v1/account/alice/project/sandbox/environments";
+    const distinct = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => create({ display_name: `parallel ${i}`, network_configs: [{ network_id: "1" }, { network_id: "10" }] }, "alice", project)),
+    );
+    expect(distinct.map((r) => r.status)).toEqual(new Array(25).fill(200));
+    const same = await Promise.all(
+      Array.from({ length: 10 }, () => create({ display_name: "same one", network_configs: [{ network_id: "1" }] }, "alice", project)),
+    );
+    expect(same.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(same.filter((r) => r.status === 400)).toHaveLength(9);
+    const { db } = service.app.service.store;
+    const rows = db
+      .prepare("SELECT COUNT(*) AS envs, (SELECT COUNT(*) FROM vnets v JOIN environments e ON e.id = v.environment_id WHERE e.project_id = environments.project_id) AS vnets FROM environments WHERE project_id = (SELECT id FROM projects WHERE slug = 'sandbox')")
+      .get();
+    expect(rows).toEqual({ envs: 26, vnets: 51 });
+  });
+});
+
+describe("GET environments (list) and GET environments/{id}", () => {
+  const project = "/public/v1/account/acme/project/secret-sauce/environments";
+  const ids: string[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 5; i++) ids.push((await create({ display_name: `page ${i}`, network_configs: [{ network_id: "137" }] }, "alice", project)).body.id);
+  });
+
+  test("lists newest first, paginated with page and perPage", async () => {
+    const all = await call(service, "GET", `${project}?perPage=100`, { as: "alice" });
+    expect(all.status).toBe(200);
+    const listed = all.body.environments.map((e: { id: string }) => e.id);
+    expect(listed.slice(0, 5)).toEqual([...ids].reverse());
+    const page2 = await call(service, "GET", `${project}?page=2&perPage=2`, { as: "alice" });
+    expect(page2.body.environments.map((e: { id: string }) => e.id)).toEqual(listed.slice(2, 4));
+    const beyond = await call(service, "GET", `${project}?page=1000`, { as: "alice" });
+    expect(beyond.body).toEqual({ environments: [] });
+    const max = await call(service, "GET", `${project}?perPage=100&page=1`, { as: "alice" });
+    expect(max.status).toBe(200);
+  });
+
+  test("the default page size is 20", async () => {
+    for (let i = 0; i < 17; i++) await create({ display_name: `more ${i}`, network_configs: [{ network_id: "56" }] }, "alice", project);
+    const { body } = await call(service, "GET", project, { as: "alice" });
+    expect(body.environments).toHaveLength(20);
+  });
+
+  test.each(["page=0", "page=-1", "page=1.5", "page=abc", "page=", "page=1e2", "page=0x10", "perPage=0", "perPage=101", "perPage=-5", "perPage=2.5", "page=1&page=2", "sort=asc"])(
+    "400 for %s",
+    async (query) => {
+      const result = await call(service, "GET", `${project}?${query}`, { as: "alice" });
+      expectErrorBody(result, 400, "bad_request");
+    },
+  );
+
+  test("get returns the environment; 404 rid:vnet for an unknown id; 400 for a malformed id", async () => {
+    const one = await call(service, "GET", `${project}/${ids[0]}`, { as: "alice" });
+    expect(one.status).toBe(200);
+    expect(one.body.id).toBe(ids[0]);
+    expect(one.body.active_instance.vnets).toHaveLength(1);
+    const unknown = await call(service, "GET", `${project}/00000000-0000-4000-8000-000000000000`, { as: "alice" });
+    expectErrorBody(unknown, 404, "resource_not_found");
+    expect(unknown.body.error.data.rid).toBe("rid:vnet");
+    expectErrorBody(await call(service, "GET", `${project}/not-a-uuid`, { as: "alice" }), 400, "bad_request");
+  });
+
+  test("visibility: bob and the outsider get 404 for the restricted project, carol 403", async () => {
+    expectErrorBody(await call(service, "GET", project, { as: "bob" }), 404, "resource_not_found");
+    expectErrorBody(await call(service, "GET", `${project}/${ids[0]}`, { as: "outsider" }), 404, "resource_not_found");
+    expectErrorBody(await call(service, "GET", project, { as: "carol" }), 403, "insufficient_permissions");
+    const demo = await call(service, "GET", base, { as: "bob" });
+    expect(demo.status).toBe(200);
+  });
+
+  test("an environment of one project is not found through another", async () => {
+    expectErrorBody(await call(service, "GET", `${base}/${ids[0]}`, { as: "alice" }), 404, "resource_not_found");
+  });
+});
+
+describe("DELETE environments/{id} and batch DELETE environments", () => {
+  const newId = async () => (await create({ display_name: unique(), network_configs: [{ network_id: "100" }] })).body.id as string;
+
+  test("DELETE answers 204 with an empty body; a second DELETE is 404; the environment is gone", async () => {
+    const id = await newId();
+    const first = await call(service, "DELETE", `${base}/${id}`, { as: "alice" });
+    expect(first.status).toBe(204);
+    expect(first.text).toBe("");
+    expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "alice" }), 404, "resource_not_found");
+    expectErrorBody(await call(service, "GET", `${base}/${id}`, { as: "alice" }), 404, "resource_not_found");
+    expect(service.app.service.store.db.prepare("SELECT COUNT(*) AS n FROM vnets WHERE environment_id = ?").get(id)).toEqual({ n: 0 });
+  });
+
+  test("DELETE: 403 read-only, 404 outsider, 401 anonymous, 400 malformed id", async () => {
+    const id = await newId();
+    expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "bob" }), 403, "insufficient_permissions");
+    expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "outsider" }), 404, "resource_not_found");
+    expectErrorBody(await call(service, "DELETE", `${base}/${id}`), 401, "unauthorized");
+    expectErrorBody(await call(service, "DELETE", `${base}/12345`, { as: "alice" }), 400, "bad_request");
+    expect((await call(service, "GET", `${base}/${id}`, { as: "alice" })).status).toBe(200);
+  });
+
+  test("batch delete: 204 when all exist", async () => {
+    const ids = [await newId(), await newId()];
+    const result = await call(service, "DELETE", base, { as: "alice", body: { environment_ids: ids } });
+    expect(result.status).toBe(204);
+    expect(result.text).toBe("");
+    for (const id of ids) expect((await call(service, "GET", `${base}/${id}`, { as: "alice" })).status).toBe(404);
+  });
+
+  test("batch delete with missing ids: 404 with data.missing_ids, and the others are deleted", async () => {
+    const ids = [await newId(), await newId()];
+    const missing = ["00000000-0000-4000-8000-00000000000a", "00000000-0000-4000-8000-00000000000b"];
+    const result = await call(service, "DELETE", base, { as: "alice", body: { environment_ids: [ids[0], missing[0], ids[1], missing[1]] } });
+    expectErrorBody(result, 404, "resource_not_found");
+    expect(result.body.error.data).toEqual({ rid: "rid:vnet", missing_ids: missing });
+    for (const id of ids) expect((await call(service, "GET", `${base}/${id}`, { as: "alice" })).status).toBe(404);
+  });
+
+  test.each([
+    ["no body", undefined],
+    ["an empty list", { environment_ids: [] }],
+    ["a non-uuid", { environment_ids: ["x"] }],
+    ["a wrong field", { ids: ["00000000-0000-4000-8000-00000000000a"] }],
+    ["101 ids", { environment_ids: Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`) }],
+  ])("batch delete: 400 for %s", async (_name, body) => {
+    expectErrorBody(await call(service, "DELETE", base, { as: "alice", body }), 400, "bad_request");
+  });
+
+  test("batch delete: 403 read-only, 401 anonymous", async () => {
+    const body = { environment_ids: [await newId()] };
+    expectErrorBody(await call(service, "DELETE", base, { as: "bob", body }), 403, "insufficient_permissions");
+    expectErrorBody(await call(service, "DELETE", base, { body }), 401, "unauthorized");
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * A small HTTP caller for service tests: JSON in, status, headers and parsed JSON out.
+ *
+ * @example
+ * const { status, body } = await call(service, "GET", "/v1/account/acme/projects", { as: "alice" });
+ */
+import type { TestService } from "./service";
+
+/** What a call returns. `body` is the parsed JSON, or the raw text when it is not JSON ("" for none). */
+export interface CallResult {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any;
+  readonly text: string;
+}
+
+/** Options of a call. */
+export interface CallOptions {
+  /** Seeded user whose access key is sent as `X-Access-Key`. */
+  readonly as?: string;
+  /** JSON body (sent with `Content-Type: application/json`), or a raw string sent as is. */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+/** Calls the service and reads the whole answer. */
+export async function call(service: Pick<TestService, "baseUrl" | "keys">, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = {};
+  if (options.as) headers["x-access-key"] = service.keys[options.as];
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] = "application/json";
+  }
+  const response = await fetch(`${service.baseUrl}${path}`, { method, headers: { ...headers, ...options.headers }, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === "" ? "" : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Asserts the spec's error body (`error.id`, `error.slug`, `error.message`) with a slug. */
+export function expectErrorBody(result: CallResult, status: number, slug: string): void {
+  expect({ status: result.status, slug: result.body?.error?.slug }).toEqual({ status, slug });
+  expect(typeof result.body.error.id).toBe("string");
+  expect(result.body.error.id.length).toBeGreaterThan(0);
+  expect(typeof result.body.error.message).toBe("string");
+}

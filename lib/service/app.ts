@@ -8,7 +8,7 @@ import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/ty
 import { Authenticator, type Requester } from "./auth";
 import { addCorsHeaders } from "./cors";
 import { errorBody, forbidden, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
-import { NoChainEngine } from "./no-chain-engine";
+import { createAnvilEngine } from "./chains";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateDecision, type RateLimitSettings } from "./rate-limit";
 import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
@@ -30,7 +30,7 @@ export interface ServiceOptions {
   readonly accessKey?: string;
   /** Rate limits; the spec's by default. */
   readonly rateLimits?: Partial<RateLimitSettings>;
-  /** Builds the chain engine; default: `NoChainEngine` (chain operations answer 402). */
+  /** Builds the chain engine; default: anvil chains (`createAnvilEngine`). `NoChainEngine` answers 402 instead. */
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
@@ -83,7 +83,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const context: ServiceContext = {
     store,
-    engine: (options.createChainEngine ?? (() => new NoChainEngine()))(store),
+    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host)))(store),
     rateLimits,
     baseUrl: options.baseUrl,
   };

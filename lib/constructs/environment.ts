@@ -7,7 +7,7 @@ import type { BridgeConfig } from "./bridge";
 import type { NetworkConfig, PrefundedAccount } from "./network";
 import { terraformProvider, type ProviderRef } from "./provider";
 import { ACCOUNT_RULES, BRIDGE_RULES, ENVIRONMENT_RULES, NETWORK_LIST_RULES, NETWORK_RULES } from "./rules";
-import { checkRules, concreteList, isToken, throwIfProblems } from "./validation";
+import { checkRules, isToken, throwIfProblems } from "./validation";
 
 /** Properties of an {@link Environment}. */
 export interface EnvironmentProps {
@@ -95,6 +95,13 @@ function vnetOf(state: EnvironmentState, networkId: string): VnetAttributes {
   };
 }
 
+/**
+ * Terraform JSON cannot take a block list from an expression; that needs a `dynamic` block, which the generated
+ * binding offers through `TerraformIterator`.
+ */
+const WHOLE_LIST_TOKEN = (what: string) =>
+  `${what} is a token: write the list in the app (its values may be tokens), or iterate a variable with TerraformIterator on bindings.environment.Environment`;
+
 /** The L1 `network_config` block of a validated network configuration. */
 function toNetworkBlock(network: NetworkConfig): environment.EnvironmentNetworkConfig {
   const { blockNumber } = network;
@@ -105,7 +112,7 @@ function toNetworkBlock(network: NetworkConfig): environment.EnvironmentNetworkC
       typeof blockNumber !== "number" ? blockNumber
       : isToken(blockNumber) ? Fn.format("0x%x", [blockNumber])
       : `0x${blockNumber.toString(16)}`,
-    account: isToken(network.accounts) ? (network.accounts as unknown as IResolvable) : network.accounts?.map(toAccountBlock),
+    account: network.accounts?.map(toAccountBlock),
     explorer: network.explorer,
   };
 }
@@ -153,8 +160,9 @@ export class Environment extends Construct implements IEnvironment {
 
   public constructor(scope: Construct, id: string, props: EnvironmentProps) {
     super(scope, id);
-    const networks = concreteList(props.networks);
+    const networks = props.networks ?? [];
     throwIfProblems(this, [
+      ...(isToken(props.networks) ? [WHOLE_LIST_TOKEN("networks")] : []),
       ...checkRules(ENVIRONMENT_RULES, props),
       ...(props.bridge ? checkRules(BRIDGE_RULES, props.bridge) : []),
       ...networks.flatMap((n, i) => Environment.networkProblems(n, `networks[${i}]`)),
@@ -165,15 +173,11 @@ export class Environment extends Construct implements IEnvironment {
       displayName: props.displayName,
       slug: props.slug,
       bridge: props.bridge,
-      networkConfig: isToken(props.networks)
-        ? (props.networks as unknown as IResolvable)
-        : this.networks.map(toNetworkBlock),
+      networkConfig: this.networks.map(toNetworkBlock),
       provider: terraformProvider(props.provider),
     });
-    const networksAreToken = isToken(props.networks);
     this.node.addValidation({
       validate: () => {
-        if (networksAreToken) return [];
         if (this.networks.length === 0) {
           return ["the environment has no networks: give `networks` or call addNetwork({ networkId: Network.MAINNET })"];
         }
@@ -186,9 +190,10 @@ export class Environment extends Construct implements IEnvironment {
   }
 
   private static networkProblems(network: NetworkConfig, where: string): string[] {
+    if (isToken(network.accounts)) return [`${where}: ${WHOLE_LIST_TOKEN("accounts")}`];
     return [
       ...checkRules(NETWORK_RULES, network, where),
-      ...concreteList(network.accounts).flatMap((a, j) => checkRules(ACCOUNT_RULES, a, `${where}.accounts[${j}]`)),
+      ...(network.accounts ?? []).flatMap((a, j) => checkRules(ACCOUNT_RULES, a, `${where}.accounts[${j}]`)),
     ];
   }
 

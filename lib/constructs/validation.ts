@@ -48,8 +48,3 @@ export function checkRules<T>(rules: readonly Rule<T>[], subject: T, where?: str
 export function throwIfProblems(scope: IConstruct, problems: readonly string[]): void {
   if (problems.length > 0) throw new ChainformValidationError(scope.node.path, problems);
 }
-
-/** An array to iterate, or nothing when `value` is absent or a token standing for a list. */
-export function concreteList<T>(value: readonly T[] | undefined): readonly T[] {
-  return value === undefined || isToken(value) ? [] : value;
-}

@@ -1,0 +1,80 @@
+import { startTestService, type TestService } from "../../../../test/helpers/service";
+import { call, expectErrorBody } from "../../../../test/helpers/http";
+import { NoChainEngine } from "../../no-chain-engine";
+import { parseJsonRpc } from ".";
+
+let service: TestService;
+let adminPath: string;
+let publicPath: string;
+beforeAll(async () => {
+  service = await startTestService({ createChainEngine: () => new NoChainEngine(), logger: false });
+  const environment = (
+    await call(service, "POST", "/public/v1/account/acme/project/demo/environments", {
+      as: "alice",
+      body: { display_name: "rpc", network_configs: [{ network_id: "1" }] },
+    })
+  ).body;
+  const [admin, pub] = environment.active_instance.vnets[0].rpcs.map((r: { url: string }) => r.url.slice(service.baseUrl.length));
+  adminPath = admin;
+  publicPath = pub;
+});
+afterAll(() => service.close());
+
+const rpc = (path: string, body: unknown, headers?: Record<string, string>) => call(service, "POST", path, { body, headers });
+
+describe("RPC URLs", () => {
+  test("need no access key; engine failures are JSON-RPC errors with HTTP 200, per request of a batch", async () => {
+    const single = await rpc(publicPath, { jsonrpc: "2.0", id: 7, method: "eth_chainId" });
+    expect(single.status).toBe(200);
+    expect(single.body).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32000 } });
+    expect(single.body.error.message).toContain("no chain engine");
+    const batch = await rpc(adminPath, [
+      { jsonrpc: "2.0", id: 1, method: "eth_blockNumber" },
+      { jsonrpc: "2.0", id: "two", method: "eth_chainId", params: [] },
+    ]);
+    expect(batch.status).toBe(200);
+    expect(batch.body.map((r: { id: unknown }) => r.id)).toEqual([1, "two"]);
+  });
+
+  test("a body that is not JSON gets -32700; one that is not a request -32600; any content type is read", async () => {
+    expect((await rpc(publicPath, "{not json")).body).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } });
+    expect((await rpc(adminPath, { id: 1, method: "eth_chainId" })).body).toMatchObject({ id: 1, error: { code: -32600 } });
+    expect((await rpc(adminPath, [])).body).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((await rpc(adminPath, "42")).body).toMatchObject({ error: { code: -32600 } });
+    const text = await call(service, "POST", publicPath, { body: "{", headers: { "content-type": "text/plain" } });
+    expect(text.body.error.code).toBe(-32700);
+  });
+
+  test("a batch mixes answers and -32600 for its invalid entries", async () => {
+    const { body } = await rpc(publicPath, [{ jsonrpc: "2.0", id: 1, method: "eth_chainId" }, { jsonrpc: "1.0", id: 2, method: "x" }, 5]);
+    expect(body).toHaveLength(3);
+    expect(body.filter((r: { error: { code: number } }) => r.error.code === -32600).map((r: { id: unknown }) => r.id)).toEqual([2, null]);
+  });
+
+  test("an unknown secret or vnet is 404 rid:vnet with the spec body, and the secret is never echoed", async () => {
+    const secret = "A".repeat(43);
+    const unknownAdmin = await rpc(`/rpc/admin/${secret}`, { jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+    expectErrorBody(unknownAdmin, 404, "resource_not_found");
+    expect(unknownAdmin.body.error.data.rid).toBe("rid:vnet");
+    expect(unknownAdmin.text).not.toContain(secret);
+    const unknownVnet = await rpc("/rpc/public/00000000-0000-4000-8000-000000000000", { jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+    expectErrorBody(unknownVnet, 404, "resource_not_found");
+    const getAdmin = await call(service, "GET", adminPath);
+    expectErrorBody(getAdmin, 404, "resource_not_found");
+    expect(getAdmin.text).not.toContain(adminPath.split("/").pop()!);
+  });
+
+  test("the admin secret is 32 random bytes, base64url", () => {
+    expect(adminPath).toMatch(/^\/rpc\/admin\/[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe("parseJsonRpc", () => {
+  test("keeps valid requests and notifications", () => {
+    expect(parseJsonRpc('{"jsonrpc":"2.0","method":"eth_chainId"}')).toEqual({
+      batch: false,
+      requests: [{ jsonrpc: "2.0", method: "eth_chainId" }],
+      invalid: [],
+    });
+  });
+});

@@ -4,7 +4,7 @@
  */
 import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChainHost, VnetChainSpec } from "../lib/service/chains";
@@ -84,6 +84,14 @@ export function artifact(name: string): { abi: any[]; bytecode: `0x${string}`; d
 
 /** True while a process exists and is not a zombie. */
 export function processAlive(pid: number): boolean {
+  if (!existsSync("/proc")) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return !/^\d+ \(.*\) [ZX] /.test(stat);

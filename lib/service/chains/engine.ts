@@ -426,9 +426,10 @@ async function forward(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]):
   let next = 0;
   return requests.map((request, i) => {
     const parts = expanded[i].map(() => byId.get(next++));
-    const failed = parts.find((p) => !p || "error" in p);
     const id = validId(request.id);
-    if (failed) return failed ? { ...failed, id } : rpcError(id, -32603, "the chain did not answer");
+    if (parts.some((p) => !p)) return rpcError(id, -32603, "the chain did not answer this call");
+    const failed = parts.find((p) => "error" in p!);
+    if (failed) return { ...failed, id };
     return { jsonrpc: "2.0", id, result: "result" in parts[0]! ? parts[0].result : null };
   });
 }

@@ -12,7 +12,7 @@
 //   --out DIR (default lib/constructs/generated)   --provider-version V (default: package.json's version)
 //
 // Only what our schema uses is supported (string/number/bool, lists/sets/maps of them, lists of objects and
-// list-nested attributes, list blocks); anything else stops the generator with a message rather than
+// list-nested attributes, list, set and single blocks); anything else stops the generator with a message rather than
 // generating something wrong.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -144,7 +144,7 @@ class FileWriter {
 
 /** Interface, `xToTerraform`, OutputReference and List classes for a nested block (list nesting). */
 function emitNestedBlock(out, typeName, blockName, nb, parentDesc) {
-  const single = nb.max_items === 1;
+  const kind = blockKind(blockName, nb);
   emitBlockChildren(out, typeName, nb.block);
   const inputs = Object.entries(nb.block.attributes ?? {}).filter(([, a]) => isInput(a));
   const blocks = Object.entries(nb.block.block_types ?? {});
@@ -170,9 +170,21 @@ function emitNestedBlock(out, typeName, blockName, nb, parentDesc) {
   for (const [name, b] of blocks) s += `    ${name}: ${blockMapper(typeName + pascal(name), b)}(struct!.${memberName(name)}),\n`;
   s += "  };\n}\n";
   out.push(s);
-  emitOutputReference(out, typeName, nb.block.attributes ?? {}, blocks, single);
-  if (!single) emitList(out, typeName, false);
+  emitOutputReference(out, typeName, nb.block.attributes ?? {}, blocks, kind);
+  if (kind === "list" || kind === "set") emitList(out, typeName);
 }
+
+/**
+ * How a block repeats, as the bindings model it: `single` (nesting_mode single: an object), `one` (a list of at
+ * most one: an object too, addressed as element 0), `list` or `set` (arrays).
+ */
+function blockKind(name, nb) {
+  if (nb.nesting_mode === "single") return "single";
+  if (nb.nesting_mode === "list" && nb.max_items === 1) return "one";
+  if (nb.nesting_mode === "list" || nb.nesting_mode === "set") return nb.nesting_mode;
+  throw unsupported(name, `block nesting_mode ${nb.nesting_mode}`);
+}
+const isObjectBlock = (kind) => kind === "single" || kind === "one";
 
 const blockBounds = (b) => {
   const parts = [];
@@ -180,9 +192,9 @@ const blockBounds = (b) => {
   if (b.max_items) parts.push(`at most ${b.max_items}`);
   return parts.length ? `, ${parts.join(", ")}` : "";
 };
-const blockTsType = (typeName, b) => (b.max_items === 1 ? typeName : `${typeName}[] | cdktf.IResolvable`);
+const blockTsType = (typeName, b) => (isObjectBlock(blockKind(typeName, b)) ? typeName : `${typeName}[] | cdktf.IResolvable`);
 const blockMapper = (typeName, b) =>
-  b.max_items === 1 ? `${camel(typeName)}ToTerraform` : `cdktf.listMapper(${camel(typeName)}ToTerraform, true)`;
+  isObjectBlock(blockKind(typeName, b)) ? `${camel(typeName)}ToTerraform` : `cdktf.listMapper(${camel(typeName)}ToTerraform, true)`;
 
 /** Emits the structures of computed object attributes and nested blocks of `block`, children first. */
 function emitBlockChildren(out, typeName, block) {
@@ -191,27 +203,26 @@ function emitBlockChildren(out, typeName, block) {
     if (isObjectCollection(t)) {
       if (isInput(a)) throw unsupported(name, "an input list of objects");
       emitComputedObject(out, typeName + pascal(name), t.element.attributes);
-      emitList(out, typeName + pascal(name), t.kind === "set");
+      emitList(out, typeName + pascal(name));
     }
   }
   for (const [name, nb] of Object.entries(block.block_types ?? {})) {
-    if (nb.nesting_mode !== "list") throw unsupported(name, `block nesting_mode ${nb.nesting_mode}`);
     emitNestedBlock(out, typeName + pascal(name), name, nb, typeName);
   }
 }
 
 function emitComputedObject(out, typeName, attributes) {
   emitBlockChildren(out, typeName, { attributes });
-  emitOutputReference(out, typeName, attributes, [], false);
+  emitOutputReference(out, typeName, attributes, [], "list");
 }
 
 /** A read-only view of one object of a list (or of a single block): token getters for its attributes. */
-function emitOutputReference(out, typeName, attributes, blocks, single) {
+function emitOutputReference(out, typeName, attributes, blocks, kind) {
   let s = `/** Token getters for one \`${typeName}\` of a resource's state. */\n`;
   s += `export class ${typeName}OutputReference extends cdktf.ComplexObject {\n`;
-  if (single) {
+  if (isObjectBlock(kind)) {
     s += "  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {\n";
-    s += "    super(terraformResource, terraformAttribute, false, 0);\n  }\n";
+    s += `    super(terraformResource, terraformAttribute, false${kind === "one" ? ", 0" : ""});\n  }\n`;
   } else {
     s += "  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {\n";
     s += "    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);\n  }\n";
@@ -221,7 +232,7 @@ function emitOutputReference(out, typeName, attributes, blocks, single) {
   out.push(s);
 }
 
-function emitList(out, typeName, wrapsSet) {
+function emitList(out, typeName) {
   let s = `/** The list of \`${typeName}\`: \`.get(i)\` gives the i-th element's token getters. */\n`;
   s += `export class ${typeName}List extends cdktf.ComplexList {\n`;
   s += "  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, wrapsSet: boolean) {\n";
@@ -231,7 +242,6 @@ function emitList(out, typeName, wrapsSet) {
   s += `    return new ${typeName}OutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);\n  }\n`;
   s += "}\n";
   out.push(s);
-  void wrapsSet;
 }
 
 /**
@@ -269,16 +279,17 @@ function emitGetters(typeName, attributes, blocks, withInputs) {
   for (const [name, b] of blocks) {
     const m = memberName(name);
     const sub = typeName + pascal(name);
-    const cls = b.max_items === 1 ? `${sub}OutputReference` : `${sub}List`;
-    s += b.max_items === 1
+    const kind = blockKind(name, b);
+    const cls = isObjectBlock(kind) ? `${sub}OutputReference` : `${sub}List`;
+    s += isObjectBlock(kind)
       ? `\n  private _${m} = new ${cls}(this, "${name}");\n`
-      : `\n  private _${m} = new ${cls}(this, "${name}", false);\n`;
+      : `\n  private _${m} = new ${cls}(this, "${name}", ${kind === "set"});\n`;
     s += doc([b.block.description ?? "", `Terraform: \`${name}\` block${blockBounds(b)}.`], "  ");
     s += `  public get ${m}(): ${cls} {\n    return this._${m};\n  }\n`;
     if (withInputs) {
       const ts = blockTsType(sub, b);
-      s += `  /** Sets the \`${name}\` block${b.max_items === 1 ? "" : "s"}. */\n  public put${pascal(name)}(value: ${ts}): void {\n    this._${m}Value = value;\n  }\n`;
-      if (!b.min_items) s += `  /** Removes the \`${name}\` block${b.max_items === 1 ? "" : "s"}. */\n  public reset${pascal(name)}(): void {\n    this._${m}Value = undefined;\n  }\n`;
+      s += `  /** Sets the \`${name}\` block${isObjectBlock(kind) ? "" : "s"}. */\n  public put${pascal(name)}(value: ${ts}): void {\n    this._${m}Value = value;\n  }\n`;
+      if (!b.min_items) s += `  /** Removes the \`${name}\` block${isObjectBlock(kind) ? "" : "s"}. */\n  public reset${pascal(name)}(): void {\n    this._${m}Value = undefined;\n  }\n`;
       s += `  /** The configured \`${name}\`, as given. */\n  public get ${m}Input(): ${ts} | undefined {\n    return this._${m}Value;\n  }\n`;
       s += `  private _${m}Value?: ${ts};\n`;
     }

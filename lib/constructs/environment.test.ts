@@ -158,11 +158,12 @@ describe("Environment", () => {
     for (const [name, value] of Object.entries(vnet)) new TerraformOutput(stack, name, { value, sensitive: name === "adminRpcUrl" });
     // THEN each picks the vnet whose network_id matches, whatever its position in the list
     const out = outputs(Testing.synth(stack, true));
-    const byNetwork = /^\$\{\{ for key, val in chainform_environment\.env_[A-Za-z0-9]+\.vnets: val\.network_id => val \}\["8453"\]/;
-    expect(out.id.value).toMatch(new RegExp(byNetwork.source + /\.id\}$/.source));
-    expect(out.slug.value).toMatch(new RegExp(byNetwork.source + /\.slug\}$/.source));
-    expect(out.status.value).toMatch(new RegExp(byNetwork.source + /\.status\}$/.source));
-    expect(out.chainId.value).toMatch(new RegExp(byNetwork.source + /\.chain_id\}$/.source));
+    // (declared non-sensitive: only the Admin RPC URL is a secret)
+    const byNetwork = /^\$\{nonsensitive\(\{ for key, val in chainform_environment\.env_[A-Za-z0-9]+\.vnets: val\.network_id => val \}\["8453"\]/;
+    expect(out.id.value).toMatch(new RegExp(byNetwork.source + /\.id\)\}$/.source));
+    expect(out.slug.value).toMatch(new RegExp(byNetwork.source + /\.slug\)\}$/.source));
+    expect(out.status.value).toMatch(new RegExp(byNetwork.source + /\.status\)\}$/.source));
+    expect(out.chainId.value).toMatch(new RegExp(byNetwork.source + /\.chain_id\)\}$/.source));
     expect(out.publicRpcUrl.value).toMatch(/\.public_rpc_urls\["8453"\]\}$/);
     expect(out.adminRpcUrl.value).toMatch(/\.admin_rpc_urls\["8453"\]\}$/);
   });
@@ -370,7 +371,7 @@ describe("Environment", () => {
       const out = outputs(synthesized);
       expect(out.staging_rpc.value).toMatch(/^\$\{data\.chainform_environment\.staging_[A-Za-z0-9]+\.public_rpc_urls\["1"\]\}$/);
       expect(out.shared_admin.value).toMatch(/^\$\{data\.chainform_environment\.shared_[A-Za-z0-9]+\.admin_rpc_urls\["8453"\]\}$/);
-      expect(out.shared_chain.value).toMatch(/vnets: val\.network_id => val \}\["8453"\]\.chain_id\}$/);
+      expect(out.shared_chain.value).toMatch(/vnets: val\.network_id => val \}\["8453"\]\.chain_id\)\}$/);
     });
   });
 

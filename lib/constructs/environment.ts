@@ -83,8 +83,13 @@ function vnetsByNetwork(state: EnvironmentState): IResolvable {
   );
 }
 
+/**
+ * Only the Admin RPC URL of a Virtual Environment is a secret. The provider may mark all of `vnets` sensitive (a
+ * list-of-objects attribute can only be sensitive as a whole), so the other attributes are declared non-sensitive
+ * here: outputs of them then need no `sensitive: true`.
+ */
 function vnetOf(state: EnvironmentState, networkId: string): VnetAttributes {
-  const attribute = (name: string) => propertyAccess(vnetsByNetwork(state), [networkId, name]);
+  const attribute = (name: string) => Fn.nonsensitive(propertyAccess(vnetsByNetwork(state), [networkId, name]));
   return {
     id: Token.asString(attribute("id")),
     slug: Token.asString(attribute("slug")),

@@ -2,6 +2,7 @@
  * The environment bridge between two vnets: autoRelay pays out before the deposit call returns; delayedRelay
  * waits its delay, and a relay still pending when the service stops is made by the next one.
  */
+import { rmSync } from "node:fs";
 import { encodeFunctionData, type Hex } from "viem";
 import { BRIDGE_ADDRESS, createAnvilEngine, type JsonRpcResponse, type VnetChainSpec } from "../lib/service/chains";
 import { ETHER, TestChainHost, artifact, hex, temporaryDataDir, waitFor } from "./chains-host";
@@ -78,5 +79,6 @@ test("delayedRelay: the relay waits its delay, and survives a restart of the ser
     expect(host.db.prepare("SELECT status FROM chain_bridge_relays").all()).toEqual([{ status: "relayed" }]);
   } finally {
     await second.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -4,7 +4,7 @@
  * orphan anvil when the service process is SIGKILLed.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { encodeFunctionData } from "viem";
 import { createAnvilBackend, BackendChainEngine, ChainRequestError, createAnvilEngine, type JsonRpcResponse } from "../lib/service/chains";
@@ -32,7 +32,10 @@ describe("anvil engine", () => {
   const rpc = (method: string, params: unknown[] = [], access: "admin" | "public" = "admin") =>
     engine.rpc(vnet.vnetId, { jsonrpc: "2.0", id: 1, method, params }, access);
 
-  afterAll(() => engine.close());
+  afterAll(async () => {
+    await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   test("starts one chain on concurrent first calls, with the chain id, balances and fork point of the spec", async () => {
     expect(engine.runningNode(vnet.vnetId)).toBeNull();
@@ -153,7 +156,8 @@ describe("anvil engine", () => {
 
 describe("anvil engine lifecycle", () => {
   test("an idle chain stops with its state kept, and starts again on the next call", async () => {
-    const host = new TestChainHost(temporaryDataDir());
+    const dataDir = temporaryDataDir();
+    const host = new TestChainHost(dataDir);
     const engine = createAnvilEngine(host, { idleTimeoutMs: 150 });
     const [vnet] = host.createEnvironment([{ networkId: "1", chainId: 901 }]);
     try {
@@ -168,6 +172,7 @@ describe("anvil engine lifecycle", () => {
       expect(engine.runningNode(vnet.vnetId)!.pids[0]).not.toBe(pids[0]);
     } finally {
       await engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
@@ -183,7 +188,8 @@ describe("anvil engine lifecycle", () => {
   });
 
   test("no anvil outlives a SIGKILLed service process", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "chains-sigkill-child.ts")], {
+    const dataDir = temporaryDataDir();
+    const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "chains-sigkill-child.ts"), dataDir], {
       stdio: ["ignore", "pipe", "inherit"],
       cwd: join(__dirname, ".."),
     });
@@ -200,5 +206,6 @@ describe("anvil engine lifecycle", () => {
     expect(pids.every(processAlive)).toBe(true);
     child.kill("SIGKILL");
     await waitFor(() => !pids.some(processAlive), 5_000, "every anvil and supervisor to exit");
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

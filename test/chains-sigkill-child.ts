@@ -6,7 +6,7 @@ import { createAnvilEngine } from "../lib/service/chains";
 import { TestChainHost } from "./chains-host";
 
 async function main(): Promise<void> {
-  const host = new TestChainHost(null);
+  const host = new TestChainHost(process.argv[2]);
   const engine = createAnvilEngine(host);
   const vnets = host.createEnvironment([{ networkId: "1" }, { networkId: "10" }]);
   const pids: number[] = [];

@@ -42,10 +42,13 @@ export const Slug = Type.String({
   description: "URL-safe slug: lowercase letters, digits and single dashes",
 });
 
-/** Pagination query (spec: Limits 1): `page` positive integers only; `perPage` 1 to 100, default 20. */
+/** Largest page number: chainform's bound, so that offsets stay exact integers. */
+export const MAX_PAGE = 10_000_000;
+
+/** Pagination query (spec: Limits 1): `page` positive integers only (up to MAX_PAGE); `perPage` 1 to 100, default 20. */
 export const PaginationQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, description: "Page number, 1-based" })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: "Page number, 1-based" })),
     perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Page size, 1 to 100 (default 20)" })),
   },
   { additionalProperties: false },

@@ -1,0 +1,25 @@
+/**
+ * chainform's Terraform provider framework: what a resource author sees. Schemas as data, typed models, validators,
+ * plan modifiers, diagnostics, and resources written as create / read / update / delete / importState.
+ */
+export { defineSchema, attr, block, isComputed } from "./schema";
+export type { Schema, Attribute, AttributeOptions, BlockSpec, NestedBlock, Nesting, ValueOf } from "./schema";
+export type { Model, Plan, Config, MaybeUnknown } from "./model";
+export { diag, at, Diagnostics } from "./diagnostics";
+export type { Diagnostic, Severity } from "./diagnostics";
+export { validator, oneOf, regex, between, lengthBetween } from "./validators";
+export type { Validator } from "./validators";
+export { requiresReplace, requiresReplaceIf, useStateForUnknown } from "./plan-modifiers";
+export type { PlanModifier, PlanModifierRequest, PlanModifierResult } from "./plan-modifiers";
+export { defineResource } from "./resource";
+export type * from "./resource";
+export { defineDataSource } from "./data-source";
+export type { DataSource, DataSourceReadRequest } from "./data-source";
+export { defineProvider } from "./provider";
+export type { Provider, ConfigureRequest } from "./provider";
+export { createProviderServer } from "./server";
+export type { ProviderSource } from "./server";
+export { serveProvider } from "./serve";
+export { planResourceChange } from "./plan";
+export { validateConfig } from "./validate";
+export { Unknown, isUnknown, isKnownDeep, cty, TypedValue } from "../protocol/cty";

@@ -1,0 +1,300 @@
+/**
+ * The dispatcher: implements the protocol's ProviderServer on top of a framework Provider. Every handler runs the
+ * same way: decode against the schema, return early on diagnostics, call the resource, normalize and encode.
+ */
+import type { CtyType } from "../protocol/cty/type";
+import { isUnknown } from "../protocol/cty/unknown";
+import { isKnownDeep, type CtyValue } from "../protocol/cty/value";
+import { CtyPathError, formatPath, type ValuePath } from "../protocol/cty/path";
+import { decodeDynamicValue, encodeDynamicValue } from "../protocol/dynamic-value";
+import type * as wire from "../protocol/messages";
+import type { ProviderServer, RequestContext } from "../protocol/provider-server";
+import type { DataSource } from "./data-source";
+import { Diagnostics, toWireDiagnostic, toWirePath } from "./diagnostics";
+import { normalizeBlock } from "./normalize";
+import { planResourceChange } from "./plan";
+import type { Provider } from "./provider";
+import type { Resource } from "./resource";
+import type { Schema } from "./schema";
+import { blockType, toWireSchema } from "./schema-wire";
+import { validateConfig } from "./validate";
+import { valuesEqual } from "./values";
+
+/** A provider, or a function loading it (so that a provider binary can answer the handshake before loading it). */
+export type ProviderSource = Provider<any, any> | (() => Provider<any, any> | Promise<Provider<any, any>>);
+
+interface Typed<T> {
+  readonly definition: T;
+  readonly type: CtyType;
+}
+
+interface Loaded {
+  readonly provider: Provider<any, any>;
+  readonly providerType: CtyType;
+  readonly resources: Map<string, Typed<Resource<any, any>>>;
+  readonly dataSources: Map<string, Typed<DataSource<any, any>>>;
+}
+
+type Obj = Record<string, CtyValue>;
+
+/**
+ * Creates the protocol server for a provider.
+ * @example
+ * servePlugin(createProviderServer(() => import("./provider").then((m) => m.provider)));
+ */
+export function createProviderServer(source: ProviderSource): ProviderServer {
+  let loading: Promise<Loaded> | undefined;
+  let providerData: unknown;
+  const load = () => (loading ??= Promise.resolve(typeof source === "function" ? source() : source).then(index));
+
+  const resource = async (typeName: string) => {
+    const entry = (await load()).resources.get(typeName);
+    if (!entry) throw new Error(`this provider has no resource type "${typeName}"`);
+    return entry;
+  };
+  const dataSource = async (typeName: string) => {
+    const entry = (await load()).dataSources.get(typeName);
+    if (!entry) throw new Error(`this provider has no data source "${typeName}"`);
+    return entry;
+  };
+  const context = (diagnostics: Diagnostics, request: RequestContext) => ({
+    providerData,
+    diagnostics,
+    signal: request.signal,
+  });
+
+  return {
+    async getMetadata() {
+      const { resources, dataSources } = await load();
+      return {
+        server_capabilities: capabilities,
+        resources: [...resources.keys()].map((type_name) => ({ type_name })),
+        data_sources: [...dataSources.keys()].map((type_name) => ({ type_name })),
+      };
+    },
+
+    async getProviderSchema() {
+      const { provider, resources, dataSources } = await load();
+      const schemas = <T extends { schema: Schema<any> }>(map: Map<string, Typed<T>>) =>
+        Object.fromEntries([...map].map(([name, { definition }]) => [name, toWireSchema(definition.schema)]));
+      return {
+        provider: toWireSchema(provider.schema),
+        resource_schemas: schemas(resources),
+        data_source_schemas: schemas(dataSources),
+        server_capabilities: capabilities,
+      };
+    },
+
+    async validateProviderConfig(request) {
+      const { provider, providerType } = await load();
+      const diagnostics = new Diagnostics();
+      const config = decodeDynamicValue(request.config, providerType);
+      diagnostics.add(...validateConfig(provider.schema, config));
+      await provider.validate?.({ config: config as never, diagnostics });
+      return done(diagnostics);
+    },
+
+    async configureProvider(request) {
+      const { provider, providerType, resources } = await load();
+      const diagnostics = new Diagnostics();
+      const config = decodeDynamicValue(request.config, providerType);
+      providerData = await provider.configure({ config: config as never, terraformVersion: request.terraform_version, diagnostics });
+      if (!diagnostics.hasErrors) for (const { definition } of resources.values()) definition.configure?.(providerData);
+      return done(diagnostics);
+    },
+
+    async validateResourceConfig(request) {
+      const { definition, type } = await resource(request.type_name);
+      return done(await validate(definition, decodeDynamicValue(request.config, type)));
+    },
+
+    async validateDataResourceConfig(request) {
+      const { definition, type } = await dataSource(request.type_name);
+      return done(await validate(definition, decodeDynamicValue(request.config, type)));
+    },
+
+    async upgradeResourceState(request) {
+      const { definition, type } = await resource(request.type_name);
+      const diagnostics = new Diagnostics();
+      const json = request.raw_state?.json;
+      if (!json || json.length === 0) {
+        diagnostics.error("Unsupported state format", `The stored state of ${request.type_name} is not JSON (legacy flatmap state is not supported).`);
+        return done(diagnostics);
+      }
+      const version = definition.schema.version as number;
+      let text = Buffer.from(json).toString("utf8");
+      if (request.version > version) {
+        diagnostics.error(
+          "State written by a newer provider",
+          `The state of ${request.type_name} has schema version ${request.version}; this provider knows up to ${version}. Upgrade the provider.`,
+        );
+        return done(diagnostics);
+      }
+      if (request.version < version) {
+        if (!definition.upgradeState) {
+          diagnostics.error("Cannot upgrade state", `${request.type_name} has no upgrade from schema version ${request.version} to ${version}.`);
+          return done(diagnostics);
+        }
+        text = JSON.stringify(await definition.upgradeState({ version: request.version, state: JSON.parse(text) }));
+      }
+      // Decoded leniently and re-encoded: attributes dropped from the schema since are dropped from state, and new
+      // ones start null, instead of Terraform failing to decode the state.
+      const state = decodeDynamicValue({ json: Buffer.from(text) }, type, { ignoreUnknownAttributes: true });
+      return { upgraded_state: encodeDynamicValue(state, type), ...done(diagnostics) };
+    },
+
+    async readResource(request, rpc) {
+      const { definition, type } = await resource(request.type_name);
+      const diagnostics = new Diagnostics();
+      const current = decodeDynamicValue(request.current_state, type);
+      if (current === null) return { new_state: encodeDynamicValue(null, type) };
+      const result = await definition.read({ state: current as never, ...context(diagnostics, rpc) });
+      // null: the object is gone and Terraform drops it from state; nothing (after an error): keep what we had.
+      const state = result === null ? null : result === undefined ? current : (toState(definition, result, diagnostics) ?? current);
+      return { new_state: encodeDynamicValue(state, type), private: request.private, ...done(diagnostics) };
+    },
+
+    async planResourceChange(request, rpc) {
+      const { definition, type } = await resource(request.type_name);
+      const diagnostics = new Diagnostics();
+      const prior = decodeDynamicValue(request.prior_state, type);
+      const proposed = decodeDynamicValue(request.proposed_new_state, type);
+      const config = decodeDynamicValue(request.config, type);
+      const { planned, requiresReplace } = planResourceChange(definition.schema, { prior, proposed, config });
+      if (planned !== null && prior !== null && !definition.update) requiresReplace.push(...changedAttributes(definition, planned, prior, requiresReplace));
+      if (planned !== null && definition.modifyPlan) {
+        await definition.modifyPlan({
+          plan: planned as never,
+          state: prior as never,
+          config: config as never,
+          requiresReplace: (path: ValuePath) => requiresReplace.push(path),
+          ...context(diagnostics, rpc),
+        });
+      }
+      return {
+        planned_state: encodeDynamicValue(planned, type),
+        requires_replace: requiresReplace.map(toWirePath),
+        planned_private: request.prior_private,
+        ...done(diagnostics),
+      };
+    },
+
+    async applyResourceChange(request, rpc) {
+      const { definition, type } = await resource(request.type_name);
+      const diagnostics = new Diagnostics();
+      const prior = decodeDynamicValue(request.prior_state, type);
+      const planned = decodeDynamicValue(request.planned_state, type);
+      const config = decodeDynamicValue(request.config, type);
+      const handler = { ...context(diagnostics, rpc) };
+      let state: CtyValue;
+      if (planned === null) {
+        await definition.delete({ state: prior as never, ...handler });
+        state = diagnostics.hasErrors ? prior : null;
+      } else if (prior === null) {
+        const result = await definition.create({ plan: planned as never, config: config as never, ...handler });
+        state = result === undefined ? null : toState(definition, result, diagnostics, true);
+        if (state === null && !diagnostics.hasErrors) diagnostics.error(`${request.type_name}: create returned no state`, bugDetail);
+      } else if (!definition.update) {
+        diagnostics.error(`${request.type_name} cannot be updated in place`, bugDetail);
+        state = prior;
+      } else {
+        const result = await definition.update({ plan: planned as never, state: prior as never, config: config as never, ...handler });
+        state = result === undefined ? prior : (toState(definition, result, diagnostics, true) ?? prior);
+      }
+      return { new_state: encodeDynamicValue(state, type), private: request.planned_private, ...done(diagnostics) };
+    },
+
+    async importResourceState(request, rpc) {
+      const { definition, type } = await resource(request.type_name);
+      const diagnostics = new Diagnostics();
+      if (!definition.importState) {
+        diagnostics.error("Import not supported", `${request.type_name} cannot be imported; declare it in configuration instead.`);
+        return done(diagnostics);
+      }
+      const result = await definition.importState({ id: request.id, ...context(diagnostics, rpc) });
+      const state = result === undefined ? null : toState(definition, result, diagnostics, true);
+      if (state === null) return done(diagnostics);
+      return {
+        imported_resources: [{ type_name: request.type_name, state: encodeDynamicValue(state, type) }],
+        ...done(diagnostics),
+      };
+    },
+
+    async readDataSource(request, rpc) {
+      const { definition, type } = await dataSource(request.type_name);
+      const diagnostics = new Diagnostics();
+      const config = decodeDynamicValue(request.config, type);
+      const result = await definition.read({ config: config as never, ...context(diagnostics, rpc) });
+      const state = result === undefined ? null : toState(definition, result, diagnostics, true);
+      if (state === null) return done(diagnostics.hasErrors ? diagnostics : diagnostics.error(`${request.type_name}: read returned nothing`, bugDetail));
+      return { state: encodeDynamicValue(state, type), ...done(diagnostics) };
+    },
+
+    async getFunctions() {
+      return { functions: {} };
+    },
+  };
+}
+
+// The schema is the same for every process of a command, so Terraform may ask for it only once.
+const capabilities: wire.ServerCapabilities = { get_provider_schema_optional: true, plan_destroy: false };
+
+const bugDetail = "This is a bug in the provider; please report it.";
+
+function index(provider: Provider<any, any>): Loaded {
+  const typed = <T extends { typeName: string; schema: Schema<any> }>(list: readonly T[] = []) =>
+    new Map(list.map((definition) => [definition.typeName, { definition, type: blockType(definition.schema) }]));
+  return {
+    provider,
+    providerType: blockType(provider.schema),
+    resources: typed(provider.resources),
+    dataSources: typed(provider.dataSources),
+  };
+}
+
+async function validate(definition: Resource<any, any> | DataSource<any, any>, config: CtyValue): Promise<Diagnostics> {
+  const diagnostics = new Diagnostics();
+  diagnostics.add(...validateConfig(definition.schema, config));
+  await definition.validate?.({ config: config as never, diagnostics });
+  return diagnostics;
+}
+
+function done(diagnostics: Diagnostics): { diagnostics: wire.Diagnostic[] } {
+  return { diagnostics: diagnostics.all.map(toWireDiagnostic) };
+}
+
+/**
+ * Normalizes what a handler returned into state for its schema. A malformed model, or (after apply) one still
+ * holding unknown values, is a provider bug: reported as an error diagnostic naming the attribute.
+ */
+function toState(
+  definition: { typeName: string; schema: Schema<any> },
+  model: unknown,
+  diagnostics: Diagnostics,
+  mustBeKnown = false,
+): Obj | null {
+  try {
+    const state = normalizeBlock(definition.schema, model);
+    if (mustBeKnown) {
+      const unknown = Object.keys(state).find((name) => !isKnownDeep(state[name]));
+      if (unknown) throw new CtyPathError("still unknown after apply: set it from the service's response", [{ attribute: unknown }]);
+    }
+    return state;
+  } catch (error) {
+    if (!(error instanceof CtyPathError)) throw error;
+    diagnostics.error(`${definition.typeName}: invalid state for ${formatPath(error.path)}`, `${error.message}\n\n${bugDetail}`, error.path);
+    return null;
+  }
+}
+
+/** Top-level attributes and blocks that change, for resources without update (each change replaces them). */
+function changedAttributes(definition: Resource<any, any>, planned: CtyValue, prior: CtyValue, already: ValuePath[]): ValuePath[] {
+  const plannedObj = planned as Obj;
+  const priorObj = prior as Obj;
+  const names = [...Object.keys(definition.schema.attributes), ...Object.keys(definition.schema.blocks ?? {})];
+  return names
+    // Unknown values are computed ones the change itself makes unknown: they follow the replacement, not cause it.
+    .filter((name) => !isUnknown(plannedObj[name]) && !valuesEqual(plannedObj[name], priorObj[name]))
+    .filter((name) => !already.some((path) => path.length > 0 && "attribute" in path[0]! && path[0].attribute === name))
+    .map((name) => [{ attribute: name }]);
+}

@@ -1,0 +1,106 @@
+/**
+ * End to end: the multichain-ci example app synthesized with tsx, then real `terraform init` (offline mirror),
+ * `apply`, a second `plan` that must be empty, and `destroy`, against the local service.
+ *
+ * Runs only once the provider is built (`npm run build` bundles lib/terraform/provider/main.ts into the mirror);
+ * until then it is reported as skipped, not passed.
+ */
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createClient } from "../lib/client";
+import { mirrorLayout, terraformCliConfigPath } from "../lib/terraform/mirror";
+import { startTestService, type TestService } from "./helpers/service";
+
+const ROOT = join(__dirname, "..");
+const EXAMPLE_MAIN = join(ROOT, "examples", "cdktf", "multichain-ci", "main.ts");
+const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+const providerBuilt = existsSync(mirrorLayout().bundlePath);
+const run = promisify(execFile);
+
+(providerBuilt ? describe : describe.skip)("multichain-ci example against the local service (terraform)", () => {
+  let service: TestService;
+  let workDir: string;
+  let stackDir: string;
+  let env: NodeJS.ProcessEnv;
+  const pullRequest = String(10_000 + Math.floor(Math.random() * 80_000));
+
+  /** Runs terraform in the stack directory; resolves with its output, rejects with it on a non-zero exit. */
+  async function terraform(...args: string[]): Promise<string> {
+    const { stdout } = await run("terraform", args, { cwd: stackDir, env, maxBuffer: 16 << 20, timeout: 300_000 });
+    return stdout;
+  }
+
+  beforeAll(async () => {
+    service = await startTestService();
+    workDir = mkdtempSync(join(tmpdir(), "chainform-e2e-"));
+    env = {
+      ...process.env,
+      TF_CLI_CONFIG_FILE: terraformCliConfigPath(),
+      CHECKPOINT_DISABLE: "1",
+      TF_IN_AUTOMATION: "1",
+      CHAINFORM_BASE_URL: service.baseUrl,
+      CHAINFORM_ACCESS_KEY: service.accessKey,
+      CHAINFORM_ACCOUNT: service.accountSlug,
+      CHAINFORM_PROJECT: service.projectSlug,
+      PR_NUMBER: pullRequest,
+    };
+    // Synthesize from the work directory so the local state file lands there, not in the example.
+    const synth = spawnSync(process.execPath, [TSX, EXAMPLE_MAIN], {
+      cwd: workDir,
+      env: { ...env, CDKTF_OUTDIR: join(workDir, "cdktf.out") },
+      encoding: "utf8",
+    });
+    if (synth.status !== 0) throw new Error(`synth failed:\n${synth.stderr}`);
+    stackDir = join(workDir, "cdktf.out", "stacks", `pr-${pullRequest}`);
+    await terraform("init", "-input=false", "-no-color");
+  }, 120_000);
+
+  afterAll(async () => {
+    // Leave nothing behind even when a step failed half-way.
+    if (stackDir && existsSync(stackDir)) await terraform("destroy", "-auto-approve", "-input=false", "-no-color").catch(() => undefined);
+    await service?.close();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  }, 300_000);
+
+  it("applies, and the outputs carry working RPC URLs and the chain ids", async () => {
+    // WHEN the stack is applied
+    await terraform("apply", "-auto-approve", "-input=false", "-no-color");
+    const outputs = JSON.parse(await terraform("output", "-json")) as Record<string, { value: unknown; sensitive: boolean }>;
+    // THEN every network has a public URL, a sensitive admin URL and its chain id
+    for (const [name, chainId] of [["mainnet", 73571], ["base", 84530], ["arbitrum", 42170]] as const) {
+      expect(outputs[`${name}_rpc_url`].value).toEqual(expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/public/`)));
+      expect(outputs[`${name}_admin_rpc_url`]).toEqual({ value: expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/admin/`)), sensitive: true, type: "string" });
+      expect(outputs[`${name}_chain_id`].value).toBe(chainId);
+      // AND the public RPC answers with that chain id
+      const response = await fetch(outputs[`${name}_rpc_url`].value as string, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      expect(((await response.json()) as { result: string }).result).toBe(`0x${chainId.toString(16)}`);
+    }
+    expect(outputs.environment_slug.value).toBe(`pr-${pullRequest}`);
+  }, 600_000);
+
+  it("plans no changes on a second run", async () => {
+    // -detailed-exitcode: 0 = no changes, 2 = changes (execFile rejects on 2)
+    const plan = await terraform("plan", "-detailed-exitcode", "-input=false", "-no-color");
+    expect(plan).toMatch(/No changes/);
+  }, 300_000);
+
+  it("destroys, leaving the project without the environment", async () => {
+    await terraform("destroy", "-auto-approve", "-input=false", "-no-color");
+    const client = createClient({
+      baseUrl: service.baseUrl,
+      accessKey: service.accessKey,
+      accountSlug: service.accountSlug,
+      projectSlug: service.projectSlug,
+    });
+    const remaining = await client.listEnvironments({ perPage: 100 });
+    expect(remaining.map((e) => e.slug)).not.toContain(`pr-${pullRequest}`);
+    expect(remaining).toEqual([]);
+  }, 300_000);
+});

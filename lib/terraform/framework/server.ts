@@ -139,7 +139,8 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       }
       // Decoded leniently and re-encoded: attributes dropped from the schema since are dropped from state, and new
       // ones start null, instead of Terraform failing to decode the state.
-      const state = decodeDynamicValue({ json: Buffer.from(text) }, type, { ignoreUnknownAttributes: true });
+      const decoded = decodeDynamicValue({ json: Buffer.from(text) }, type, { ignoreUnknownAttributes: true });
+      const state = decoded === null ? null : toState(definition, decoded, diagnostics);
       return { upgraded_state: encodeDynamicValue(state, type), ...done(diagnostics) };
     },
 

@@ -33,8 +33,10 @@ export function validator<T>(description: string, check: (value: T) => string | 
  * @example
  * attr.string({ description: "Region.", required: true, validators: [oneOf(["eu", "us"])] })
  */
-export function oneOf<T extends string | number>(values: readonly T[]): Validator<T> {
-  return validator(`one of ${values.map((v) => JSON.stringify(v)).join(", ")}`, (value: T) =>
+export function oneOf(values: readonly string[]): Validator<string>;
+export function oneOf(values: readonly number[]): Validator<number>;
+export function oneOf(values: readonly (string | number)[]): Validator<string | number> {
+  return validator(`one of ${values.map((v) => JSON.stringify(v)).join(", ")}`, (value: string | number) =>
     values.includes(value) ? undefined : `${JSON.stringify(value)} is not allowed`,
   );
 }

@@ -5,69 +5,58 @@
  * Runs only once the provider is built (`npm run build` bundles lib/terraform/provider/main.ts into the mirror);
  * until then it is reported as skipped, not passed.
  */
-import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { createClient } from "../lib/client";
-import { mirrorLayout, terraformCliConfigPath } from "../lib/terraform/mirror";
+import { PROVIDER_ADDRESS, mirrorLayout, terraformCliConfigPath } from "../lib/terraform/mirror";
 import { startTestService, type TestService } from "./helpers/service";
+import { TerraformWorkspace } from "./helpers/terraform";
 
 const ROOT = join(__dirname, "..");
 const EXAMPLE_MAIN = join(ROOT, "examples", "cdktf", "multichain-ci", "main.ts");
 const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 const providerBuilt = existsSync(mirrorLayout().bundlePath);
-const run = promisify(execFile);
 
 (providerBuilt ? describe : describe.skip)("multichain-ci example against the local service (terraform)", () => {
   let service: TestService;
-  let workDir: string;
-  let stackDir: string;
-  let env: NodeJS.ProcessEnv;
+  let tf: TerraformWorkspace;
   const pullRequest = String(10_000 + Math.floor(Math.random() * 80_000));
-
-  /** Runs terraform in the stack directory; resolves with its output, rejects with it on a non-zero exit. */
-  async function terraform(...args: string[]): Promise<string> {
-    const { stdout } = await run("terraform", args, { cwd: stackDir, env, maxBuffer: 16 << 20, timeout: 300_000 });
-    return stdout;
-  }
+  const terraform = (...args: string[]) => tf.expect(args).then((r) => r.stdout);
 
   beforeAll(async () => {
     service = await startTestService();
-    workDir = mkdtempSync(join(tmpdir(), "chainform-e2e-"));
-    env = {
-      ...process.env,
-      TF_CLI_CONFIG_FILE: terraformCliConfigPath(),
-      CHECKPOINT_DISABLE: "1",
-      TF_IN_AUTOMATION: "1",
-      CHAINFORM_BASE_URL: service.baseUrl,
-      CHAINFORM_ACCESS_KEY: service.accessKey,
-      CHAINFORM_ACCOUNT: service.accountSlug,
-      CHAINFORM_PROJECT: service.projectSlug,
-      PR_NUMBER: pullRequest,
-    };
-    // Synthesize from the work directory so the local state file lands there, not in the example.
+    terraformCliConfigPath(); // writes the mirror when it is missing
+    tf = TerraformWorkspace.create({
+      filesystemMirror: { path: mirrorLayout().mirrorDir, include: [PROVIDER_ADDRESS] },
+      env: {
+        CHAINFORM_BASE_URL: service.baseUrl,
+        CHAINFORM_ACCESS_KEY: service.accessKey,
+        CHAINFORM_ACCOUNT: service.accountSlug,
+        CHAINFORM_PROJECT: service.projectSlug,
+      },
+    });
+    // Synthesize from the workspace so that the stack's local state file lands there, then run terraform on it.
     const synth = spawnSync(process.execPath, [TSX, EXAMPLE_MAIN], {
-      cwd: workDir,
-      env: { ...env, CDKTF_OUTDIR: join(workDir, "cdktf.out") },
+      cwd: tf.dir,
+      env: { ...process.env, PR_NUMBER: pullRequest, CDKTF_OUTDIR: join(tf.dir, "cdktf.out") },
       encoding: "utf8",
     });
     if (synth.status !== 0) throw new Error(`synth failed:\n${synth.stderr}`);
-    stackDir = join(workDir, "cdktf.out", "stacks", `pr-${pullRequest}`);
-    await terraform("init", "-input=false", "-no-color");
+    tf.write("cdk.tf.json", readFileSync(join(tf.dir, "cdktf.out", "stacks", `pr-${pullRequest}`, "cdk.tf.json"), "utf8"));
+    await terraform("init", "-input=false");
   }, 120_000);
 
   afterAll(async () => {
     // Leave nothing behind even when a step failed half-way.
-    if (stackDir && existsSync(stackDir)) await terraform("destroy", "-auto-approve", "-input=false", "-no-color").catch(() => undefined);
+    if (tf) await tf.run("destroy", "-auto-approve", "-input=false");
     await service?.close();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
+    tf?.dispose();
   }, 300_000);
 
   it("applies, and the outputs carry working RPC URLs and the chain ids", async () => {
     // WHEN the stack is applied
-    await terraform("apply", "-auto-approve", "-input=false", "-no-color");
+    await terraform("apply", "-auto-approve", "-input=false");
     const outputs = JSON.parse(await terraform("output", "-json")) as Record<string, { value: unknown; sensitive: boolean }>;
     // THEN every network has a public URL, a sensitive admin URL and its chain id
     for (const [name, chainId] of [["mainnet", 73571], ["base", 84530], ["arbitrum", 42170]] as const) {
@@ -86,13 +75,13 @@ const run = promisify(execFile);
   }, 600_000);
 
   it("plans no changes on a second run", async () => {
-    // -detailed-exitcode: 0 = no changes, 2 = changes (execFile rejects on 2)
-    const plan = await terraform("plan", "-detailed-exitcode", "-input=false", "-no-color");
+    // -detailed-exitcode: 0 = no changes, 2 = changes (which fails the step)
+    const plan = await terraform("plan", "-detailed-exitcode", "-input=false");
     expect(plan).toMatch(/No changes/);
   }, 300_000);
 
   it("destroys, leaving the project without the environment", async () => {
-    await terraform("destroy", "-auto-approve", "-input=false", "-no-color");
+    await terraform("destroy", "-auto-approve", "-input=false");
     const client = createClient({
       baseUrl: service.baseUrl,
       accessKey: service.accessKey,

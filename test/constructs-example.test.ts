@@ -14,7 +14,7 @@ import * as provider from "../lib/constructs/generated/provider";
 Testing.setupJest();
 
 const ROOT = join(__dirname, "..");
-const EXAMPLE = join(ROOT, "examples", "cdktf", "multichain-ci");
+const EXAMPLES = join(ROOT, "examples", "cdktf");
 const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
 /** Fails with what to do when dist/constructs is missing or older than its sources. */
@@ -32,11 +32,11 @@ function assertConstructsBuilt(): void {
 }
 
 /** Synthesizes the example with `env` and returns the stack's cdk.tf.json text. */
-function synthesizeExample(env: Record<string, string>, stack: string): string {
+function synthesizeExample(env: Record<string, string>, stack: string, example = "multichain-ci"): string {
   const outdir = mkdtempSync(join(tmpdir(), "chainform-example-"));
   try {
     const run = spawnSync(process.execPath, [TSX, "main.ts"], {
-      cwd: EXAMPLE,
+      cwd: join(EXAMPLES, example),
       env: { ...process.env, CDKTF_OUTDIR: outdir, ...env },
       encoding: "utf8",
       timeout: 60_000,
@@ -96,5 +96,29 @@ describe("examples/cdktf/multichain-ci", () => {
   it("names the environment 'local' outside CI", () => {
     const json = synthesizeExample({ PR_NUMBER: "" }, "pr-local");
     expect(json).toHaveResourceWithProperties(environment.Environment, { display_name: "PR local", slug: "pr-local" });
+  });
+});
+
+describe("examples/cdktf/pull-request (the issue's example, verbatim)", () => {
+  beforeAll(assertConstructsBuilt);
+
+  it("synthesizes the environment and both outputs", () => {
+    // GIVEN the issue's app, importing from "chainform/constructs"
+    // WHEN synthesized with PR_NUMBER=42
+    const json = synthesizeExample({ PR_NUMBER: "42" }, "pull-request", "pull-request");
+    // THEN it has the environment as written, arbitrum added, and the two outputs
+    expect(json).toHaveResourceWithProperties(environment.Environment, {
+      display_name: "PR 42",
+      slug: "pr-42",
+      bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
+      network_config: [
+        { network_id: "1", chain_id: 73571, account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
+        { network_id: "8453", chain_id: 84530 },
+        { network_id: "42161" },
+      ],
+    });
+    const output = JSON.parse(json).output;
+    expect(output.mainnet_rpc.value).toMatch(/\.public_rpc_urls\["1"\]\}$/);
+    expect(output.mainnet_admin_rpc).toEqual({ value: expect.stringMatching(/\.admin_rpc_urls\["1"\]\}$/), sensitive: true });
   });
 });

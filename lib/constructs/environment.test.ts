@@ -320,7 +320,9 @@ describe("Environment", () => {
       env.addNetwork({ networkId: str("third_network_id") });
       new TerraformOutput(stack, "rpc", { value: env.publicRpcUrl(networkId) });
       // THEN nothing throws and the references reach Terraform untouched
-      expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
+      const synthesized = Testing.synth(stack, true);
+      expect(outputs(synthesized).rpc.value).toMatch(/\.public_rpc_urls\[var\.network_id\]\}$/);
+      expect(synthesized).toHaveResourceWithProperties(environment.Environment, {
         display_name: "${var.display_name}",
         slug: "${var.slug}",
         network_config: [

@@ -1,4 +1,4 @@
-import { FOR_EXPRESSION_VALUE, Fn, Token, forExpression, propertyAccess, type IResolvable, type StringMap } from "cdktf";
+import { FOR_EXPRESSION_VALUE, Fn, Token, forExpression, propertyAccess, type IResolvable } from "cdktf";
 import { Construct } from "constructs";
 import * as dataEnvironment from "./generated/data-chainform-environment";
 import * as environment from "./generated/environment";
@@ -67,10 +67,8 @@ export interface IEnvironment {
   vnet(networkId: string): VnetAttributes;
 }
 
-/** The attributes an environment resource and the environment data source share. */
+/** What an environment resource and the environment data source share: `vnets` and the RPC URL maps. */
 interface EnvironmentState extends Construct {
-  readonly publicRpcUrls: StringMap;
-  readonly adminRpcUrls: StringMap;
   interpolationForAttribute(attribute: string): IResolvable;
 }
 
@@ -95,9 +93,17 @@ function vnetOf(state: EnvironmentState, networkId: string): VnetAttributes {
     slug: Token.asString(attribute("slug")),
     status: Token.asString(attribute("status")),
     chainId: Token.asNumber(attribute("chain_id")),
-    publicRpcUrl: state.publicRpcUrls.lookup(networkId),
-    adminRpcUrl: state.adminRpcUrls.lookup(networkId),
+    publicRpcUrl: rpcUrl(state, "public_rpc_urls", networkId),
+    adminRpcUrl: rpcUrl(state, "admin_rpc_urls", networkId),
   };
+}
+
+/**
+ * `<state>.<map>["<networkId>"]`. Not `StringMap.lookup`: that quotes a token key as text (`["var.x"]`), where
+ * `propertyAccess` writes the reference (`[var.x]`).
+ */
+function rpcUrl(state: EnvironmentState, map: "public_rpc_urls" | "admin_rpc_urls", networkId: string): string {
+  return Token.asString(propertyAccess(state.interpolationForAttribute(map), [networkId]));
 }
 
 /**
@@ -243,7 +249,7 @@ export class Environment extends Construct implements IEnvironment {
    */
   public publicRpcUrl(networkId: string): string {
     this.reference(networkId);
-    return this.resource.publicRpcUrls.lookup(networkId);
+    return rpcUrl(this.resource, "public_rpc_urls", networkId);
   }
 
   /**
@@ -252,7 +258,7 @@ export class Environment extends Construct implements IEnvironment {
    */
   public adminRpcUrl(networkId: string): string {
     this.reference(networkId);
-    return this.resource.adminRpcUrls.lookup(networkId);
+    return rpcUrl(this.resource, "admin_rpc_urls", networkId);
   }
 
   /** Every attribute of the Virtual Environment forking `networkId`, as tokens. */
@@ -289,11 +295,11 @@ class ExistingEnvironment extends Construct implements IEnvironment {
   }
 
   public publicRpcUrl(networkId: string): string {
-    return this.resource.publicRpcUrls.lookup(networkId);
+    return rpcUrl(this.resource, "public_rpc_urls", networkId);
   }
 
   public adminRpcUrl(networkId: string): string {
-    return this.resource.adminRpcUrls.lookup(networkId);
+    return rpcUrl(this.resource, "admin_rpc_urls", networkId);
   }
 
   public vnet(networkId: string): VnetAttributes {

@@ -4,54 +4,16 @@
  * and checkpoint service are unreachable here) and never reads the user's own CLI config.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { build } from "esbuild";
 
 /** The terraform binary: `TERRAFORM_BIN` or `terraform` on PATH. */
 export const terraformBinary = process.env.TERRAFORM_BIN ?? "terraform";
 
-/** Options of {@link bundleProvider}. */
-export interface BundleProviderOptions {
-  /** The provider's entry point (a file that calls `serveProvider`). */
-  readonly entry: string;
-  /** The directory to write the bundle and its launcher into. */
-  readonly outDir: string;
-  /** The provider type, e.g. `echo`: the launcher is named `terraform-provider-echo`. */
-  readonly type: string;
-}
-
-/**
- * Bundles a provider with esbuild into one file and writes the `terraform-provider-TYPE` launcher next to it: a shell
- * script that execs node on the bundle. The launcher finds the bundle through its own resolved path, because
- * `terraform init` links mirror directories rather than copying them.
- * @returns the launcher's path.
- * @example
- * const launcher = await bundleProvider({ entry: "test/helpers/echo-provider-main.ts", outDir: dir, type: "echo" });
- */
-export async function bundleProvider(options: BundleProviderOptions): Promise<string> {
-  mkdirSync(options.outDir, { recursive: true });
-  const bundle = `terraform-provider-${options.type}.js`;
-  await build({
-    entryPoints: [options.entry],
-    outfile: join(options.outDir, bundle),
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    minify: true,
-    sourcemap: "inline",
-    logLevel: "error",
-  });
-  const launcher = join(options.outDir, `terraform-provider-${options.type}`);
-  writeFileSync(
-    launcher,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --enable-source-maps "$(dirname "$(readlink -f "$0")")/${bundle}" "$@"\n`,
-  );
-  chmodSync(launcher, 0o755);
-  return launcher;
-}
+/** Bundles a provider and writes its `terraform-provider-TYPE` launcher (re-exported for tests). */
+export { bundleProvider } from "../../lib/terraform/protocol/bundle";
+export type { BundleProviderOptions, ProviderBundle } from "../../lib/terraform/protocol/bundle";
 
 /** How Terraform finds providers offline (see the notes on installing providers). */
 export interface CliConfigOptions {
@@ -184,7 +146,8 @@ export class TerraformWorkspace {
   }
 }
 
-const NO_COLOR = new Set(["plan", "apply", "destroy", "import", "validate", "refresh", "init", "output", "state"]);
+// Commands that take -no-color themselves (`state` only takes it on some subcommands, so it is left alone).
+const NO_COLOR = new Set(["plan", "apply", "destroy", "import", "validate", "refresh", "init", "output"]);
 
 /** A resource change in `terraform show -json` of a plan (the parts tests look at). */
 export interface PlannedChange {

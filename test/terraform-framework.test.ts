@@ -4,7 +4,7 @@
  * import, drift and destroy.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateServerCertificate } from "../lib/terraform/protocol/tls/certificate";
@@ -164,7 +164,8 @@ describe("the framework against real terraform", () => {
     expect(store()).toEqual({});
   });
 
-  test("the bundled provider answers the handshake quickly", async () => {
+  test("the bundled provider answers the handshake quickly, reusing the compile cache terraform's runs left", async () => {
+    expect(readdirSync(join(binDir, "cache", "chainform", "v8")).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
     const client = generateServerCertificate();
     const env = {
       PATH: process.env.PATH,

@@ -78,15 +78,21 @@ if (process.env.CHAINFORM_COMPILE_CACHE !== "0") {
 }
 const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
 if (cacheFile && (!cached || script.cachedDataRejected)) {
-  // After the handshake, once the start-up code has been compiled, and never delaying exit.
-  setTimeout(() => {
+  // Once the start-up code has been compiled: shortly after the handshake, or at exit (Terraform's Shutdown) if
+  // that comes first. Never delays the handshake, never keeps the process alive.
+  let saved = false;
+  const save = () => {
+    if (saved) return;
+    saved = true;
     try {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
       const temporary = cacheFile + "." + process.pid;
       fs.writeFileSync(temporary, script.createCachedData());
       fs.renameSync(temporary, cacheFile);
     } catch {}
-  }, 300).unref();
+  };
+  setTimeout(save, 300).unref();
+  process.once("exit", save);
 }
 const bundleModule = new Module(file, module);
 bundleModule.filename = file;

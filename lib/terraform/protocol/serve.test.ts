@@ -94,6 +94,10 @@ describe("servePlugin in a real process", () => {
       await expect(call(client, "ReadResource", { type_name: "tiny_thing" })).rejects.toMatchObject({
         code: grpc.status.UNIMPLEMENTED,
       });
+      // Terraform forwards Ctrl-C to the provider's process group; the provider must live on until Shutdown.
+      provider.child.kill("SIGINT");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(provider.child.exitCode).toBeNull();
       const stopped = await call(client, "StopProvider");
       expect(stopped.Error).toBe("");
 

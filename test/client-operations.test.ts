@@ -1,7 +1,6 @@
 /**
- * Every client operation against the local service over real HTTP (in-process service on 127.0.0.1).
- * The service runs without a chain engine here, so transaction and simulation endpoints answer 402
- * `request_failed`: the tests pin that the client turns it into a typed ApiError.
+ * Every client operation against the local service over real HTTP (in-process service on 127.0.0.1, with its
+ * default anvil chain engine). A second service without a chain engine pins the typed 402 of chain operations.
  */
 import {
   ApiError,
@@ -15,6 +14,7 @@ import {
   type Client,
   type ResponseEvent,
 } from "../lib/client";
+import { NoChainEngine } from "../lib/service/no-chain-engine";
 import { startTestService, type TestService } from "./helpers/service";
 
 let service: TestService;
@@ -117,7 +117,7 @@ describe("environments", () => {
       network_configs: [{ network_id: "1" }, { network_id: "8453", chain_config_overrides: { chain_id: "84530001" } }],
       bridge_config: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 5 },
     });
-    expect(created.slug).toMatch(/^ops-test-[a-z0-9]{6}$/);
+    expect(created.slug).toBe("ops-test");
     expect(created.active_instance.vnets).toHaveLength(2);
     expect(await getEnvironment(client, { environmentId: created.id })).toEqual(created);
     expect((await client.getEnvironmentBySlug({ slug: created.slug }))?.id).toBe(created.id);
@@ -194,42 +194,83 @@ describe("pagination across 250 environments", () => {
   });
 });
 
-describe("transactions and simulations without a chain engine", () => {
-  let env: Awaited<ReturnType<Client["createEnvironment"]>>;
-  beforeAll(async () => {
-    env = await client.createEnvironment({ display_name: "Tx", network_configs: oneNetwork });
-  });
-  afterAll(() => client.deleteEnvironment({ environmentId: env.id, ensureDeleted: true }));
-
+describe("transactions and simulations on anvil chains", () => {
   const from = "0x00000000000000000000000000000000000000aa";
   const to = "0x00000000000000000000000000000000000000bb";
+  let env: Awaited<ReturnType<Client["createEnvironment"]>>;
+  let instance: { environmentId: string; instanceId: string };
+  let vnetId: string;
+  beforeAll(async () => {
+    env = await client.createEnvironment({
+      display_name: "Tx",
+      network_configs: [{ network_id: "1", accounts: [{ address: from, balance: "0xde0b6b3a7640000" }] }],
+    });
+    instance = { environmentId: env.id, instanceId: env.active_instance.id };
+    vnetId = env.active_instance.vnets[0]!.id;
+  }, 60_000);
+  afterAll(() => client.deleteEnvironment({ environmentId: env.id, ensureDeleted: true }));
 
-  it("lists the (empty) transactions of an instance and its simulations", async () => {
-    const instance = { environmentId: env.id, instanceId: env.active_instance.id };
-    await expect(client.listTransactions({ ...instance, status: "failed", kind: "call", from })).resolves.toEqual([]);
+  it("sends a transaction, reads it back and finds it with filters", async () => {
+    const sent = await client.sendTransaction({ ...instance, vnetId, callArgs: { from, to, value: "0x2a" } });
+    expect(sent).toMatchObject({ from, to, value: "0x2a", status: "success", kind: "call", vnet_id: vnetId });
+    await expect(client.getTransaction({ ...instance, txHash: sent.hash })).resolves.toEqual(sent);
+    const matching = await client.listTransactions({ ...instance, status: "success", kind: "call", from });
+    expect(matching.map((t) => t.hash)).toContain(sent.hash);
+    await expect(client.listTransactions({ ...instance, status: "failed" })).resolves.toEqual([]);
     const all = [];
-    for await (const tx of client.iterateTransactions(instance)) all.push(tx);
-    expect(all).toEqual([]);
-    await expect(client.listSimulations({ perPage: 5 })).resolves.toEqual([]);
-  });
+    for await (const tx of client.iterateTransactions({ ...instance, perPage: 1 })) all.push(tx.hash);
+    expect(all).toContain(sent.hash);
+    await expect(client.getTransaction({ ...instance, txHash: `0x${"ab".repeat(32)}` })).rejects.toMatchObject({ status: 404 });
+  }, 60_000);
 
-  it("answers every chain operation with a typed 402 ApiError", async () => {
-    const vnetId = env.active_instance.vnets[0]!.id;
-    const instance = { environmentId: env.id, instanceId: env.active_instance.id };
-    const calls = [
-      client.simulateTransaction({ network_id: "1", from, to, value: "0x1" }),
-      client.simulateVnetTransaction({ vnetId, callArgs: { from, to, value: "0x1" } }),
-      client.simulateInstanceTransaction({ ...instance, vnetId, callArgs: { from, to } }),
-      client.sendTransaction({ ...instance, vnetId, callArgs: { from, to, value: "0x1" } }),
-      client.getTransaction({ ...instance, txHash: `0x${"ab".repeat(32)}` }),
-    ];
-    const results = await Promise.allSettled(calls);
-    const errors = results.map((r) => (r.status === "rejected" ? r.reason : r.value));
-    for (const error of errors.slice(0, 4)) {
-      expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ status: 402, slug: "request_failed" });
+  it("simulates on a Virtual Environment and on an instance without keeping state", async () => {
+    const onVnet = await client.simulateVnetTransaction({ vnetId, callArgs: { from, to, value: "0x1" } });
+    expect(onVnet.status).toBe(true);
+    expect(onVnet.blockNumber).toMatch(/^0x[0-9a-f]+$/);
+    const onInstance = await client.simulateInstanceTransaction({ ...instance, vnetId, callArgs: { from, to, value: "0x1" } });
+    expect(onInstance.status).toBe(true);
+    expect(onInstance.stateChanges).toEqual(
+      expect.arrayContaining([expect.objectContaining({ address: to, field: "balance" })]),
+    );
+    const before = await client.listTransactions(instance);
+    await client.simulateVnetTransaction({ vnetId, callArgs: { from, to, value: "0x1" } });
+    expect(await client.listTransactions(instance)).toHaveLength(before.length);
+  }, 60_000);
+
+  it("simulates at project level, keeps saved simulations, and reports an unfundable one as a 400", async () => {
+    const simulation = await client.simulateTransaction({ network_id: "1", from, to, value: "0x0", gas_price: "0x0", save: true });
+    expect(simulation).toMatchObject({ network_id: "1", from, status: true });
+    const saved = await client.listSimulations({ perPage: 100 });
+    expect(saved.map((s) => s.id)).toContain(simulation.id);
+    const unfunded = await client.simulateTransaction({ network_id: "1", from, to, value: "0xffffffffffffffffffff" }).catch((e: unknown) => e);
+    expect(unfunded).toBeInstanceOf(ApiError);
+    expect(unfunded).toMatchObject({ status: 400, slug: "bad_request" });
+  }, 60_000);
+});
+
+describe("chain operations on a service without a chain engine", () => {
+  it("are typed 402 ApiErrors", async () => {
+    const bare = await startTestService({ createChainEngine: () => new NoChainEngine() });
+    const c = createClient({ baseUrl: bare.baseUrl, accessKey: bare.keys.alice, accountSlug: "acme", projectSlug: "demo" });
+    const from = "0x00000000000000000000000000000000000000aa";
+    try {
+      const env = await c.createEnvironment({ display_name: "No chain", network_configs: oneNetwork });
+      const instance = { environmentId: env.id, instanceId: env.active_instance.id, vnetId: env.active_instance.vnets[0]!.id };
+      const results = await Promise.allSettled([
+        c.simulateTransaction({ network_id: "1", from }),
+        c.simulateVnetTransaction({ vnetId: instance.vnetId, callArgs: { from } }),
+        c.simulateInstanceTransaction({ ...instance, callArgs: { from } }),
+        c.sendTransaction({ ...instance, callArgs: { from } }),
+      ]);
+      for (const result of results) {
+        expect(result.status).toBe("rejected");
+        const error = (result as PromiseRejectedResult).reason as unknown;
+        expect(error).toBeInstanceOf(ApiError);
+        expect(error).toMatchObject({ status: 402, slug: "request_failed" });
+      }
+    } finally {
+      await c.close();
+      await bare.close();
     }
-    // Reading a transaction needs no chain: an unknown hash is simply not found.
-    expect(errors[4]).toMatchObject({ status: 404, slug: "resource_not_found" });
   });
 });

@@ -32,6 +32,5 @@ export * from "./actions/sendTransaction";
 export * from "./actions/simulateInstanceTransaction";
 export * from "./actions/simulateVnetTransaction";
 export { diffEnvironment, type EnvironmentDifference } from "./utils/environmentDiff";
-export { slugify } from "./utils/slug";
 
 export type * from "../spec";

@@ -4,7 +4,7 @@ import { ApiError, ConnectionError, TimeoutError, type RequestErrorType } from "
 import { fullJitterDelay, sleep } from "../transport/backoff";
 import { diffEnvironment } from "../utils/environmentDiff";
 import { environmentsPath, withoutScope, type ProjectScope } from "../utils/scope";
-import { uniqueSlug } from "../utils/slug";
+import { slugify } from "../../service/slug";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 import { parseEnvironment } from "./getEnvironment";
 
@@ -20,12 +20,13 @@ export type CreateEnvironmentErrorType = RequestErrorType;
  * environment, several a multi-network one.
  *
  * Safe to retry, never duplicating: the client always sends an explicit slug. When the caller gives none it
- * generates one, `slugify(display_name)` plus a random suffix fixed for this call (e.g. `ci-run-k3x9q2`), so
- * the returned `slug` differs from the bare display name. After an ambiguous failure (timeout, connection broken
- * after sending, 5xx) it looks that slug up and returns the environment if the failed attempt did create it;
- * otherwise it posts again, and the service's slug uniqueness turns a late duplicate into a conflict, which is
- * again resolved by the lookup. With a caller-chosen slug, an environment found by the lookup is returned only if
- * it matches the request (so a stranger's environment with that slug is never taken for ours).
+ * derives it from `display_name` exactly as the service would (the service's own `slugify`, e.g. "CI run 42" →
+ * `ci-run-42`), so the result is the same as letting the service pick it. After an ambiguous failure (timeout,
+ * connection broken after sending, 5xx) it looks that slug up and returns the environment if the failed attempt
+ * created it; otherwise it posts again, and the service's slug uniqueness turns a late duplicate into a conflict,
+ * which is again resolved by the lookup. A found environment counts as ours only if it matches the request
+ * (`diffEnvironment` is empty), so a different environment that already had the slug is never returned: the
+ * caller gets the service's 400 naming `/slug`, as without any fault.
  *
  * @example
  * const env = await createEnvironment(client, {
@@ -33,24 +34,22 @@ export type CreateEnvironmentErrorType = RequestErrorType;
  *   network_configs: [{ network_id: "1" }, { network_id: "8453" }],
  *   bridge_config: { enabled: true },
  * })
- * console.log(env.slug, env.active_instance.vnets.length) // "ci-run-42-k3x9q2" 2
+ * console.log(env.slug, env.active_instance.vnets.length) // "ci-run-42" 2
  */
 export async function createEnvironment(
   client: BaseClient,
   params: CreateEnvironmentParameters,
 ): Promise<CreateEnvironmentReturnType> {
   const scope: ProjectScope = { accountSlug: params.accountSlug, projectSlug: params.projectSlug };
-  const callerSlug = params.slug !== undefined;
-  const body: CreateEnvironmentRequest = { ...withoutScope(params), slug: params.slug ?? uniqueSlug(params.display_name) };
+  const body: CreateEnvironmentRequest = { ...withoutScope(params), slug: params.slug ?? slugify(params.display_name) };
   const path = environmentsPath(client, scope);
   const { maxRetries, maxRetryTimeMs, retryBaseDelayMs, retryMaxDelayMs } = client.transport.settings;
   const deadline = Date.now() + maxRetryTimeMs;
 
-  /** The environment an earlier attempt of this call created, if any. */
+  /** The environment an earlier attempt of this call created, if any: one with our slug that matches the request. */
   const findCreated = async (): Promise<Environment | null> => {
     const existing = await getEnvironmentBySlug(client, { ...scope, slug: body.slug! });
-    if (existing && callerSlug && diffEnvironment(body, existing).length > 0) return null;
-    return existing;
+    return existing && diffEnvironment(body, existing).length === 0 ? existing : null;
   };
 
   let mayExist = false;

@@ -71,12 +71,6 @@ export class Pacer {
     });
   }
 
-  /** Milliseconds a new request would wait now (0 when it could go at once); for budget decisions. */
-  expectedWaitMs(): number {
-    if (this.unlimited || this.remaining === undefined || this.remaining > this.waiters.length) return 0;
-    return Math.max(0, this.resetAtMs + this.marginMs - this.now());
-  }
-
   /** Hands a ticket back, with the answer's rate limit headers when there was an answer. */
   release(ticket: Ticket, state: RateLimitState | undefined, hadAnswer: boolean): void {
     this.inFlight--;

@@ -143,7 +143,7 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
       const state = readRateLimitHeaders(response.headers);
       // A proxy's bare 5xx says nothing about the limit; a success without headers means there is none.
       release(state, state !== undefined || response.statusCode < 500);
-      if (state && response.statusCode === 429) pacer.blockUntil(retryAt(response.headers, state.resetAtMs));
+      if (response.statusCode === 429) pacer.blockUntil(retryAt(response.headers, state?.resetAtMs));
       settings.onResponse?.({
         method: options.method,
         path: scrub(fullPath),

@@ -42,9 +42,8 @@ export function instancePath(client: BaseClient, params: ProjectScope & { enviro
   return `${environmentsPath(client, params)}/${segment("environmentId", params.environmentId)}/instance/${segment("instanceId", params.instanceId)}`;
 }
 
-/** Removes the scope and the given keys from call parameters, leaving the request body or query. */
-export function withoutScope<T extends ProjectScope, K extends keyof T = never>(params: T, ...keys: K[]): Omit<T, keyof ProjectScope | K> {
-  const rest = { ...params } as Record<string, unknown>;
-  for (const key of ["accountSlug", "projectSlug", ...keys] as string[]) delete rest[key];
-  return rest as Omit<T, keyof ProjectScope | K>;
+/** Removes the scope from call parameters, leaving the request body. */
+export function withoutScope<T extends ProjectScope>(params: T): Omit<T, keyof ProjectScope> {
+  const { accountSlug: _account, projectSlug: _project, ...rest } = params;
+  return rest;
 }

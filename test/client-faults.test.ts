@@ -53,7 +53,7 @@ describe("environment creation through faults", () => {
     const stored = await named(displayName);
     expect(stored.map((e) => e.id)).toEqual([environment.id]);
     expect(proxy.log.filter((r) => isCreate(r)).map((r) => r.fault)).toEqual(
-      faults.includes("drop-after") ? [...faults] : [...faults, "pass"],
+      (faults as readonly string[]).includes("drop-after") ? [...faults] : [...faults, "pass"],
     );
   });
 

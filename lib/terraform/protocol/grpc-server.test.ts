@@ -1,6 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { createPluginServer } from "./grpc-server";
 import { serviceDefinition } from "./grpc-service";
+import type { UnaryGrpcServer } from "./h2-grpc";
 import type { ProviderServer } from "./provider-server";
 
 type UnaryClient = grpc.Client & Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
@@ -8,7 +9,7 @@ const call = (client: UnaryClient, rpc: string, request: object = {}): Promise<a
   new Promise((resolve, reject) => client[rpc]!(request, (error, response) => (error ? reject(error) : resolve(response))));
 
 describe("createPluginServer", () => {
-  let server: grpc.Server;
+  let server: UnaryGrpcServer;
   let client: UnaryClient;
   let shutdowns = 0;
   const provider: ProviderServer = {
@@ -20,20 +21,21 @@ describe("createPluginServer", () => {
     async getProviderSchema() {
       throw new Error("boom");
     },
+    async validateResourceConfig(request) {
+      return { diagnostics: [{ severity: "WARNING", summary: "echo", detail: request.type_name.toUpperCase() }] };
+    },
   };
 
   beforeAll(async () => {
     const plugin = createPluginServer(provider, { onShutdown: () => shutdowns++, log: () => {} });
     server = plugin.server;
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-    );
+    const port = await server.listen(0, "127.0.0.1");
     const Provider = grpc.makeClientConstructor(serviceDefinition("tfplugin6.Provider"), "Provider");
     client = new Provider(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as UnaryClient;
   });
   afterAll(() => {
     client.close();
-    server.forceShutdown();
+    server.close();
   });
 
   test("a handler that throws answers with an error diagnostic instead of breaking the call", async () => {
@@ -45,6 +47,12 @@ describe("createPluginServer", () => {
   test("RPCs the provider does not implement answer UNIMPLEMENTED", async () => {
     await expect(call(client, "MoveResourceState")).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
     await expect(call(client, "ApplyResourceChange")).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+  });
+
+  test("large messages travel both ways (many HTTP/2 frames)", async () => {
+    const name = "x".repeat(3 * 1024 * 1024);
+    const response = await call(client, "ValidateResourceConfig", { type_name: name });
+    expect(response.diagnostics[0].detail).toBe(name.toUpperCase());
   });
 
   test("StopProvider aborts the signal of in-flight handlers", async () => {

@@ -2,8 +2,8 @@
  * Runs a plugin process: handshake with Terraform, serve gRPC over mTLS, exit when told to. The whole of a provider
  * binary's `main` is `servePlugin(server)` (the framework's `serveProvider` calls it).
  */
-import * as grpc from "@grpc/grpc-js";
 import { createPluginServer } from "./grpc-server";
+import type { UnaryGrpcServer } from "./h2-grpc";
 import {
   candidatePorts,
   handshakeLine,
@@ -52,7 +52,7 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
   }
 
   const exit = () => {
-    plugin.server.forceShutdown();
+    plugin.server.close();
     process.exit(0);
   };
   const plugin = createPluginServer(provider, { onShutdown: exit, log });
@@ -69,30 +69,20 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
 }
 
 async function bind(
-  server: grpc.Server,
+  server: UnaryGrpcServer,
   environment: HandshakeEnvironment,
 ): Promise<{ port: number; certificateDer?: Uint8Array }> {
-  let credentials = grpc.ServerCredentials.createInsecure();
-  let certificateDer: Uint8Array | undefined;
-  if (environment.clientCertPem) {
-    const certificate = generateServerCertificate();
-    certificateDer = certificate.der;
-    // Trust exactly Terraform's certificate and require it: only the Terraform that started us may connect.
-    credentials = grpc.ServerCredentials.createSsl(
-      Buffer.from(environment.clientCertPem),
-      [{ private_key: Buffer.from(certificate.keyPem), cert_chain: Buffer.from(certificate.certPem) }],
-      true,
-    );
-  }
+  const certificate = environment.clientCertPem ? generateServerCertificate() : undefined;
+  const tls = certificate && environment.clientCertPem
+    ? { keyPem: certificate.keyPem, certPem: certificate.certPem, clientCertPem: environment.clientCertPem }
+    : undefined;
   let attempts = 0;
   let lastError: Error | undefined;
   for (const candidate of candidatePorts(environment.portRange)) {
     if (attempts++ >= MAX_BIND_ATTEMPTS) break;
     try {
-      const port = await new Promise<number>((resolve, reject) =>
-        server.bindAsync(`127.0.0.1:${candidate}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
-      );
-      return { port, ...(certificateDer ? { certificateDer } : {}) };
+      const port = await server.listen(candidate, "127.0.0.1", tls);
+      return { port, ...(certificate ? { certificateDer: certificate.der } : {}) };
     } catch (error) {
       lastError = error as Error;
     }

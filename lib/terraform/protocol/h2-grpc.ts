@@ -1,0 +1,151 @@
+/**
+ * A gRPC server for unary calls, directly on node:http2. The plugin protocol only needs unary calls, and
+ * @grpc/grpc-js costs a provider process ~60 ms of start-up (270 KB to compile, its resolvers, channelz), paid
+ * 3-5 times per Terraform command. gRPC over HTTP/2 for unary calls is small: a length-prefixed message each way,
+ * status in the trailers (github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md).
+ */
+import * as http2 from "node:http2";
+import type { ServiceDefinition } from "@grpc/grpc-js";
+
+/** gRPC status codes the server uses. */
+export const GrpcStatus = { OK: 0, UNKNOWN: 2, INTERNAL: 13, UNIMPLEMENTED: 12, UNAVAILABLE: 14, RESOURCE_EXHAUSTED: 8 } as const;
+
+/** An error a handler throws to answer with a gRPC status other than OK. */
+export class GrpcError extends Error {
+  constructor(
+    /** The gRPC status code. */
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "GrpcError";
+  }
+}
+
+/** Handles one unary call: a decoded request in, a response object out. */
+export type UnaryHandler = (request: object) => Promise<object>;
+
+/** TLS settings of {@link UnaryGrpcServer.listen}: our key pair, and the only client certificate we accept. */
+export interface ServerTls {
+  readonly keyPem: string;
+  readonly certPem: string;
+  readonly clientCertPem: string;
+}
+
+interface Route {
+  readonly handler: UnaryHandler;
+  readonly decode: (bytes: Buffer) => object;
+  readonly encode: (value: object) => Buffer;
+}
+
+const MAX_MESSAGE_BYTES = 256 * 1024 * 1024; // as go-plugin allows for Terraform
+
+/** A unary-only gRPC server. */
+export class UnaryGrpcServer {
+  private readonly routes = new Map<string, Route>();
+  private server: http2.Http2Server | http2.Http2SecureServer | undefined;
+
+  constructor(private readonly log: (message: string) => void = () => {}) {}
+
+  /** Serves the methods of a service that have a handler; the others answer UNIMPLEMENTED. */
+  addService(definition: ServiceDefinition, handlers: Readonly<Record<string, UnaryHandler>>): void {
+    for (const [name, method] of Object.entries(definition)) {
+      const handler = handlers[name];
+      if (!handler || method.requestStream || method.responseStream) continue;
+      this.routes.set(method.path, {
+        handler,
+        decode: method.requestDeserialize as (bytes: Buffer) => object,
+        encode: method.responseSerialize as (value: object) => Buffer,
+      });
+    }
+  }
+
+  /** Listens on host:port (0: any free port), with mutual TLS when `tls` is given; resolves to the port. */
+  listen(port: number, host: string, tls?: ServerTls): Promise<number> {
+    const server = tls
+      ? http2.createSecureServer({
+          key: tls.keyPem,
+          cert: tls.certPem,
+          // Trust exactly the client certificate Terraform gave us, and require it.
+          ca: tls.clientCertPem,
+          requestCert: true,
+          rejectUnauthorized: true,
+          // HTTP/2 only (ALPN h2): grpc-go refuses servers that do not negotiate it.
+          allowHTTP1: false,
+        })
+      : http2.createServer();
+    server.on("stream", (stream, headers) => this.onStream(stream, headers));
+    server.on("sessionError", (error) => this.log(`gRPC session error: ${error.message}`));
+    if (tls) (server as http2.Http2SecureServer).on("tlsClientError", (error) => this.log(`TLS client rejected: ${error.message}`));
+    return new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        this.server = server;
+        resolve((server.address() as { port: number }).port);
+      });
+    });
+  }
+
+  /** Stops accepting connections. */
+  close(): void {
+    this.server?.close();
+  }
+
+  private onStream(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+    stream.on("error", (error) => this.log(`gRPC stream error: ${error.message}`));
+    const path = headers[":path"] ?? "";
+    const route = this.routes.get(path);
+    if (headers[":method"] !== "POST" || !String(headers["content-type"] ?? "").startsWith("application/grpc")) {
+      stream.respond({ ":status": 415 }, { endStream: true });
+      return;
+    }
+    if (!route) {
+      respondStatus(stream, GrpcStatus.UNIMPLEMENTED, `${path} is not implemented by this provider`);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_MESSAGE_BYTES + 5) chunks.push(chunk);
+    });
+    stream.on("end", () => {
+      this.handle(stream, route, Buffer.concat(chunks), size).catch((error: unknown) => {
+        this.log(`gRPC ${path} failed: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!stream.headersSent && !stream.destroyed) respondStatus(stream, GrpcStatus.INTERNAL, String(error));
+      });
+    });
+  }
+
+  private async handle(stream: http2.ServerHttp2Stream, route: Route, body: Buffer, size: number): Promise<void> {
+    if (size > MAX_MESSAGE_BYTES + 5) return respondStatus(stream, GrpcStatus.RESOURCE_EXHAUSTED, "request too large");
+    // One length-prefixed message: a compressed flag (we advertise no compression, so it must be 0) and a length.
+    if (body.length < 5 || body[0] !== 0 || body.readUInt32BE(1) !== body.length - 5) {
+      return respondStatus(stream, GrpcStatus.INTERNAL, "malformed or compressed request message");
+    }
+    let response: object;
+    try {
+      response = await route.handler(route.decode(body.subarray(5)));
+    } catch (error) {
+      if (error instanceof GrpcError) return respondStatus(stream, error.code, error.message);
+      throw error;
+    }
+    const message = route.encode(response);
+    const prefix = Buffer.alloc(5);
+    prefix.writeUInt32BE(message.length, 1);
+    if (stream.destroyed) return;
+    stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+    stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(GrpcStatus.OK) }));
+    stream.end(Buffer.concat([prefix, message]));
+  }
+}
+
+// A "trailers-only" response: status in the only HEADERS frame, as gRPC does for calls that fail before replying.
+function respondStatus(stream: http2.ServerHttp2Stream, code: number, message: string): void {
+  if (stream.destroyed) return;
+  stream.respond(
+    { ":status": 200, "content-type": "application/grpc", "grpc-status": String(code), "grpc-message": encodeURIComponent(message) },
+    { endStream: true },
+  );
+}

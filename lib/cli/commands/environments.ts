@@ -1,0 +1,30 @@
+/** `chainform environments [--json]`: the environments of the project, newest first. Admin RPC URLs never show. */
+import type { Environment } from "../../client";
+import { lookupCommand } from "../lookup-command";
+
+export default lookupCommand({
+  name: "environments",
+  summary: "list the project's environments (CHAINFORM_ACCOUNT/CHAINFORM_PROJECT), newest first",
+  noun: "environments",
+  notes:
+    "Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.\nAdmin RPC URLs are left out of the JSON (they are secrets); Terraform outputs carry them.",
+  async fetch(client) {
+    const all: Environment[] = [];
+    for await (const environment of client.iterateEnvironments()) all.push(environment);
+    return all;
+  },
+  headers: ["SLUG", "NAME", "NETWORKS", "CREATED", "ID"],
+  row: (e) => [e.slug, e.display_name, e.networks.map((n) => n.network_id).join(","), e.created_at, e.id],
+  json: (environments) => environments.map(withoutAdminRpcUrls),
+});
+
+/** The environment with every Admin RPC entry removed from its Virtual Environments. */
+export function withoutAdminRpcUrls(environment: Environment): Environment {
+  return {
+    ...environment,
+    active_instance: {
+      ...environment.active_instance,
+      vnets: environment.active_instance.vnets.map((vnet) => ({ ...vnet, rpcs: vnet.rpcs.filter((rpc) => rpc.name !== "Admin RPC") })),
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/** `chainform terraformrc`: prints the path of a Terraform CLI config that finds the chainform provider offline. */
+import { parseArgs } from "node:util";
+import { terraformCliConfigPath } from "../../terraform/mirror";
+import type { Command } from "../command";
+import { CliError } from "../errors";
+
+const terraformrc: Command = {
+  name: "terraformrc",
+  summary: "print the path of a Terraform CLI config that installs the provider offline",
+  usage: `usage: chainform terraformrc
+
+Prints the path of a Terraform CLI config file whose provider_installation finds the chainform provider in a
+local filesystem mirror (written if needed), so terraform works offline:
+  export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc)
+`,
+  async run(args) {
+    parseArgs({ args, strict: true, options: {} });
+    let path: string;
+    try {
+      path = terraformCliConfigPath();
+    } catch (error) {
+      throw new CliError("the chainform Terraform provider is not built: run `npm run build` in the chainform package", { cause: error, details: String(error) });
+    }
+    process.stdout.write(`${path}\n`);
+    return 0;
+  },
+};
+export default terraformrc;

@@ -1,0 +1,40 @@
+/**
+ * The local service `chainform up` starts in-process when CHAINFORM_BASE_URL is not set: loopback, a free port,
+ * in memory (or in a data dir), the default seed. Its settings reach the app and terraform as CHAINFORM_*.
+ */
+import { resolve } from "node:path";
+import { startServer } from "../service/server";
+
+/** A running embedded service. */
+export interface EmbeddedService {
+  readonly baseUrl: string;
+  /** CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT for the children. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Stops the service and its chains. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the service. `dataDir` null keeps everything in memory.
+ * @example
+ * const service = await startEmbeddedService({ dataDir: null });
+ * spawn("terraform", ["apply"], { env: { ...process.env, ...service.env } });
+ */
+export async function startEmbeddedService(options: { dataDir: string | null; port?: number }): Promise<EmbeddedService> {
+  const service = await startServer({
+    host: "127.0.0.1",
+    port: options.port ?? 0,
+    dataDir: options.dataDir === null ? null : resolve(options.dataDir),
+    accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
+  });
+  return {
+    baseUrl: service.baseUrl,
+    env: {
+      CHAINFORM_BASE_URL: service.baseUrl,
+      CHAINFORM_ACCESS_KEY: service.accessKey,
+      CHAINFORM_ACCOUNT: service.accountSlug,
+      CHAINFORM_PROJECT: service.projectSlug,
+    },
+    close: () => service.close(),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * How the CLI reports failures: one line saying what went wrong and what to do, a non-zero exit code, and the
+ * details only with `--verbose`. Every line passes through a redactor, so no access key, bearer token or Admin RPC
+ * secret reaches the terminal.
+ */
+import {
+  ApiError,
+  BaseError,
+  ClientConfigError,
+  ConnectionError,
+  InsecureUrlError,
+  RateLimitError,
+  TimeoutError,
+  optionsFromEnv,
+} from "../client";
+import { createRedactor } from "../client/transport/redact";
+import { UsageError } from "./command";
+
+/** Exit code of a failure that is not bad usage. */
+export const EXIT_ERROR = 1;
+/** Exit code of bad usage (unknown flag, missing argument). */
+export const EXIT_USAGE = 2;
+
+/** A failure the CLI explains in one line (`message`: what is wrong and what to do); `details` show with --verbose. */
+export class CliError extends Error {
+  override readonly name = "CliError";
+  /** Longer explanation, e.g. a tool's own output; shown with --verbose. */
+  readonly details: string | undefined;
+  /** The process exit code. */
+  readonly exitCode: number;
+
+  constructor(message: string, options: { details?: string; exitCode?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.details = options.details;
+    this.exitCode = options.exitCode ?? EXIT_ERROR;
+  }
+}
+
+/** What the CLI prints for a failure. */
+export interface ExplainedError {
+  /** One line: what went wrong and what to do. */
+  readonly line: string;
+  /** Details for --verbose, or "". */
+  readonly details: string;
+  readonly exitCode: number;
+}
+
+/** A redactor for everything the CLI prints: the credentials in `env` and every Admin RPC secret. */
+export function redactorFor(env: NodeJS.ProcessEnv = process.env): (text: string) => string {
+  return createRedactor([env.CHAINFORM_ACCESS_KEY, env.CHAINFORM_BEARER_TOKEN]);
+}
+
+const CREDENTIALS_HINT =
+  "set CHAINFORM_ACCESS_KEY to a valid access key (`chainform serve` prints one) or CHAINFORM_BEARER_TOKEN to a valid token (`chainform token`)";
+
+/**
+ * Turns any error into the one line the CLI prints, with its exit code.
+ * @example
+ * explainError(new ConnectionError({...})).line // "cannot reach the chainform service at http://127.0.0.1:8787: ..."
+ */
+export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.env): ExplainedError {
+  const baseUrl = optionsFromEnv({}, env).baseUrl;
+  const details = error instanceof CliError ? error.details ?? "" : error instanceof Error ? error.message : String(error);
+  const explained = (line: string, exitCode = EXIT_ERROR): ExplainedError => ({ line, details: details === line ? "" : details, exitCode });
+
+  if (error instanceof CliError) return explained(error.message, error.exitCode);
+  if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith("ERR_PARSE_ARGS")) {
+    return explained((error as Error).message, EXIT_USAGE);
+  }
+  if (error instanceof RateLimitError) {
+    const seconds = Math.ceil(error.retryAfterMs / 1000);
+    return explained(`the service's rate limit for this key is used up: wait ${seconds} s and run the command again (limits are per key, so a CI job can use a key of its own)`);
+  }
+  if (error instanceof ApiError) return explained(explainApiError(error, env));
+  if (error instanceof ConnectionError) {
+    return explained(
+      error.sent
+        ? `the connection to the chainform service at ${baseUrl} broke before it answered: check the service and run the command again`
+        : `cannot reach the chainform service at ${baseUrl}: start one with \`npx chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
+    );
+  }
+  if (error instanceof TimeoutError) {
+    return explained(`the chainform service at ${baseUrl} did not answer within ${Math.round(error.timeoutMs / 1000)} s: check that it is healthy and run the command again`);
+  }
+  if (error instanceof InsecureUrlError) {
+    return explained(`CHAINFORM_BASE_URL uses plain http:// for ${error.host}, which would send the key in clear text: use https:// (http:// is only for loopback hosts)`);
+  }
+  if (error instanceof ClientConfigError) {
+    if (/accountSlug|projectSlug/.test(error.shortMessage)) {
+      return explained("no project chosen: set CHAINFORM_ACCOUNT and CHAINFORM_PROJECT (the local service's default project is acme/demo)");
+    }
+    return explained(`the client settings are unusable: ${error.shortMessage} Check the CHAINFORM_* variables.`);
+  }
+  if (error instanceof BaseError) return explained(error.shortMessage);
+  return explained(error instanceof Error ? error.message : String(error));
+}
+
+function explainApiError(error: ApiError, env: NodeJS.ProcessEnv): string {
+  const quoted = `${error.status}${error.slug ? ` ${error.slug}` : ""}${error.errorId ? `, error id ${error.errorId}` : ""}`;
+  if (error.status === 401) {
+    const given = env.CHAINFORM_ACCESS_KEY || env.CHAINFORM_BEARER_TOKEN;
+    return given
+      ? `the service rejected the credentials (${quoted}): ${CREDENTIALS_HINT}`
+      : `no credentials (${quoted}): ${CREDENTIALS_HINT}`;
+  }
+  if (error.status === 403) return `the key may not do this (${quoted}): use a key with write access to the project`;
+  if (error.status === 404 && /project|account/.test(String(error.rid))) {
+    const options = optionsFromEnv({}, env);
+    return `project ${options.accountSlug ?? "?"}/${options.projectSlug ?? "?"} was not found or this key cannot see it (${quoted}): check CHAINFORM_ACCOUNT and CHAINFORM_PROJECT`;
+  }
+  return `the service answered ${quoted}: ${error.shortMessage}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * The read-only lookups (`networks`, `projects`, `channels`, `environments`): fetch a list with the client, print a
+ * table, or the JSON with `--json`.
+ */
+import { parseArgs } from "node:util";
+import { clientFromEnv, type Client } from "../client";
+import { UsageError, type Command } from "./command";
+import { renderTable } from "./table";
+
+/** How one lookup fetches and shows its list. */
+export interface LookupDefinition<T> {
+  readonly name: string;
+  readonly summary: string;
+  /** What the list is, for the usage text and the empty message, e.g. "supported networks". */
+  readonly noun: string;
+  /** Extra usage lines (environment variables used). */
+  readonly notes: string;
+  fetch(client: Client): Promise<T[]>;
+  readonly headers: readonly string[];
+  row(item: T): string[];
+  /** What `--json` prints for the list (default: the list itself). */
+  json?(items: T[]): unknown;
+}
+
+/**
+ * Builds a lookup command.
+ * @example
+ * export default lookupCommand({ name: "networks", noun: "supported networks", fetch: (c) => c.listSupportedNetworks(), ... });
+ */
+export function lookupCommand<T>(definition: LookupDefinition<T>): Command {
+  return {
+    name: definition.name,
+    summary: definition.summary,
+    usage: `usage: chainform ${definition.name} [--json]
+
+Prints the ${definition.noun} as a table, or as JSON with --json.
+${definition.notes}
+`,
+    async run(args) {
+      const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+      const client = clientFromEnv();
+      try {
+        const items = await definition.fetch(client);
+        if (values.json) process.stdout.write(`${JSON.stringify(definition.json ? definition.json(items) : items, null, 2)}\n`);
+        else if (items.length === 0) process.stdout.write(`No ${definition.noun}.\n`);
+        else process.stdout.write(renderTable(definition.headers, items.map((item) => definition.row(item))));
+        return 0;
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}

@@ -85,7 +85,7 @@ Exit codes: 0 deleted, 3 nothing to do (no match, --dry-run, or declined), 4 som
       };
 
       if (selected.length === 0) {
-        return report(summary(), `Nothing to do: no ${describeSelector(selector)} among ${all.length} in ${project}.`, TEARDOWN_EXIT.nothingToDo);
+        return report(summary(), `Nothing to do: ${project} has ${all.length} environment(s) and the selection (${describeSelector(selector)}) matches none.`, TEARDOWN_EXIT.nothingToDo);
       }
       if (!values.json) process.stdout.write(listing(selected, values["dry-run"] || context.verbose));
       if (values["dry-run"]) {

@@ -1,0 +1,433 @@
+/**
+ * A small protobuf (proto3) codec driven by the JSON descriptor the build generates from our .proto files. The
+ * plugin protocol uses only strings, bytes, bools, int64s, enums, messages, repeated messages, maps and one oneof,
+ * so this is all it needs; a general protobuf library costs a provider process ~15 ms of start-up, paid 3-5 times
+ * per Terraform command. Unknown fields (what a newer Terraform adds) are skipped, as protobuf's rules require.
+ *
+ * Decoded messages look like @grpc/proto-loader's (`conversionOptions` in descriptor.ts): field names as in the
+ * .proto, int64 as number, bytes as Buffer, enums by name, unset fields at their defaults (messages null), and each
+ * oneof's set member named by a virtual field.
+ */
+
+/** The protobufjs JSON descriptor shape we read (the parts our .proto files use). */
+export interface NamespaceJson {
+  nested?: Record<string, NamespaceJson>;
+  fields?: Record<string, FieldJson>;
+  oneofs?: Record<string, { oneof: string[] }>;
+  values?: Record<string, number>;
+  methods?: Record<string, { requestType: string; responseType: string; requestStream?: boolean; responseStream?: boolean }>;
+}
+
+interface FieldJson {
+  type: string;
+  id: number;
+  rule?: string;
+  keyType?: string;
+  options?: Record<string, unknown>;
+}
+
+const SCALARS = new Set(["string", "bytes", "bool", "int64", "int32", "uint32", "uint64"]);
+
+/** An enum type: names to numbers and back. */
+export class EnumType {
+  private readonly names = new Map<number, string>();
+  constructor(
+    /** Dotted full name, e.g. `tfplugin6.StringKind`. */
+    readonly fullName: string,
+    readonly values: Readonly<Record<string, number>>,
+  ) {
+    for (const [name, value] of Object.entries(values)) if (!this.names.has(value)) this.names.set(value, name);
+  }
+
+  /** The name of a number (the number itself when the enum does not know it, as from a newer Terraform). */
+  nameOf(value: number): string | number {
+    return this.names.get(value) ?? value;
+  }
+
+  /** The number of a name or number. */
+  valueOf(value: unknown): number {
+    if (typeof value === "number") return value;
+    const number = this.values[String(value)];
+    if (number === undefined) throw new TypeError(`${this.fullName}: unknown value ${JSON.stringify(value)}`);
+    return number;
+  }
+}
+
+interface Field {
+  readonly name: string;
+  readonly id: number;
+  readonly type: string;
+  readonly repeated: boolean;
+  readonly map: boolean;
+  /** Has presence: a oneof member or a proto3 `optional`, encoded even at its default and absent when unset. */
+  readonly presence: boolean;
+  readonly oneof?: string;
+  resolved?: MessageType | EnumType;
+}
+
+/** A message type: encodes plain objects, decodes to plain objects. */
+export class MessageType {
+  /** Fields by number, for decoding. */
+  private readonly byId = new Map<number, Field>();
+
+  constructor(
+    /** Dotted full name, e.g. `tfplugin6.Schema.Block`. */
+    readonly fullName: string,
+    /** The fields, in declaration order. */
+    readonly fields: readonly Field[],
+  ) {
+    for (const field of fields) this.byId.set(field.id, field);
+  }
+
+  /** Encodes an object (unknown keys are ignored; enums by name or number; int64 as number, string or bigint). */
+  encode(value: object): Buffer {
+    const writer = new Writer();
+    this.write(writer, value as Record<string, unknown>);
+    return writer.finish();
+  }
+
+  /** Decodes bytes. */
+  decode(bytes: Uint8Array): Record<string, unknown> {
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return this.read(new Reader(buffer, 0, buffer.length));
+  }
+
+  private write(writer: Writer, value: Record<string, unknown>): void {
+    for (const field of this.fields) {
+      const item = value[field.name];
+      if (item === undefined || item === null) continue;
+      if (field.map) {
+        const valueField: Field = { name: "value", id: 2, type: field.type, repeated: false, map: false, presence: true };
+        if (field.resolved) valueField.resolved = field.resolved;
+        for (const [key, element] of Object.entries(item as Record<string, unknown>)) {
+          writer.tag(field.id, 2);
+          writer.nested((inner) => {
+            writeValue(inner, { name: "key", id: 1, type: "string", repeated: false, map: false, presence: true }, key);
+            writeValue(inner, valueField, element);
+          });
+        }
+      } else if (field.repeated) {
+        for (const element of item as unknown[]) writeValue(writer, field, element);
+      } else if (field.presence || !isDefault(field, item)) {
+        writeValue(writer, field, item);
+      }
+    }
+  }
+
+  private read(reader: Reader): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const field of this.fields) if (!field.presence) out[field.name] = defaultOf(field);
+    while (reader.position < reader.end) {
+      const tag = reader.varint();
+      const id = Math.floor(tag / 8);
+      const wireType = tag & 7;
+      const field = this.byId.get(id);
+      if (!field) {
+        reader.skip(wireType);
+        continue;
+      }
+      if (field.map) {
+        const entry = reader.sub();
+        let key = "";
+        let element: unknown = field.resolved instanceof MessageType ? field.resolved.read(new Reader(Buffer.alloc(0), 0, 0)) : defaultOf({ ...field, map: false, repeated: false });
+        while (entry.position < entry.end) {
+          const entryTag = entry.varint();
+          if (entryTag >>> 3 === 1) key = entry.string();
+          else if (entryTag >>> 3 === 2) element = readValue(entry, field);
+          else entry.skip(entryTag & 7);
+        }
+        (out[field.name] as Record<string, unknown>)[key] = element;
+      } else if (field.repeated) {
+        (out[field.name] as unknown[]).push(readValue(reader, field));
+      } else {
+        out[field.name] = readValue(reader, field);
+        if (field.oneof) {
+          for (const other of this.fields) if (other.oneof === field.oneof && other !== field) delete out[other.name];
+          out[field.oneof] = field.name;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** For decoding nested messages. */
+  readFrom(reader: Reader): Record<string, unknown> {
+    return this.read(reader);
+  }
+
+  /** For encoding nested messages. */
+  writeTo(writer: Writer, value: Record<string, unknown>): void {
+    this.write(writer, value);
+  }
+}
+
+function isDefault(field: Field, value: unknown): boolean {
+  if (field.resolved instanceof MessageType) return false;
+  if (field.resolved instanceof EnumType) return field.resolved.valueOf(value) === 0;
+  switch (field.type) {
+    case "string":
+      return value === "";
+    case "bytes":
+      return (value as Uint8Array).length === 0;
+    case "bool":
+      return value === false;
+    default:
+      return Number(value) === 0;
+  }
+}
+
+function defaultOf(field: Field): unknown {
+  if (field.map) return {};
+  if (field.repeated) return [];
+  if (field.resolved instanceof MessageType) return null;
+  if (field.resolved instanceof EnumType) return field.resolved.nameOf(0);
+  switch (field.type) {
+    case "string":
+      return "";
+    case "bytes":
+      return Buffer.alloc(0);
+    case "bool":
+      return false;
+    default:
+      return 0;
+  }
+}
+
+function writeValue(writer: Writer, field: Field, value: unknown): void {
+  const type = field.resolved;
+  if (type instanceof MessageType) {
+    writer.tag(field.id, 2);
+    writer.nested((inner) => type.writeTo(inner, value as Record<string, unknown>));
+  } else if (type instanceof EnumType) {
+    writer.tag(field.id, 0);
+    writer.varint(BigInt(type.valueOf(value)));
+  } else if (field.type === "string") {
+    writer.tag(field.id, 2);
+    writer.bytes(Buffer.from(String(value), "utf8"));
+  } else if (field.type === "bytes") {
+    writer.tag(field.id, 2);
+    writer.bytes(value as Uint8Array);
+  } else if (field.type === "bool") {
+    writer.tag(field.id, 0);
+    writer.varint(value ? 1n : 0n);
+  } else {
+    writer.tag(field.id, 0);
+    writer.varint(BigInt(value as number | string | bigint));
+  }
+}
+
+function readValue(reader: Reader, field: Field): unknown {
+  const type = field.resolved;
+  if (type instanceof MessageType) return type.readFrom(reader.sub());
+  if (type instanceof EnumType) return type.nameOf(Number(BigInt.asIntN(32, reader.varint64())));
+  switch (field.type) {
+    case "string":
+      return reader.string();
+    case "bytes":
+      return Buffer.from(reader.bytes());
+    case "bool":
+      return reader.varint() !== 0;
+    case "int64":
+    case "int32":
+      return Number(BigInt.asIntN(64, reader.varint64()));
+    default:
+      return Number(reader.varint64());
+  }
+}
+
+/** Reads protobuf wire format from a buffer region. */
+class Reader {
+  constructor(
+    private readonly buffer: Buffer,
+    public position: number,
+    readonly end: number,
+  ) {}
+
+  /** A varint that fits in 2^53 (tags, lengths, bools). */
+  varint(): number {
+    let result = 0;
+    let shift = 1;
+    for (;;) {
+      const byte = this.byte();
+      result += (byte & 0x7f) * shift;
+      if (byte < 0x80) return result;
+      shift *= 128;
+    }
+  }
+
+  /** A full 64-bit varint. */
+  varint64(): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      const byte = this.byte();
+      result |= BigInt(byte & 0x7f) << shift;
+      if (byte < 0x80) return result;
+      shift += 7n;
+    }
+  }
+
+  bytes(): Buffer {
+    const length = this.varint();
+    if (this.position + length > this.end) throw new RangeError("protobuf: length beyond the end of the message");
+    const slice = this.buffer.subarray(this.position, this.position + length);
+    this.position += length;
+    return slice;
+  }
+
+  string(): string {
+    return this.bytes().toString("utf8");
+  }
+
+  sub(): Reader {
+    const slice = this.bytes();
+    return new Reader(this.buffer, slice.byteOffset - this.buffer.byteOffset, slice.byteOffset - this.buffer.byteOffset + slice.length);
+  }
+
+  skip(wireType: number): void {
+    if (wireType === 0) this.varint64();
+    else if (wireType === 1) this.position += 8;
+    else if (wireType === 2) this.bytes();
+    else if (wireType === 5) this.position += 4;
+    else throw new RangeError(`protobuf: unsupported wire type ${wireType}`);
+  }
+
+  private byte(): number {
+    if (this.position >= this.end) throw new RangeError("protobuf: truncated message");
+    return this.buffer[this.position++]!;
+  }
+}
+
+/** Writes protobuf wire format into chunks. */
+class Writer {
+  private readonly chunks: Buffer[] = [];
+  private pending: number[] = [];
+
+  tag(id: number, wireType: number): void {
+    this.varint(BigInt(id * 8 + wireType));
+  }
+
+  varint(value: bigint): void {
+    let rest = BigInt.asUintN(64, value);
+    while (rest >= 0x80n) {
+      this.pending.push(Number(rest & 0x7fn) | 0x80);
+      rest >>= 7n;
+    }
+    this.pending.push(Number(rest));
+  }
+
+  bytes(value: Uint8Array): void {
+    this.varint(BigInt(value.length));
+    this.flush();
+    this.chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+
+  nested(write: (inner: Writer) => void): void {
+    const inner = new Writer();
+    write(inner);
+    this.bytes(inner.finish());
+  }
+
+  finish(): Buffer {
+    this.flush();
+    return Buffer.concat(this.chunks);
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) this.chunks.push(Buffer.from(this.pending));
+    this.pending = [];
+  }
+}
+
+/** A service: its methods with their resolved request and response types. */
+export interface ServiceType {
+  readonly fullName: string;
+  readonly methods: readonly {
+    readonly name: string;
+    readonly request: MessageType;
+    readonly response: MessageType;
+    readonly requestStream: boolean;
+    readonly responseStream: boolean;
+  }[];
+}
+
+/** The types of a descriptor, by full name. */
+export interface ProtoRoot {
+  lookupType(fullName: string): MessageType;
+  lookupService(fullName: string): ServiceType;
+}
+
+/**
+ * Builds the types of a protobufjs JSON descriptor, resolving type references the way protobuf does: from the
+ * innermost enclosing scope outwards.
+ * @example
+ * const root = loadDescriptor(descriptor);
+ * root.lookupType("tfplugin6.DynamicValue").decode(bytes);
+ */
+export function loadDescriptor(json: NamespaceJson): ProtoRoot {
+  const types = new Map<string, MessageType | EnumType>();
+  const services = new Map<string, { scope: string; json: NamespaceJson }>();
+  const pending: { field: Field; scope: string }[] = [];
+
+  const visit = (namespace: NamespaceJson, fullName: string) => {
+    if (namespace.values) types.set(fullName, new EnumType(fullName, namespace.values));
+    if (namespace.fields) {
+      const oneofOf = new Map<string, string>();
+      for (const [oneof, { oneof: members }] of Object.entries(namespace.oneofs ?? {})) {
+        // proto3 `optional` fields come as synthetic oneofs named "_field": presence, but no virtual field.
+        if (!oneof.startsWith("_")) for (const member of members) oneofOf.set(member, oneof);
+      }
+      const fields = Object.entries(namespace.fields).map(([name, f]): Field => {
+        const oneof = oneofOf.get(name);
+        const field: Field = {
+          name,
+          id: f.id,
+          type: f.type,
+          repeated: f.rule === "repeated",
+          map: f.keyType !== undefined,
+          presence: oneof !== undefined || f.options?.proto3_optional === true,
+          ...(oneof ? { oneof } : {}),
+        };
+        if (!SCALARS.has(f.type)) pending.push({ field, scope: fullName });
+        return field;
+      });
+      types.set(fullName, new MessageType(fullName, fields));
+    }
+    if (namespace.methods) services.set(fullName, { scope: fullName, json: namespace });
+    for (const [name, nested] of Object.entries(namespace.nested ?? {})) visit(nested, fullName ? `${fullName}.${name}` : name);
+  };
+  visit(json, "");
+
+  const resolve = (reference: string, scope: string) => {
+    for (let parts = scope.split("."); ; parts.pop()) {
+      const candidate = [...parts, reference].filter(Boolean).join(".");
+      const type = types.get(candidate);
+      if (type) return type;
+      if (parts.length === 0) throw new Error(`protobuf: cannot resolve type "${reference}" from "${scope}"`);
+    }
+  };
+  for (const { field, scope } of pending) field.resolved = resolve(field.type, scope);
+
+  return {
+    lookupType(fullName) {
+      const type = types.get(fullName);
+      if (!(type instanceof MessageType)) throw new Error(`protobuf: no message type "${fullName}"`);
+      return type;
+    },
+    lookupService(fullName) {
+      const service = services.get(fullName);
+      if (!service) throw new Error(`protobuf: no service "${fullName}"`);
+      const scope = fullName.split(".").slice(0, -1).join(".");
+      return {
+        fullName,
+        methods: Object.entries(service.json.methods!).map(([name, m]) => ({
+          name,
+          request: resolve(m.requestType, scope) as MessageType,
+          response: resolve(m.responseType, scope) as MessageType,
+          requestStream: m.requestStream === true,
+          responseStream: m.responseStream === true,
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * `chainform deploy` then `chainform outputs` in each format, end to end with the real terraform binary, on a small
+ * app of our own whose stack has only outputs (a multi-line one and a sensitive one), so it needs no provider.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertCliBuilt, runCli, serviceEnv } from "./helpers/cli";
+import { startTestService, type TestService } from "./helpers/service";
+
+/** A cdktf-style app: `cdktf.json` names a command that writes manifest.json and one stack into CDKTF_OUTDIR. */
+const SYNTH = `
+const fs = require("fs"), path = require("path");
+const out = process.env.CDKTF_OUTDIR;
+fs.mkdirSync(path.join(out, "stacks", "ci"), { recursive: true });
+fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify({
+  version: "0.21.0",
+  stacks: { ci: { name: "ci", workingDirectory: "stacks/ci", dependencies: [] } },
+}));
+fs.writeFileSync(path.join(out, "stacks", "ci", "cdk.tf.json"), JSON.stringify({
+  terraform: { backend: { local: { path: path.join(process.cwd(), "terraform.ci.tfstate") } } },
+  output: {
+    mainnet_rpc_url: { value: "http://127.0.0.1:8787/rpc/public/0b6e" },
+    mainnet_chain_id: { value: 73571 },
+    release_notes: { value: "line one\\nline \\"two\\" costs $5" },
+    mainnet_admin_rpc_url: { value: "http://127.0.0.1:8787/rpc/admin/s3cr3t-admin-secret", sensitive: true },
+  },
+}));
+`;
+
+describe("chainform outputs", () => {
+  let service: TestService;
+  let app: string;
+  const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...serviceEnv(service), ...env } });
+
+  beforeAll(async () => {
+    assertCliBuilt();
+    service = await startTestService();
+    app = mkdtempSync(join(tmpdir(), "chainform-cli-outputs-"));
+    writeFileSync(join(app, "cdktf.json"), JSON.stringify({ language: "typescript", app: "node synth.js" }));
+    writeFileSync(join(app, "synth.js"), SYNTH);
+  });
+  afterAll(async () => {
+    await service?.close();
+    rmSync(app, { recursive: true, force: true });
+  });
+
+  it("before a deploy: says to deploy first", async () => {
+    const result = await cli(["outputs", app]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^chainform outputs: no synthesized app in .*cdktf\.out \(no manifest\.json\): run `chainform deploy` for this app first$/m);
+  });
+
+  it("deploy runs the pipeline step by step with timings, showing the plan", async () => {
+    const result = await cli(["deploy", app]);
+    expect(result.code).toBe(0);
+    for (const step of ["find terraform", "check the chainform service", `synthesize ${app}`, "terraform init", "terraform plan", "terraform apply"]) {
+      expect(result.stderr).toContain(`✓ ${step} (`);
+    }
+    expect(result.stderr).toMatch(/✓ deployed in \d/);
+    expect(result.stdout).toMatch(/Changes to Outputs:/);
+    expect(result.stdout).toMatch(/mainnet_admin_rpc_url = \(sensitive value\)/);
+    expect(result.stdout + result.stderr).not.toContain("s3cr3t-admin-secret");
+  }, 60_000);
+
+  it("--format json (default): name -> value, sensitive outputs left out unless asked", async () => {
+    const result = await cli(["outputs", app]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      mainnet_chain_id: 73571,
+      mainnet_rpc_url: "http://127.0.0.1:8787/rpc/public/0b6e",
+      release_notes: 'line one\nline "two" costs $5',
+    });
+    const withSecrets = await cli(["outputs", app, "--format", "json", "--include-sensitive"]);
+    expect(JSON.parse(withSecrets.stdout).mainnet_admin_rpc_url).toBe("http://127.0.0.1:8787/rpc/admin/s3cr3t-admin-secret");
+  });
+
+  it("--format env: a dotenv file with quoted, escaped values", async () => {
+    const result = await cli(["outputs", "--format", "env", app]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'MAINNET_CHAIN_ID="73571"',
+        'MAINNET_RPC_URL="http://127.0.0.1:8787/rpc/public/0b6e"',
+        'RELEASE_NOTES="line one\\nline \\"two\\" costs \\$5"',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("--format github: appends multi-line-safe blocks to $GITHUB_OUTPUT, printing nothing secret", async () => {
+    const githubOutput = join(app, "github-output");
+    writeFileSync(githubOutput, "earlier=kept\n");
+    const result = await cli(["outputs", app, "--format", "github"], { GITHUB_OUTPUT: githubOutput });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe("wrote 3 output(s) to $GITHUB_OUTPUT: mainnet_chain_id, mainnet_rpc_url, release_notes\n");
+    const written = readFileSync(githubOutput, "utf8");
+    expect(written.startsWith("earlier=kept\n")).toBe(true);
+    // Parse the file the way the runner does: name<<DELIMITER, the value's lines, DELIMITER.
+    const parsed: Record<string, string> = {};
+    const lines = written.split("\n");
+    for (let i = 1; i < lines.length - 1; i++) {
+      const [, name, delimiter] = /^([a-z_]+)<<(\S+)$/.exec(lines[i]) ?? [];
+      expect(name).toBeDefined();
+      const end = lines.indexOf(delimiter, i + 1);
+      parsed[name] = lines.slice(i + 1, end).join("\n");
+      i = end;
+    }
+    expect(parsed).toEqual({
+      mainnet_chain_id: "73571",
+      mainnet_rpc_url: "http://127.0.0.1:8787/rpc/public/0b6e",
+      release_notes: 'line one\nline "two" costs $5',
+    });
+
+    // With --include-sensitive inside GitHub Actions, the secret is masked for the rest of the job first.
+    const masked = await cli(["outputs", app, "--format", "github", "--include-sensitive"], { GITHUB_OUTPUT: githubOutput, GITHUB_ACTIONS: "true" });
+    expect(masked.code).toBe(0);
+    expect(masked.stdout).toBe("::add-mask::http://127.0.0.1:8787/rpc/admin/s3cr3t-admin-secret\n");
+    expect(readFileSync(githubOutput, "utf8")).toMatch(/^mainnet_admin_rpc_url<<\S+\nhttp:\/\/127\.0\.0\.1:8787\/rpc\/admin\/s3cr3t-admin-secret\n/m);
+  });
+
+  it("--format github outside GitHub Actions: says to use env instead (exit 2)", async () => {
+    const result = await cli(["outputs", app, "--format", "github"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "chainform outputs: --format github appends to the file named by $GITHUB_OUTPUT, which is not set: run it in a GitHub Actions step, or use --format env\n",
+    );
+  });
+
+  it("destroy removes the outputs again", async () => {
+    const result = await cli(["destroy", app]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("✓ terraform destroy (");
+    const after = await cli(["outputs", app]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toMatch(/^chainform outputs: stack ci has no outputs yet: deploy it first \(`chainform deploy .*`\)$/m);
+  }, 60_000);
+});

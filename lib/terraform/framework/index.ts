@@ -1,6 +1,33 @@
 /**
  * chainform's Terraform provider framework: what a resource author sees. Schemas as data, typed models, validators,
  * plan modifiers, diagnostics, and resources written as create / read / update / delete / importState.
+ *
+ * @example
+ * const schema = defineSchema({
+ *   description: "A virtual environment.",
+ *   attributes: {
+ *     // Required
+ *     network_id: attr.number({ description: "Chain id.", required: true, planModifiers: [requiresReplace()] }),
+ *     // Optional
+ *     name: attr.string({ description: "Display name.", optional: true, validators: [lengthBetween(1, 64)] }),
+ *     // Computed
+ *     id: attr.string({ description: "Identifier.", computed: true, planModifiers: [useStateForUnknown()] }),
+ *   },
+ * });
+ *
+ * export const environment = defineResource<typeof schema, Client>({
+ *   typeName: "chainform_environment",
+ *   schema,
+ *   async create({ plan, providerData: client, diagnostics }) {
+ *     const result = await createEnvironment(client, { networkId: plan.network_id, name: plan.name });
+ *     if (!result.ok) return void diagnostics.error("Could not create the environment", result.error.message);
+ *     return toState(result.value);
+ *   },
+ *   async read({ state, providerData: client }) { ... return null when gone ... },
+ *   async update({ plan, state, providerData: client }) { ... },
+ *   async delete({ state, providerData: client }) { ... },
+ *   async importState({ id }) { return { id }; },
+ * });
  */
 export { defineSchema, attr, block, isComputed } from "./schema";
 export type { Schema, Attribute, AttributeOptions, BlockSpec, NestedBlock, Nesting, ValueOf } from "./schema";

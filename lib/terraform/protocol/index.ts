@@ -8,9 +8,14 @@ export type { ProviderServer, RequestContext } from "./provider-server";
 export { decodeDynamicValue, encodeDynamicValue } from "./dynamic-value";
 export { servePlugin } from "./serve";
 export type { ServePluginOptions } from "./serve";
-export { createPluginServer } from "./grpc-server";
+export { createPluginServer, GrpcError, GrpcStatus } from "./grpc-server";
 export type { PluginServer, PluginServerOptions } from "./grpc-server";
 export { serviceDefinition } from "./grpc-service";
+export { UnaryGrpcServer } from "./h2-grpc";
+export type { ServerTls, UnaryHandler } from "./h2-grpc";
+export { loadDescriptor } from "./protobuf";
+// bundle.ts (bundleProvider) is build-time tooling that loads esbuild: import it by path, never from here, so that
+// a provider bundle importing this index does not pull esbuild in.
 export { handshakeLine, readHandshakeEnvironment, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./handshake";
 export { generateServerCertificate } from "./tls/certificate";
 export type { ServerCertificate } from "./tls/certificate";

@@ -132,8 +132,9 @@ export class Pipeline {
     this.out.write(renderTable(headers, rows));
   }
 
-  /** Checks every Public RPC URL and prefunded balance. */
-  verify(networks: readonly DeployedNetwork[]): Promise<RpcCheckSummary> {
+  /** Checks every Public RPC URL and prefunded balance (a step only when there are any). */
+  async verify(networks: readonly DeployedNetwork[]): Promise<RpcCheckSummary> {
+    if (networks.length === 0) return { rpcs: 0, accounts: 0 };
     const accounts = networks.reduce((sum, n) => sum + n.accounts.length, 0);
     return this.options.progress.step(`check ${networks.length} Public RPC URL(s) and ${accounts} prefunded balance(s)`, () =>
       verifyNetworks(networks),
@@ -149,12 +150,16 @@ export class Pipeline {
     }
   }
 
-  /** Reachability, credentials and project in one call, before terraform turns their failure into diagnostics. */
+  /**
+   * Reachability, credentials and project in one call, before terraform turns their failure into diagnostics.
+   * Without CHAINFORM_ACCOUNT/CHAINFORM_PROJECT (an app may configure its provider itself) only reachability.
+   */
   private async checkService(): Promise<void> {
     const client = clientFromEnv({ maxRetries: 2 }, this.options.env);
     try {
-      await client.listEnvironments({ perPage: 1 });
-      const networks = await client.listSupportedNetworks().catch(() => []);
+      const networks = client.accountSlug && client.projectSlug
+        ? await client.listEnvironments({ perPage: 1 }).then(() => client.listSupportedNetworks().catch(() => []))
+        : await client.listSupportedNetworks();
       this.networkNames = new Map(networks.map((n) => [n.chain_id, n.network_name]));
     } finally {
       await client.close();

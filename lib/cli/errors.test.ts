@@ -1,0 +1,37 @@
+import { ApiError, ConnectionError, RateLimitError } from "../client";
+import { UsageError } from "./command";
+import { CliError, explainError, redactorFor } from "./errors";
+
+const env = { CHAINFORM_BASE_URL: "http://127.0.0.1:9", CHAINFORM_ACCESS_KEY: "cf_secret-key-123", CHAINFORM_ACCOUNT: "acme", CHAINFORM_PROJECT: "demo" };
+const api = (status: number, slug: string, rid?: string) =>
+  new ApiError({ status, slug, errorId: "err_1", serviceMessage: "nope", rid, method: "GET", path: "/x" });
+
+describe("explainError", () => {
+  it("gives one line and an exit code per kind of failure", () => {
+    expect(explainError(new CliError("fix it"), env)).toEqual({ line: "fix it", details: "", exitCode: 1 });
+    expect(explainError(new UsageError("bad flag"), env).exitCode).toBe(2);
+    expect(explainError(new ConnectionError({ method: "GET", path: "/x", code: "ECONNREFUSED", sent: false, attempts: 3, details: "refused" }), env).line).toBe(
+      "cannot reach the chainform service at http://127.0.0.1:9: start one with `npx chainform serve`, or set CHAINFORM_BASE_URL to the address of a running service",
+    );
+    expect(explainError(api(401, "unauthorized"), env).line).toMatch(/^the service rejected the credentials \(401 unauthorized, error id err_1\): set CHAINFORM_ACCESS_KEY/);
+    expect(explainError(api(401, "unauthorized"), { ...env, CHAINFORM_ACCESS_KEY: "" }).line).toMatch(/^no credentials \(401/);
+    expect(explainError(api(403, "insufficient_permissions"), env).line).toMatch(/^the key may not do this/);
+    expect(explainError(api(404, "resource_not_found", "rid:project"), env).line).toMatch(/^project acme\/demo was not found or this key cannot see it/);
+    expect(explainError(api(409, "conflict"), env).line).toBe("the service answered 409 conflict, error id err_1: nope");
+    const limited = new RateLimitError({ status: 429, slug: "too_many_requests", errorId: "", serviceMessage: "", method: "GET", path: "/x", retryAfterMs: 41_200, attempts: 1 });
+    expect(explainError(limited, env).line).toMatch(/^the service's rate limit for this key is used up: wait 42 s/);
+  });
+
+  it("keeps the full message as the --verbose details", () => {
+    expect(explainError(api(409, "conflict"), env).details).toMatch(/Request: GET \/x/);
+  });
+});
+
+describe("redactorFor", () => {
+  it("removes the configured key and every Admin RPC secret", () => {
+    const redact = redactorFor(env);
+    expect(redact("key cf_secret-key-123 at http://h/rpc/admin/abc123 and http://h/rpc/public/1")).toBe(
+      "key [redacted] at http://h/rpc/admin/[redacted] and http://h/rpc/public/1",
+    );
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * `chainform serve` as a child process: the ready line, persistence of projects, environments, simulations and
+ * action state across a restart, `chainform token`, and a clean exit on SIGTERM. Needs `npm run build` first
+ * (`npm test` builds).
+ */
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+
+const BIN = join(__dirname, "..", "bin", "chainform");
+
+interface Ready {
+  event: "ready";
+  baseUrl: string;
+  accountSlug: string;
+  projectSlug: string;
+  accessKey: string;
+}
+
+interface Served {
+  child: ChildProcess;
+  ready: Ready;
+  stderr: () => string;
+}
+
+const running = new Set<ChildProcess>();
+
+async function serve(dataDir: string, env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data-dir", dataDir], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const lines = createInterface({ input: child.stdout! });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    lines.once("line", (line) => resolve(JSON.parse(line)));
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code} before ready: ${stderr}`)));
+  });
+  return { child, ready, stderr: () => stderr };
+}
+
+async function stop(served: Served): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    served.child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  served.child.kill("SIGTERM");
+  return exited;
+}
+
+async function api(ready: Ready, method: string, path: string, body?: unknown, key = ready.accessKey) {
+  const response = await fetch(`${ready.baseUrl}${path}`, {
+    method,
+    headers: { "x-access-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "chainform-restart-"));
+});
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL"); // only after a failure: a passing test stops its servers
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("state survives a restart; SIGTERM exits cleanly", async () => {
+  const first = await serve(dataDir);
+  expect(first.ready).toMatchObject({ event: "ready", accountSlug: "acme", projectSlug: "demo" });
+  expect(first.ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(first.ready.accessKey).toMatch(/^cf_[A-Za-z0-9_-]{43}$/);
+  const projectPath = `/v1/account/${first.ready.accountSlug}/project/${first.ready.projectSlug}`;
+  const envPath = `/public${projectPath}/environments`;
+
+  const environment = await api(first.ready, "POST", envPath, {
+    display_name: "Survivor",
+    network_configs: [{ network_id: "1", block_number: "0x10" }, { network_id: "10" }],
+    bridge_config: { enabled: true },
+  });
+  expect(environment.status).toBe(200);
+  const simulation = await api(first.ready, "POST", `${projectPath}/simulate`, {
+    network_id: "1",
+    from: `0x${"11".repeat(20)}`,
+    to: `0x${"22".repeat(20)}`,
+    save: true,
+  });
+  expect(simulation.status).toBe(200);
+  const actionId = actionsByStatus("running")[0];
+  expect((await api(first.ready, "POST", `${projectPath}/actions/action/${actionId}/stop`)).status).toBe(200);
+  const projectsBefore = (await api(first.ready, "GET", `/v1/account/acme/projects`)).body;
+
+  expect(await stop(first)).toEqual({ code: 0, signal: null });
+
+  const second = await serve(dataDir);
+  try {
+    expect(second.ready.accessKey).toBe(first.ready.accessKey);
+    const got = await api(second.ready, "GET", `${envPath}/${environment.body.id}`);
+    expect(got.status).toBe(200);
+    const withoutUrls = (e: { active_instance: { vnets: { rpcs: { url: string }[] }[] } }) =>
+      JSON.stringify(e).replaceAll(first.ready.baseUrl, "BASE").replaceAll(second.ready.baseUrl, "BASE");
+    expect(withoutUrls(got.body)).toBe(withoutUrls(environment.body));
+    expect((await api(second.ready, "GET", `${projectPath}/simulations`)).body.simulations.map((s: { id: string }) => s.id)).toEqual([
+      simulation.body.simulation.id,
+    ]);
+    expect((await api(second.ready, "GET", `/v1/account/acme/projects`)).body).toEqual(projectsBefore);
+    expect(actionsByStatus("stopped")).toContain(actionId);
+    expect(actionsByStatus("running")).not.toContain(actionId);
+
+    const token = await promisify(execFile)(process.execPath, [BIN, "token", "--data-dir", dataDir, "--user", "bob"]);
+    const asBob = await fetch(`${second.ready.baseUrl}/v1/account/acme/projects`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
+    expect(asBob.status).toBe(200);
+  } finally {
+    expect(await stop(second)).toEqual({ code: 0, signal: null });
+  }
+  expect(second.stderr()).not.toContain(first.ready.accessKey);
+}, 60_000);
+
+test("CHAINFORM_ACCESS_KEY fixes the first user's key", async () => {
+  const served = await serve(dataDir, { CHAINFORM_ACCESS_KEY: "cf_fixed_for_this_test" });
+  try {
+    expect(served.ready.accessKey).toBe("cf_fixed_for_this_test");
+    expect((await api(served.ready, "GET", "/v1/account/acme/projects")).status).toBe(200);
+  } finally {
+    await stop(served);
+  }
+}, 30_000);
+
+/** Ids of the seeded Web3 Actions in a state, read from the data dir's database (there is no GET for actions). */
+function actionsByStatus(status: "running" | "stopped"): string[] {
+  const db = new Database(join(dataDir, "chainform.db"), { readonly: true });
+  try {
+    return (db.prepare("SELECT id FROM actions WHERE status = ?").all(status) as { id: string }[]).map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}

@@ -1,6 +1,7 @@
 /** `chainform environments [--json]`: the environments of the project, newest first. Admin RPC URLs never show. */
 import type { Environment } from "../../client";
 import { lookupCommand } from "../lookup-command";
+import { listAllEnvironments } from "../project-environments";
 
 export default lookupCommand({
   name: "environments",
@@ -8,11 +9,7 @@ export default lookupCommand({
   noun: "environments",
   notes:
     "Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.\nAdmin RPC URLs are left out of the JSON (they are secrets); Terraform outputs carry them.",
-  async fetch(client) {
-    const all: Environment[] = [];
-    for await (const environment of client.iterateEnvironments()) all.push(environment);
-    return all;
-  },
+  fetch: listAllEnvironments,
   headers: ["SLUG", "NAME", "NETWORKS", "CREATED", "ID"],
   row: (e) => [e.slug, e.display_name, e.networks.map((n) => n.network_id).join(","), e.created_at, e.id],
   json: (environments) => environments.map(withoutAdminRpcUrls),

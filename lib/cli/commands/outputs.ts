@@ -4,7 +4,8 @@
  */
 import { appendFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { loadApp, readStacks, resolveAppDir, selectStacks } from "../cdktf-app";
+import { appDirOf } from "../app-command";
+import { loadApp, readStacks, selectStacks } from "../cdktf-app";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 import { formatOutputs, OUTPUTS_FORMATS, type OutputsFormat, type TerraformOutput } from "../outputs-format";
@@ -35,7 +36,6 @@ Reads the outputs of a deployed stack (terraform output) of the app synthesized 
         stack: { type: "string" },
       },
     });
-    if (positionals.length > 1) throw new UsageError(`expected at most one APP_DIR, got ${positionals.join(" ")}`);
     if (!OUTPUTS_FORMATS.includes(values.format as OutputsFormat)) {
       throw new UsageError(`--format must be one of ${OUTPUTS_FORMATS.join(", ")}, got ${JSON.stringify(values.format)}`);
     }
@@ -45,7 +45,7 @@ Reads the outputs of a deployed stack (terraform output) of the app synthesized 
       throw new UsageError("--format github appends to the file named by $GITHUB_OUTPUT, which is not set: run it in a GitHub Actions step, or use --format env");
     }
 
-    const app = loadApp(resolveAppDir(positionals[0]));
+    const app = loadApp(appDirOf(positionals));
     const stacks = selectStacks(readStacks(app.outDir), values.stack);
     if (stacks.length > 1) {
       throw new UsageError(`the app has ${stacks.length} stacks (${stacks.map((s) => s.name).join(", ")}): pick one with --stack NAME`);

@@ -11,6 +11,7 @@ import { UsageError, type Command } from "../command";
 import { explainError } from "../errors";
 import { formatDuration, parseDuration } from "../duration";
 import { Progress } from "../progress";
+import { listAllEnvironments } from "../project-environments";
 import { renderTable } from "../table";
 import { describeSelector, selectForTeardown, TEARDOWN_EXIT, type TeardownSelector } from "../teardown-selection";
 
@@ -66,7 +67,7 @@ Exit codes: 0 deleted, 3 nothing to do (no match, --dry-run, or declined), 4 som
     const client = clientFromEnv();
     const project = `${client.accountSlug ?? "?"}/${client.projectSlug ?? "?"}`;
     try {
-      const all = await progress.step(`list the environments of ${project}`, () => listAll(client));
+      const all = await progress.step(`list the environments of ${project}`, () => listAllEnvironments(client));
       const selected = selectForTeardown(all, selector);
       const summary = (deleted = 0, alreadyMissing = 0, failed = 0): TeardownSummary => ({
         project,
@@ -132,13 +133,6 @@ function selectorOf(values: { prefix?: string; "older-than"?: string; all: boole
     }
   }
   return { kind: "all" };
-}
-
-/** Every environment of the project, pages of 100, listed before anything is deleted (deleting while paging skips). */
-async function listAll(client: Client): Promise<Environment[]> {
-  const all: Environment[] = [];
-  for await (const environment of client.iterateEnvironments({ perPage: MAX_BATCH_DELETE_IDS })) all.push(environment);
-  return all;
 }
 
 function listing(selected: readonly Environment[], everything: boolean): string {

@@ -29,11 +29,26 @@ function toWireBlock(spec: BlockSpec, description: string): wire.SchemaBlock {
   return {
     description,
     description_kind: "MARKDOWN",
-    attributes: Object.entries(spec.attributes).map(([name, attribute]) => {
+    attributes: toWireAttributes(spec.attributes),
+    block_types: Object.entries(spec.blocks ?? {}).map(([name, nested]) => ({
+      type_name: name,
+      nesting: NESTING[nested.nesting as keyof typeof NESTING],
+      block: toWireBlock(nested, nested.description),
+      min_items: nested.minItems ?? 0,
+      max_items: nested.maxItems ?? 0,
+    })),
+  };
+}
+
+function toWireAttributes(attributes: BlockSpec["attributes"]): wire.SchemaAttribute[] {
+  return Object.entries(attributes).map(([name, attribute]) => {
       const o = attribute.options as AttributeOptions<unknown>;
       return {
         name,
-        type: Buffer.from(JSON.stringify(typeToJson(attribute.type))),
+        // Nested attributes describe their type by their fields (nested_type) instead of a cty type.
+        ...(attribute.nested
+          ? { type: new Uint8Array(0), nested_type: { attributes: toWireAttributes(attribute.nested.attributes), nesting: "LIST" as const } }
+          : { type: Buffer.from(JSON.stringify(typeToJson(attribute.type))) }),
         description: o.description,
         description_kind: "MARKDOWN",
         required: o.required === true,
@@ -43,13 +58,5 @@ function toWireBlock(spec: BlockSpec, description: string): wire.SchemaBlock {
         sensitive: o.sensitive === true,
         deprecated: o.deprecated === true,
       };
-    }),
-    block_types: Object.entries(spec.blocks ?? {}).map(([name, nested]) => ({
-      type_name: name,
-      nesting: NESTING[nested.nesting as keyof typeof NESTING],
-      block: toWireBlock(nested, nested.description),
-      min_items: nested.minItems ?? 0,
-      max_items: nested.maxItems ?? 0,
-    })),
-  };
+  });
 }

@@ -37,6 +37,11 @@ export interface Attribute<T = unknown, O extends AttributeOptions<T> = Attribut
   readonly type: CtyType;
   /** The options given to the builder. */
   readonly options: O;
+  /**
+   * For nested attributes (protocol 6 `nested_type`): the attributes of each element. Unlike an object-typed
+   * attribute, each nested attribute keeps its own flags, so one of them can be sensitive on its own.
+   */
+  readonly nested?: { readonly nesting: "list"; readonly attributes: Readonly<Record<string, Attribute<any, any>>> };
   /** Type-level only: the model type of the value. */
   readonly __value?: T;
 }
@@ -150,6 +155,25 @@ export const attr = {
   /** A map attribute from string keys to an element type. */
   map: <E extends CtyType, const O extends AttributeOptions<Record<string, ValueOf<E>>>>(element: E, options: O) =>
     attribute<Record<string, ValueOf<E>>>(cty.map(element))(options),
+  /**
+   * A list of objects whose fields are attributes with their own descriptions and flags (protocol 6 nested
+   * attributes): use it for computed lists where one field is sensitive and the others are not.
+   * @example
+   * attr.nestedList({ url: attr.string({ description: "URL.", computed: true, sensitive: true }) },
+   *   { description: "Endpoints.", computed: true })
+   */
+  nestedList: <
+    const F extends Record<string, Attribute<any, any>>,
+    const O extends AttributeOptions<{ [K in keyof F]: (F[K] extends Attribute<infer T, any> ? T : never) | null }[]>,
+  >(
+    fields: F,
+    options: O,
+  ): Attribute<{ [K in keyof F]: (F[K] extends Attribute<infer T, any> ? T : never) | null }[], O> => ({
+    kind: "attribute",
+    type: cty.list(cty.object(Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.type])))),
+    options,
+    nested: { nesting: "list", attributes: fields },
+  }),
   /** An object attribute with a fixed set of typed fields. */
   object: <A extends Record<string, CtyType>, const O extends AttributeOptions<ValueOf<ObjectType<A>>>>(
     fields: A,
@@ -208,6 +232,7 @@ function checkBlock(spec: BlockSpec, prefix: string): void {
     if (o.required && (o.optional || o.computed)) throw new Error(`schema: attribute "${where}" is required, so it cannot be optional or computed`);
     if (!o.required && !o.optional && !o.computed) throw new Error(`schema: attribute "${where}" must be required, optional or computed`);
     if (o.default !== undefined && !o.optional) throw new Error(`schema: attribute "${where}" has a default, so it must be optional`);
+    if (attribute.nested) checkBlock({ attributes: attribute.nested.attributes }, `${where}.`);
   }
   for (const [name, nested] of Object.entries(spec.blocks ?? {})) {
     if (!nested.description) throw new Error(`schema: block "${prefix}${name}" needs a description`);

@@ -43,6 +43,8 @@ export interface SchemaAttribute {
   computed?: boolean;
   sensitive?: boolean;
   deprecated?: boolean;
+  /** Nested attributes: the element's attributes and how they repeat (then `type` is empty). */
+  nested_type?: { attributes: SchemaAttribute[]; nesting: "SINGLE" | "LIST" | "SET" | "MAP" };
 }
 
 /** A nested block type of a schema block. */

@@ -43,11 +43,11 @@ describe("provider mirror", () => {
     expect(text).toMatch(/direct \{\s+exclude = \["registry.terraform.io\/chainform\/chainform"\]/);
   });
 
-  it("resolves the bundle seven directories above the launcher", () => {
-    // The launcher's relative path must land on the layout's bundle path.
+  it("resolves the loader seven directories above the launcher", () => {
+    // The launcher's relative path must land on the layout's loader path.
     const layout = mirrorLayout(root);
     const launcherDir = join(layout.mirrorDir, "registry.terraform.io", "chainform", "chainform", "1.2.3", "linux_amd64");
     const relative = launcherScript("1.2.3").match(/"\$here\/([^"]+)"/)![1];
-    expect(join(launcherDir, relative)).toBe(layout.bundlePath);
+    expect(join(launcherDir, relative)).toBe(layout.loaderPath);
   });
 });

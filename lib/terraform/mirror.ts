@@ -3,8 +3,9 @@
  *
  * Terraform pins an `h1:` hash of the provider package in `.terraform.lock.hcl`. The hash covers the files of the
  * mirror's package directory, so what goes in there must change only when the version changes: the package holds
- * a small launcher script whose text depends on nothing but the version, and the launcher runs the provider
- * bundle that lives outside the mirror (`dist/provider/provider.cjs`). A rebuild with new code keeps the hash; the
+ * a small launcher script whose text depends on nothing but the version, and the launcher runs the provider's
+ * loader that lives outside the mirror (`dist/provider/terraform-provider-chainform.js`, which runs the bundle
+ * beside it with V8's compile cache; see lib/terraform/protocol/bundle.ts). A rebuild with new code keeps the hash; the
  * same version on another machine (or another platform: every platform directory holds the same launcher) has the
  * same hash, so committed lock files stay valid.
  */
@@ -27,8 +28,10 @@ export const MIRROR_PLATFORMS = ["linux_amd64", "linux_arm64", "darwin_amd64", "
 export interface MirrorLayout {
   /** The mirror directory named in the CLI config. */
   readonly mirrorDir: string;
-  /** The provider bundle the launcher runs. */
+  /** The provider bundle (its existence says the provider was built). */
   readonly bundlePath: string;
+  /** The loader the launcher runs: it runs the bundle with V8's compile cache. */
+  readonly loaderPath: string;
   /** The CLI config file (`TF_CLI_CONFIG_FILE`). */
   readonly cliConfigPath: string;
 }
@@ -42,7 +45,8 @@ export function packageRoot(): string {
 export function mirrorLayout(root: string = packageRoot()): MirrorLayout {
   return {
     mirrorDir: join(root, "dist", "terraform", "mirror"),
-    bundlePath: join(root, "dist", "provider", "provider.cjs"),
+    bundlePath: join(root, "dist", "provider", `terraform-provider-${PROVIDER_TYPE}.bundle.js`),
+    loaderPath: join(root, "dist", "provider", `terraform-provider-${PROVIDER_TYPE}.js`),
     cliConfigPath: join(root, "dist", "terraform", "terraformrc"),
   };
 }
@@ -59,15 +63,15 @@ export function providerExecutableName(version: string): string {
 
 /**
  * The launcher script. Its text depends only on `version`. `terraform init` links the package directory into
- * `.terraform/providers`, so the script resolves its own real path before finding the bundle seven levels up
+ * `.terraform/providers`, so the script resolves its own real path before finding the loader seven levels up
  * (platform, version, type, namespace, host, mirror, terraform → dist). `CHAINFORM_NODE` picks another node.
  */
 export function launcherScript(version: string): string {
   return [
     "#!/bin/sh",
-    `# chainform Terraform provider ${version}: runs the provider bundle with Node.js.`,
+    `# chainform Terraform provider ${version}: runs the provider (dist/provider) with Node.js.`,
     'here=$(dirname "$(readlink -f "$0")")',
-    'exec "${CHAINFORM_NODE:-node}" "$here/../../../../../../../provider/provider.cjs" "$@"',
+    `exec "\${CHAINFORM_NODE:-node}" "$here/../../../../../../../provider/terraform-provider-${PROVIDER_TYPE}.js" "$@"`,
     "",
   ].join("\n");
 }

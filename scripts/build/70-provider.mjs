@@ -1,30 +1,20 @@
-// Bundles the Terraform provider into one file (Terraform starts it 3-5 times per command, so start-up is what
-// counts) and writes the offline filesystem mirror and CLI config (lib/terraform/mirror.ts explains the design).
+// Bundles the Terraform provider (lib/terraform/provider/main.ts) into dist/provider with the loader that keeps
+// V8's compiled code between starts (Terraform starts the provider 3-5 times per command, so start-up is what
+// counts), then writes the offline filesystem mirror and CLI config (lib/terraform/mirror.ts explains the design).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 
 export default async function buildProvider({ root }) {
   const entry = join(root, "lib", "terraform", "provider", "main.ts");
-  if (!existsSync(entry)) {
-    // TODO(issue 5): remove once the provider lands; until then other parts must still build.
-    console.error(`build: no provider entry at ${entry} yet; skipping the provider bundle`);
-    return;
-  }
-  const esbuild = await import("esbuild");
-  await esbuild.build({
-    entryPoints: [entry],
-    outfile: join(root, "dist", "provider", "provider.cjs"),
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    minify: true,
-    sourcemap: "linked",
-    legalComments: "none",
-    logLevel: "warning",
-  });
+  if (!existsSync(entry)) throw new Error(`build: the provider entry ${entry} is missing`);
   const require = createRequire(import.meta.url);
-  const { writeProviderMirror } = require(join(root, "dist", "terraform", "mirror.js"));
+  const { bundleProvider } = require(join(root, "dist", "terraform", "protocol", "bundle.js"));
+  const { mirrorLayout, writeProviderMirror, PROVIDER_TYPE } = require(join(root, "dist", "terraform", "mirror.js"));
+  const { bundlePath } = mirrorLayout(root);
+  // Also writes dist/provider/terraform-provider-chainform, a launcher with this node's absolute path, for
+  // dev_overrides; the mirror has its own, path-free launcher.
+  const { bundle } = await bundleProvider({ entry, outDir: join(root, "dist", "provider"), type: PROVIDER_TYPE });
+  if (bundle !== bundlePath) throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);
   writeProviderMirror(root);
 }

@@ -155,10 +155,11 @@ function badRequests(): BadRequest[] {
   }
   for (const method of ["PUT", "PATCH"]) requests.push({ name: `${method} environments`, method, path: base, options: { as: "alice", body: {} } });
   // Credentials.
-  for (const headers of [
+  const credentials: Record<string, string>[] = [
     { "x-access-key": "nope" }, { authorization: "Bearer " }, { authorization: "Bearer a.b.c" }, { authorization: "Basic !!!" },
     { authorization: "Digest x" }, { authorization: "x".repeat(8000) }, { "x-access-key": "k".repeat(8000) },
-  ]) {
+  ];
+  for (const headers of credentials) {
     requests.push({ name: `credentials ${JSON.stringify(headers).slice(0, 40)}`, method: "POST", path: base, options: { headers, body: { display_name: "x", network_configs: [{ network_id: "1" }] } } });
   }
   requests.push({ name: "read-only create", method: "POST", path: base, options: { as: "bob", body: { display_name: "x", network_configs: [{ network_id: "1" }] } } });

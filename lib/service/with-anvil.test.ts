@@ -28,7 +28,7 @@ test("the Public RPC answers with the overridden chain id; the Admin RPC too", a
   const answer = await fetch(pub, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
   expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: `0x${(845300).toString(16)}` });
   const batch = await fetch(admin, { method: "POST", body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "eth_chainId" }, { jsonrpc: "2.0", id: 2, method: "eth_blockNumber" }]) });
-  expect((await batch.json()).map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+  expect(((await batch.json()) as { id: number }[]).map((r) => r.id).sort()).toEqual([1, 2]);
 });
 
 test("a transaction sent through the API is recorded: list and get return it", async () => {

@@ -51,9 +51,14 @@ export interface ActionRow {
 const PROJECT_COLUMNS =
   "p.id, p.owner_id, p.slug, p.name, p.public, p.restricted, p.high_volume, p.in_transfer, p.is_module, p.created_at, p.last_push_at, p.options";
 
-/** Reads and writes projects and what hangs off them. */
+/**
+ * Reads projects and what hangs off them, and stops Web3 Actions. Projects, members and channels are written by
+ * the seed only, so their lookups are cached for the life of the process (they are on the path of every
+ * project-scoped request); an endpoint that ever writes them must clear `cache`. Actions are not cached.
+ */
 export class Projects {
   private readonly statements;
+  private readonly cache = new Map<string, unknown>();
 
   constructor(db: Database.Database) {
     this.statements = {
@@ -82,12 +87,12 @@ export class Projects {
 
   /** An account's projects, oldest first. */
   ofOwner(ownerId: string): ProjectRow[] {
-    return this.statements.ofOwner.all(ownerId) as ProjectRow[];
+    return this.cached(`ofOwner/${ownerId}`, () => this.statements.ofOwner.all(ownerId) as ProjectRow[]);
   }
 
   /** A project by account and slug. */
   bySlug(ownerId: string, slug: string): ProjectRow | undefined {
-    return this.statements.bySlug.get(ownerId, slug) as ProjectRow | undefined;
+    return this.cached(`bySlug/${ownerId}/${slug}`, () => this.statements.bySlug.get(ownerId, slug) as ProjectRow | undefined);
   }
 
   /** Projects of other users' personal accounts where the user is an accepted explicit member. */
@@ -97,24 +102,31 @@ export class Projects {
 
   /** Explicit members, accepted and pending. */
   members(projectId: string): ProjectMemberRow[] {
-    return this.statements.members.all(projectId) as ProjectMemberRow[];
+    return this.cached(`members/${projectId}`, () => this.statements.members.all(projectId) as ProjectMemberRow[]);
   }
 
   /** Number of explicit members (accepted and pending). */
   memberCount(projectId: string): number {
-    return (this.statements.countMembers.get(projectId) as { n: number }).n;
+    return this.cached(`count/${projectId}`, () => (this.statements.countMembers.get(projectId) as { n: number }).n);
   }
 
   /** A user's explicit membership: accepted, pending, or none. */
   membership(projectId: string, userId: string): "accepted" | "pending" | undefined {
-    const row = this.statements.membership.get(projectId, userId) as { accepted: number } | undefined;
-    if (!row) return undefined;
-    return row.accepted === 1 ? "accepted" : "pending";
+    return this.cached(`membership/${projectId}/${userId}`, () => {
+      const row = this.statements.membership.get(projectId, userId) as { accepted: number } | undefined;
+      if (!row) return undefined;
+      return row.accepted === 1 ? "accepted" : "pending";
+    });
   }
 
   /** An account's delivery channels. */
   deliveryChannels(ownerId: string): DeliveryChannelRow[] {
     return this.statements.channels.all(ownerId) as DeliveryChannelRow[];
+  }
+
+  private cached<T>(key: string, load: () => T): T {
+    if (!this.cache.has(key)) this.cache.set(key, load());
+    return this.cache.get(key) as T;
   }
 
   /** Stops a Web3 Action of a project (idempotent); undefined when the project has no such action. */

@@ -49,7 +49,10 @@ export class Interrupts {
   /** Resolves at the first SIGINT or SIGTERM (at once if one already came). */
   wait(): Promise<void> {
     if (this.requested) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    // Signal listeners do not keep Node running: without a timer, a process with nothing else to do (no embedded
+    // service) would exit with 0 right here instead of waiting.
+    const keepAlive = setInterval(() => {}, 60_000);
+    return new Promise<void>((resolve) => this.waiters.push(resolve)).finally(() => clearInterval(keepAlive));
   }
 
   private signal(): void {

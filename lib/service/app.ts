@@ -38,6 +38,8 @@ export interface ServiceOptions {
   readonly baseUrl?: string;
   /** Fastify logging; off by default. URLs under /rpc/admin are always redacted. */
   readonly logger?: boolean;
+  /** Serve HTTPS with this PEM key and certificate (`--tls`); plain HTTP otherwise. */
+  readonly https?: { readonly key: string; readonly cert: string };
 }
 
 /** What routes reach through `app.service`. */
@@ -91,6 +93,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const limiter = new SlidingWindowLimiter();
 
   const app = Fastify({
+    ...(options.https && { https: options.https }),
     logger: options.logger ? loggerOptions() : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 500 },
@@ -98,7 +101,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
       if (!gate(request, reply)) return;
       sendError(reply, 400, error.message);
     },
-  });
+  } as FastifyServerOptions) as unknown as FastifyInstance;
   app.decorate("service", context);
   app.decorateRequest("requester", null);
   app.setValidatorCompiler(validatorCompiler);

@@ -2,7 +2,10 @@
  * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It builds
  * the app, listens, and tells the app its base URL (the RPC URLs are built on it).
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { generateServerCertificate } from "../terraform/protocol/tls/certificate";
 import { buildApp, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";
@@ -12,6 +15,16 @@ import { Store } from "./store";
 export const DEFAULT_PORT = 8787;
 /** Default host: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";
+/** File name of the `--tls` certificate in the data dir. */
+export const TLS_CERTIFICATE_FILE = "tls-cert.pem";
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** The host part of the base URL: the certificate's `localhost` for loopback over TLS, IPv6 in brackets. */
+function urlHost(host: string, tls: boolean): string {
+  if (tls && LOOPBACK.has(host)) return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}
 
 /** Options of a listening service. */
 export interface ServerOptions extends ServiceOptions {
@@ -19,6 +32,12 @@ export interface ServerOptions extends ServiceOptions {
   readonly host?: string;
   /** Port; default 8787; 0 picks a free one. */
   readonly port?: number;
+  /**
+   * Serve HTTPS with a fresh self-signed certificate (CN and SAN `localhost`); the base URL then names
+   * `localhost` for a loopback host. With a data dir the certificate is written to `tls-cert.pem` there, for
+   * clients to trust (e.g. `NODE_EXTRA_CA_CERTS`).
+   */
+  readonly tls?: boolean;
 }
 
 /** A running service. */
@@ -50,8 +69,10 @@ export interface RunningService {
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningService> {
   const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls });
-  const app = await buildApp({ ...options, store });
   const host = options.host ?? DEFAULT_HOST;
+  const certificate = options.tls ? generateServerCertificate() : undefined;
+  if (certificate && store.dataDir !== null) writeFileSync(join(store.dataDir, TLS_CERTIFICATE_FILE), certificate.certPem);
+  const app = await buildApp({ ...options, store, ...(certificate && { https: { key: certificate.keyPem, cert: certificate.certPem } }) });
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
   } catch (error) {
@@ -60,7 +81,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port ?? DEFAULT_PORT;
-  const baseUrl = options.baseUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const baseUrl = options.baseUrl ?? `${certificate ? "https" : "http"}://${urlHost(host, certificate !== undefined)}:${port}`;
   app.service.baseUrl = baseUrl;
   const keys = store.accounts.keysByUsername();
   const firstUserId = store.accounts.firstUserId();

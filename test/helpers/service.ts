@@ -8,8 +8,7 @@
  * });
  * await service.close();
  */
-import { startServer, type RunningService } from "../../lib/service/server";
-import type { ServiceOptions } from "../../lib/service/app";
+import { startServer, type RunningService, type ServerOptions } from "../../lib/service/server";
 import type { RateLimitSettings } from "../../lib/service/rate-limit";
 
 /** Limits high enough that no test trips them by accident; pass `rateLimits` to test limiting. */
@@ -21,7 +20,9 @@ export const TEST_RATE_LIMITS: RateLimitSettings = {
 };
 
 /** Options of a test service: any service option; rate limits default to `TEST_RATE_LIMITS`. */
-export type TestServiceOptions = Omit<ServiceOptions, "rateLimits"> & { readonly rateLimits?: Partial<RateLimitSettings> };
+export type TestServiceOptions = Omit<ServerOptions, "rateLimits" | "host" | "port"> & {
+  readonly rateLimits?: Partial<RateLimitSettings>;
+};
 
 /** A running test service: base URL, the default account/project, a key per seeded user, `token()`, `close()`. */
 export interface TestService extends RunningService {

@@ -30,11 +30,11 @@ const serve: Command = {
         "burst-limit": { type: "string" },
       },
     });
-    if (values.tls) throw new UsageError("--tls is not supported yet: the local service serves HTTP on loopback");
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
     const service = await startServer({
       host: values.host,
+      tls: values.tls,
       port: integerIn(values.port, "--port", 0, 65_535),
       dataDir: values["in-memory"] ? null : resolve(values["data-dir"]),
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),

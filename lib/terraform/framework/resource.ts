@@ -73,6 +73,14 @@ export interface ModifyPlanRequest<S extends Schema<any>, D> extends HandlerCont
   readonly config: Config<S>;
   /** Marks an attribute whose change forces replacement. */
   requiresReplace(path: ValuePath): void;
+  /**
+   * The resource's private data from the prior plan or state (JSON the provider wrote with `setPrivate`); Terraform
+   * passes a replacement's first plan's private data to its second, null-prior plan, which is how that plan can
+   * tell a replacement from a plain create.
+   */
+  readonly private: Record<string, unknown> | null;
+  /** Sets the private data carried with this plan (and, after apply, with the state). */
+  setPrivate(value: Record<string, unknown> | null): void;
 }
 
 /** Input of `upgradeState`. */

@@ -163,19 +163,24 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       const config = decodeDynamicValue(request.config, type);
       const { planned, requiresReplace } = planResourceChange(definition.schema, { prior, proposed, config });
       if (planned !== null && prior !== null && !definition.update) requiresReplace.push(...changedAttributes(definition, planned, prior, requiresReplace));
+      let plannedPrivate = request.prior_private;
       if (planned !== null && definition.modifyPlan) {
         await definition.modifyPlan({
           plan: planned as never,
           state: prior as never,
           config: config as never,
           requiresReplace: (path: ValuePath) => requiresReplace.push(path),
+          private: decodePrivate(request.prior_private),
+          setPrivate: (value) => {
+            plannedPrivate = value === null ? new Uint8Array(0) : Buffer.from(JSON.stringify(value));
+          },
           ...context(diagnostics, rpc),
         });
       }
       return {
         planned_state: encodeDynamicValue(planned, type),
         requires_replace: requiresReplace.map(toWirePath),
-        planned_private: request.prior_private,
+        planned_private: plannedPrivate,
         ...done(diagnostics),
       };
     },
@@ -284,6 +289,17 @@ function toState(
   } catch (error) {
     if (!(error instanceof CtyPathError)) throw error;
     diagnostics.error(`${definition.typeName}: invalid state for ${formatPath(error.path)}`, `${error.message}\n\n${bugDetail}`, error.path);
+    return null;
+  }
+}
+
+/** Private data as JSON written by `setPrivate`; anything else (or nothing) reads as null. */
+function decodePrivate(bytes: Uint8Array | undefined): Record<string, unknown> | null {
+  if (!bytes || bytes.length === 0) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
     return null;
   }
 }

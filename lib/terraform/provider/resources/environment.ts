@@ -319,8 +319,11 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
   },
 
-  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace }) {
+  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, private: priorPrivate, setPrivate }) {
     if (state !== null) {
+      // If this turns out to be a replacement, Terraform plans the new object again with no prior state but with
+      // this private data: the slug check below must not mistake the environment being replaced for a squatter.
+      setPrivate({ replacing: state.id });
       // Blocks added or removed replace the environment too (attribute changes are marked by their modifiers).
       const planned = plan.network_config;
       if (!isUnknown(planned)) {
@@ -364,7 +367,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       }
       // A create whose slug is taken would fail at apply: fail the plan instead, with the way to adopt it.
       const existing = await data.client.getEnvironmentBySlug({ slug: plan.slug });
-      if (existing) {
+      if (existing && existing.id !== priorPrivate?.["replacing"]) {
         diagnostics.error(
           "An environment with this slug already exists",
           `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ` +

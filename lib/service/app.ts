@@ -46,7 +46,6 @@ export interface ServiceOptions {
 export interface ServiceContext {
   readonly store: Store;
   readonly engine: ChainEngine;
-  readonly rateLimits: RateLimitSettings;
   /** The base URL RPC URLs are built on; settable once the server knows its address. */
   baseUrl: string | undefined;
 }
@@ -86,7 +85,6 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const context: ServiceContext = {
     store,
     engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host)))(store),
-    rateLimits,
     baseUrl: options.baseUrl,
   };
   const authenticator = new Authenticator(store.accounts, store.secret("jwt_secret"));
@@ -124,7 +122,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
 
   function takeRate(request: FastifyRequest, authentication: Authentication): RateDecision {
     if (request.routeOptions.config?.rpc) {
-      return limiter.take(`rpc:${request.url}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
+      return limiter.take(`rpc:${request.url.split("?")[0]}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
     }
     if (authentication.kind === "authenticated") {
       return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit);

@@ -16,6 +16,7 @@ export function canonicalQuantity(hex: string): string {
 
 /** Validates and normalizes a create request for a project; throws the 400 naming the field at fault. */
 export function planEnvironment(store: Store, projectId: string, request: CreateEnvironmentRequest): NewEnvironment {
+  const slug = request.slug ?? slugify(request.display_name);
   const seenNetworks = new Map<string, number>();
   const seenChainIds = new Map<number, number>();
   const vnets = request.network_configs.map((config, index) => {
@@ -47,30 +48,23 @@ export function planEnvironment(store: Store, projectId: string, request: Create
       );
     }
     seenChainIds.set(chainId, index);
-    const accounts = normalizedAccounts(config, at);
     return {
       networkId: network.chain_id,
       networkName: network.network_name,
       chainId,
-      slug: "",
-      displayName: "",
+      slug: `${slug}-${network.network_slugs.vnet_rpc_slug || network.chain_id}`,
+      displayName: `${request.display_name} (${network.network_name})`,
       blockNumber: config.block_number ? canonicalQuantity(config.block_number) : `0x${network.latest_block.toString(16)}`,
-      accounts,
-      vnetSlug: network.network_slugs.vnet_rpc_slug || network.chain_id,
+      accounts: normalizedAccounts(config, at),
     };
   });
-  const slug = request.slug ?? slugify(request.display_name);
   return {
     projectId,
     slug,
     displayName: request.display_name,
     networkConfigs: request.network_configs.map((config, index) => normalizedConfig(config, vnets[index].accounts)),
     bridgeConfig: bridgeConfigOf(request),
-    vnets: vnets.map(({ vnetSlug, ...vnet }) => ({
-      ...vnet,
-      slug: `${slug}-${vnetSlug}`,
-      displayName: `${request.display_name} (${vnet.networkName})`,
-    })),
+    vnets,
   };
 }
 

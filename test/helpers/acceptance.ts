@@ -11,6 +11,7 @@
  *   { name: "import by id", importId: () => id, resource: "chainform_environment.ci", importVerify: true },
  * ]);
  */
+import { join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, terraformCliConfigPath } from "../../lib/terraform/mirror";
 import type { TestService } from "./service";
 import { TerraformWorkspace, type PlanJson, type StateResource, type TerraformResult } from "./terraform";
@@ -56,6 +57,8 @@ export interface StepResult extends TerraformResult {
 /** What steps share: the workspace and helpers to look at state and outputs. */
 export interface StepContext {
   readonly tf: TerraformWorkspace;
+  /** The environment terraform runs with here (for spawning it directly, e.g. to interrupt it). */
+  readonly env: NodeJS.ProcessEnv;
   /** The resources in state. */
   state(): Promise<StateResource[]>;
   /** One resource's state values (throws when it is not in state). */
@@ -112,6 +115,16 @@ export async function acceptance(options: AcceptanceOptions = {}): Promise<Accep
   let initialized = false;
   const ctx: StepContext = {
     tf,
+    // As TerraformWorkspace sets it up: its CLI config file in the working directory.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME ?? tf.dir,
+      CHECKPOINT_DISABLE: "1",
+      TF_IN_AUTOMATION: "1",
+      TF_INPUT: "0",
+      TF_CLI_CONFIG_FILE: join(tf.dir, ".terraformrc"),
+      ...options.env,
+    },
     state: () => tf.stateResources(),
     async resource(address) {
       const found = (await tf.stateResources()).find((r) => r.address === address);

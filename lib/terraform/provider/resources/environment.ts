@@ -5,7 +5,7 @@
  * `"0x56bc75e2d63100000"`, an address in other letter case) are in-place updates that call nothing.
  */
 import { ApiError, isSlugConflict, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
-import { slugify } from "../../../service/slug";
+import { slugify } from "../../../spec/slug";
 import {
   at,
   attr,

@@ -1,0 +1,162 @@
+import type { Environment } from "../../../client";
+import { normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
+import { environmentFieldPath } from "../errors";
+import { createRequest, toState, type EnvironmentState } from "./environment";
+
+const vnet = (networkId: number, chainId: number, n: number) => ({
+  id: `00000000-0000-4000-8000-00000000000${n}`,
+  display_name: `env (${networkId})`,
+  slug: `env-${networkId}`,
+  status: "running",
+  rpcs: [
+    { name: "Admin RPC" as const, url: `http://svc/rpc/admin/secret${n}` },
+    { name: "Public RPC" as const, url: `http://svc/rpc/public/${n}` },
+  ],
+  fork_config: { network_id: networkId, block_number: "0x10" },
+  chain_config: { chain_id: chainId },
+});
+
+const service: Environment = {
+  id: "11111111-1111-4111-8111-111111111111",
+  display_name: "Env",
+  slug: "env",
+  created_at: "2026-01-01T00:00:00.000Z",
+  networks: [],
+  active_instance: { id: "22222222-2222-4222-8222-222222222222", vnets: [vnet(1, 73571, 1), vnet(8453, 8453, 2)] },
+  network_configs: [
+    {
+      network_id: "1",
+      chain_config_overrides: { chain_id: "73571" },
+      explorer_config: { enabled: true },
+      accounts: [{ address: "0xabcdef0000000000000000000000000000000001", balance: "0x56bc75e2d63100000" }],
+    },
+    { network_id: "8453", block_number: "0xa" },
+  ],
+  bridge_config: { enabled: true, relay_mode: "autoRelay", delay_seconds: 0 },
+};
+
+describe("balances", () => {
+  it.each([
+    ["0x56bc75e2d63100000", "0x56bc75e2d63100000"],
+    ["0x056BC75E2D63100000", "0x56bc75e2d63100000"],
+    ["100000000000000000000", "0x56bc75e2d63100000"],
+    ["100ether", "0x56bc75e2d63100000"],
+    ["100 ether", "0x56bc75e2d63100000"],
+    ["0.5ether", "0x6f05b59d3b20000"],
+    ["5gwei", "0x12a05f200"],
+    ["42wei", "0x2a"],
+    ["0", "0x0"],
+  ])("normalizes %s to %s", (text, hex) => {
+    expect(normalizeBalance(text)).toBe(hex);
+  });
+
+  it.each(["", "lots", "-1", "1.5", "0x", "0xZZ", "1e18", "0.0000000000000000001ether", "5 parsecs", `0x${"f".repeat(65)}`])(
+    "rejects %j with a message",
+    (text) => {
+      const parsed = parseBalance(text);
+      expect("error" in parsed && parsed.error).toMatch(/balance|wei/);
+    },
+  );
+
+  it("compares by amount, not by spelling", () => {
+    expect(sameBalance("100ether", "0x56BC75E2D63100000")).toBe(true);
+    expect(sameBalance("1gwei", "1000000000")).toBe(true);
+    expect(sameBalance("1gwei", "1ether")).toBe(false);
+    expect(sameBalance("nonsense", "nonsense")).toBe(false);
+    expect(sameQuantity("0x00A", "0xa")).toBe(true);
+    expect(sameQuantity("0xa", "0xb")).toBe(false);
+  });
+});
+
+describe("toState", () => {
+  it("maps the service's environment, keeping how the configuration spelled equal values", () => {
+    // GIVEN a plan that wrote the balance in ether, the address in upper case and the block number padded
+    const state = toState(service, {
+      network_config: [
+        { network_id: "1", block_number: null, account: [{ address: "0xABCDEF0000000000000000000000000000000001", balance: "100ether" }] },
+        { network_id: "8453", block_number: "0x000A", account: [] },
+      ],
+      bridge: [{ enabled: true, relay_mode: null, delay_seconds: null }],
+    });
+    // THEN state keeps those spellings, and holds everything else as the service says
+    expect(state).toEqual<EnvironmentState>({
+      id: service.id,
+      display_name: "Env",
+      slug: "env",
+      created_at: "2026-01-01T00:00:00.000Z",
+      instance_id: service.active_instance.id,
+      network_config: [
+        {
+          network_id: "1",
+          block_number: "0x10",
+          chain_id: 73571,
+          explorer: [{ enabled: true, verification_visibility: null }],
+          account: [{ address: "0xABCDEF0000000000000000000000000000000001", balance: "100ether" }],
+        },
+        { network_id: "8453", block_number: "0x000A", chain_id: null, explorer: [], account: [] },
+      ],
+      bridge: [{ enabled: true, relay_mode: null, delay_seconds: null }],
+      vnets: [
+        { id: service.active_instance.vnets[0]!.id, network_id: "1", chain_id: 73571, slug: "env-1", status: "running", public_rpc_url: "http://svc/rpc/public/1", admin_rpc_url: "http://svc/rpc/admin/secret1" },
+        { id: service.active_instance.vnets[1]!.id, network_id: "8453", chain_id: 8453, slug: "env-8453", status: "running", public_rpc_url: "http://svc/rpc/public/2", admin_rpc_url: "http://svc/rpc/admin/secret2" },
+      ],
+      public_rpc_urls: { "1": "http://svc/rpc/public/1", "8453": "http://svc/rpc/public/2" },
+      admin_rpc_urls: { "1": "http://svc/rpc/admin/secret1", "8453": "http://svc/rpc/admin/secret2" },
+    });
+  });
+
+  it("shows the service's values where they mean something else (drift)", () => {
+    const state = toState(service, {
+      network_config: [{ network_id: "1", account: [{ address: "0x9999999999999999999999999999999999999999", balance: "1ether" }] }],
+      bridge: [{ enabled: false, relay_mode: "delayedRelay", delay_seconds: 5 }],
+    });
+    expect(state.network_config[0]!.account).toEqual([{ address: "0xabcdef0000000000000000000000000000000001", balance: "0x56bc75e2d63100000" }]);
+    expect(state.bridge).toEqual([{ enabled: true, relay_mode: "autoRelay", delay_seconds: 0 }]);
+  });
+
+  it("without a configuration (import), leaves out a bridge at its defaults and defaults inside a bridge", () => {
+    expect(toState({ ...service, bridge_config: { enabled: false, relay_mode: "autoRelay", delay_seconds: 0 } }, null).bridge).toEqual([]);
+    expect(toState(service, null).bridge).toEqual([{ enabled: true, relay_mode: null, delay_seconds: null }]);
+    expect(toState(service, null).network_config[0]!.account[0]!.balance).toBe("0x56bc75e2d63100000");
+  });
+});
+
+describe("createRequest", () => {
+  it("sends hex wei, canonical block numbers, and only what the configuration set", () => {
+    const request = createRequest({
+      display_name: "Env",
+      slug: "env",
+      network_config: [
+        { network_id: "1", block_number: "0x00FF", chain_id: 5, explorer: [{ enabled: null, verification_visibility: "abi" }], account: [{ address: "0x1111111111111111111111111111111111111111", balance: "1ether" }] },
+        { network_id: "8453", block_number: null, chain_id: null, explorer: [], account: [] },
+      ],
+      bridge: [{ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 }],
+    });
+    expect(request).toEqual({
+      display_name: "Env",
+      slug: "env",
+      network_configs: [
+        {
+          network_id: "1",
+          block_number: "0xff",
+          chain_config_overrides: { chain_id: "5" },
+          explorer_config: { verification_visibility: "abi" },
+          accounts: [{ address: "0x1111111111111111111111111111111111111111", balance: "0xde0b6b3a7640000" }],
+        },
+        { network_id: "8453" },
+      ],
+      bridge_config: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
+    });
+  });
+});
+
+describe("environmentFieldPath", () => {
+  it("maps the service's JSON pointers to attribute paths", () => {
+    expect(environmentFieldPath("/network_configs/1/accounts/0/balance")).toEqual([
+      { attribute: "network_config" }, { index: 1 }, { attribute: "account" }, { index: 0 }, { attribute: "balance" },
+    ]);
+    expect(environmentFieldPath("/network_configs/0/chain_config_overrides/chain_id")).toEqual([{ attribute: "network_config" }, { index: 0 }, { attribute: "chain_id" }]);
+    expect(environmentFieldPath("/bridge_config/delay_seconds")).toEqual([{ attribute: "bridge" }, { index: 0 }, { attribute: "delay_seconds" }]);
+    expect(environmentFieldPath("/slug")).toEqual([{ attribute: "slug" }]);
+  });
+});

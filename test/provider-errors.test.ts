@@ -1,0 +1,207 @@
+/**
+ * Acceptance: what goes wrong, through real terraform. Bad configurations fail at validate (or, for what only the
+ * service knows, at plan) with the attribute at fault; a wrong access key fails with a clear 401 that does not
+ * echo the key; Ctrl-C during an apply leaves no environment unknown to state.
+ */
+import { spawn } from "node:child_process";
+import { createClient, type Client } from "../lib/client";
+import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance } from "./helpers/acceptance";
+import { startTestService, type TestService } from "./helpers/service";
+import { terraformBinary } from "./helpers/terraform";
+
+const environment = (name: string, body: string) => `
+resource "chainform_environment" "${name}" {
+  display_name = "${name}"
+${body}
+}
+`;
+
+const network = (extra = "", id = "1") => `  network_config {
+    network_id = "${id}"
+${extra}
+  }`;
+
+/** One resource per mistake, all in one configuration: one `terraform validate` reports them all. */
+const badConfigs = `${PROVIDER_BLOCK}
+provider "chainform" {}
+${environment("bad_address", network(`    account {
+      address = "0x1234"
+      balance = "1ether"
+    }`))}
+${environment("bad_balance", network(`    account {
+      address = "0x1111111111111111111111111111111111111111"
+      balance = "a lot"
+    }`))}
+${environment("bad_enum", network(`    explorer {
+      verification_visibility = "everything"
+    }`))}
+${environment("bad_delay", `${network()}
+  bridge {
+    enabled       = true
+    delay_seconds = 30
+  }`)}
+${environment("duplicate_network", `${network()}
+${network("    chain_id = 5")}`)}
+`;
+
+interface JsonDiagnostic {
+  severity: string;
+  summary: string;
+  detail: string;
+  address?: string;
+  snippet?: { code: string; context: string };
+}
+
+describe("provider errors through terraform", () => {
+  let service: TestService;
+  let client: Client;
+  const workspaces: Acceptance[] = [];
+  const workspace = async (env: Record<string, string>) => {
+    const run = await acceptance({ env });
+    workspaces.push(run);
+    return run;
+  };
+
+  beforeAll(async () => {
+    service = await startTestService();
+    client = createClient({ baseUrl: service.baseUrl, accessKey: service.accessKey, accountSlug: service.accountSlug, projectSlug: service.projectSlug });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const run of workspaces) {
+      await run.tf.run("destroy", "-auto-approve", "-input=false");
+      run.dispose();
+    }
+    await client?.close();
+    await service?.close();
+  }, 60_000);
+
+  test("bad configurations fail at validate with the attribute at fault", async () => {
+    const run = await workspace(providerEnv(service));
+    await run.step({
+      name: "validate reports every mistake",
+      config: badConfigs,
+      command: "validate",
+      args: ["-json"],
+      expectError: /"valid": false/,
+      check(_ctx, result) {
+        const diagnostics = (JSON.parse(result.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;
+        const about = (resource: string) => diagnostics.filter((d) => d.snippet?.context === `resource "chainform_environment" "${resource}"`);
+        // Each diagnostic points at the attribute: Terraform quotes its line of the configuration.
+        expect(about("bad_address")).toEqual([
+          expect.objectContaining({ severity: "error", detail: expect.stringMatching(/"0x1234".*0x followed by 40 hex digits/), snippet: expect.objectContaining({ code: expect.stringMatching(/address = "0x1234"/) }) }),
+        ]);
+        expect(about("bad_balance")).toEqual([
+          expect.objectContaining({ detail: expect.stringMatching(/"a lot" is not a balance.*100ether/), snippet: expect.objectContaining({ code: expect.stringMatching(/balance = "a lot"/) }) }),
+        ]);
+        expect(about("bad_enum")).toEqual([
+          expect.objectContaining({ detail: expect.stringMatching(/"everything".*"bytecode", "abi", "source"/), snippet: expect.objectContaining({ code: expect.stringMatching(/verification_visibility = "everything"/) }) }),
+        ]);
+        expect(about("bad_delay")).toEqual([
+          expect.objectContaining({ summary: "delay_seconds needs delayedRelay", snippet: expect.objectContaining({ code: expect.stringMatching(/delay_seconds = 30/) }) }),
+        ]);
+        expect(about("duplicate_network")).toEqual([
+          expect.objectContaining({ summary: "Duplicate network", detail: expect.stringMatching(/already network_config\[0\]/), snippet: expect.objectContaining({ code: expect.stringMatching(/network_id = "1"/) }) }),
+        ]);
+        expect(diagnostics).toHaveLength(5);
+      },
+    });
+    await run.step({
+      name: "an unsupported network fails the plan, at network_id",
+      config: `${PROVIDER_BLOCK}
+provider "chainform" {}
+${environment("unsupported", network("", "999999"))}`,
+      command: "plan",
+      expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported/,
+    });
+    expect(await client.listEnvironments()).toEqual([]);
+  }, 60_000);
+
+  test("a wrong access key fails with a clear 401 that does not echo the key", async () => {
+    const wrongKey = "cf_WrongKeyThatMustNeverBeShown0123456789abcdef";
+    const run = await workspace(providerEnv(service, { CHAINFORM_ACCESS_KEY: wrongKey }));
+    await run.step({
+      name: "plan with a wrong key",
+      config: `${PROVIDER_BLOCK}
+provider "chainform" {}
+${environment("env", network())}
+data "chainform_projects" "all" {}
+`,
+      command: "plan",
+      expectError: /authentication failed \(401\)[\s\S]*rejected the access key from CHAINFORM_ACCESS_KEY/,
+      check(_ctx, result) {
+        expect(result.stdout + result.stderr).not.toContain(wrongKey);
+        expect(result.stdout + result.stderr).not.toContain(wrongKey.slice(3, 20));
+      },
+    });
+    await run.step({
+      name: "the same key as a provider argument: the message names the argument",
+      config: `${PROVIDER_BLOCK}
+provider "chainform" {
+  access_key = "${wrongKey}"
+}
+data "chainform_projects" "all" {}
+`,
+      command: "plan",
+      expectError: /authentication failed \(401\)[\s\S]*provider's access_key argument/,
+      check(_ctx, result) {
+        expect(result.stdout + result.stderr).not.toContain(wrongKey);
+      },
+    });
+  }, 60_000);
+
+  test("Ctrl-C during apply leaves no environment unknown to state", async () => {
+    const run = await workspace(providerEnv(service));
+    run.tf.write(
+      "main.tf",
+      `${PROVIDER_BLOCK}
+provider "chainform" {}
+
+resource "chainform_environment" "many" {
+  count        = 4
+  display_name = "interrupted \${count.index}"
+  network_config {
+    network_id = "1"
+  }
+  network_config {
+    network_id = "8453"
+  }
+}
+`,
+    );
+    await run.tf.expect(["init", "-input=false"]);
+    // WHEN terraform gets SIGINT (Ctrl-C) as soon as the first create starts
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(terraformBinary, ["apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=2"], {
+        cwd: run.tf.dir,
+        env: run.env,
+      });
+      let output = "";
+      let sent = false;
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!sent && /Creating\.\.\./.test(output)) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.on("close", (exitCode) => resolve({ code: exitCode, output }));
+    });
+    // THEN terraform stops early...
+    expect(output).toMatch(/Interrupt received/);
+    expect(code).not.toBe(0);
+    // ...and every environment the service has is in state (the in-flight creates finished and were saved).
+    const inState = (await run.state()).map((r) => r.values.id as string).sort();
+    const remote = (await client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-")).map((e) => e.id).sort();
+    expect(remote.length).toBeGreaterThan(0);
+    expect(remote.length).toBeLessThan(4);
+    expect(inState).toEqual(remote);
+    // AND a second apply creates the rest, then destroy removes everything.
+    await run.tf.expect(["apply", "-auto-approve", "-input=false"]);
+    expect((await client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-"))).toHaveLength(4);
+    await run.tf.expect(["destroy", "-auto-approve", "-input=false"]);
+    expect((await client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-"))).toHaveLength(0);
+  }, 90_000);
+});

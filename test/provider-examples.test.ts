@@ -1,0 +1,109 @@
+/**
+ * Acceptance: the plain-HCL examples in examples/hcl work as written, with the provider configured only by
+ * environment variables (as their comments say), through the offline mirror: apply, empty plan, destroy.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createClient, type Client } from "../lib/client";
+import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance } from "./helpers/acceptance";
+import { startTestService, type TestService } from "./helpers/service";
+
+const example = (name: string) => readFileSync(join(__dirname, "..", "examples", "hcl", name, "main.tf"), "utf8");
+
+describe("examples/hcl through terraform", () => {
+  let service: TestService;
+  let client: Client;
+  const workspaces: Acceptance[] = [];
+  const workspace = async () => {
+    const run = await acceptance({ env: providerEnv(service) });
+    workspaces.push(run);
+    return run;
+  };
+  const actionStatus = (id: string) =>
+    (service.app.service.store.db.prepare("SELECT status FROM actions WHERE id = ?").get(id) as { status: string }).status;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    client = createClient({ baseUrl: service.baseUrl, accessKey: service.accessKey, accountSlug: service.accountSlug, projectSlug: service.projectSlug });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const run of workspaces) {
+      await run.tf.run("destroy", "-auto-approve", "-input=false");
+      run.dispose();
+    }
+    await client?.close();
+    await service?.close();
+  }, 60_000);
+
+  test("environment: apply, outputs, empty plan, destroy", async () => {
+    const run = await workspace();
+    await run.steps([
+      {
+        name: "apply the example",
+        config: example("environment"),
+        command: "apply",
+        async check(ctx) {
+          const outputs = await ctx.outputs();
+          expect(Object.keys(outputs.public_rpc_urls!.value as object).sort()).toEqual(["1", "42161", "8453"]);
+          expect(outputs.admin_rpc_urls!.sensitive).toBe(true);
+          expect(outputs.chain_ids!.value).toEqual({ "1": 73571, "8453": 84530, "42161": 42161 });
+          const env = (await client.listEnvironments()).find((e) => e.slug === "ci-example");
+          expect(env?.bridge_config).toEqual({ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 });
+        },
+      },
+      { name: "plan is empty", command: "plan", expectNoChanges: true },
+      { name: "destroy", command: "destroy", check: async () => expect(await client.listEnvironments()).toEqual([]) },
+    ]);
+  }, 60_000);
+
+  test("action_stop: stops the action; destroy leaves it stopped", async () => {
+    const { id } = service.app.service.store.db.prepare("SELECT id FROM actions WHERE status = 'running'").get() as { id: string };
+    const run = await workspace();
+    await run.steps([
+      {
+        name: "apply stops the running action",
+        config: example("action_stop"),
+        command: "apply",
+        args: [`-var=action_id=${id}`],
+        async check(ctx) {
+          expect((await ctx.outputs()).status!.value).toBe("stopped");
+          expect(actionStatus(id)).toBe("stopped");
+        },
+      },
+      { name: "plan is empty", command: "plan", args: [`-var=action_id=${id}`], expectNoChanges: true },
+      { name: "destroy does nothing to the action", command: "destroy", args: [`-var=action_id=${id}`], check: () => expect(actionStatus(id)).toBe("stopped") },
+      {
+        name: "an unknown action id fails at apply, naming action_id",
+        command: "apply",
+        args: ["-var=action_id=no-such-action"],
+        expectError: /No such Web3 Action[\s\S]*no Web3 Action with id "no-such-action"/,
+      },
+    ]);
+  }, 60_000);
+
+  test("data_sources: every lookup of the example reads", async () => {
+    await client.createEnvironment({ display_name: "pr-7", network_configs: [{ network_id: "1" }] });
+    const run = await workspace();
+    await run.steps([
+      {
+        name: "apply the example",
+        config: example("data_sources"),
+        command: "apply",
+        async check(ctx) {
+          const outputs = await ctx.outputs();
+          expect(outputs.virtual_testnet_chain_ids!.value).toEqual(expect.arrayContaining(["1", "8453"]));
+          expect(outputs.project_id!.value).toMatch(/^[0-9a-f-]{36}$/);
+          expect(outputs.pull_request_environments!.value).toEqual(["pr-7"]);
+        },
+      },
+      { name: "plan is empty", command: "plan", expectNoChanges: true },
+      {
+        name: "a project that does not exist fails, naming slug",
+        config: `${PROVIDER_BLOCK}\nprovider "chainform" {}\n\ndata "chainform_project" "x" {\n  slug = "nope"\n}\n`,
+        command: "plan",
+        expectError: /No such project[\s\S]*slug = "nope"/,
+      },
+    ]);
+  }, 60_000);
+});

@@ -11,3 +11,4 @@ export * from "./networks";
 export * from "./environments";
 export * from "./simulations";
 export * from "./transactions";
+export * from "./slug";

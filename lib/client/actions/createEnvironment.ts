@@ -4,7 +4,7 @@ import { ApiError, ConnectionError, TimeoutError, type RequestErrorType } from "
 import { fullJitterDelay, sleep } from "../transport/backoff";
 import { diffEnvironment } from "../utils/environmentDiff";
 import { environmentsPath, withoutScope, type ProjectScope } from "../utils/scope";
-import { slugify } from "../../service/slug";
+import { slugify } from "../../spec/slug";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 import { parseEnvironment } from "./getEnvironment";
 

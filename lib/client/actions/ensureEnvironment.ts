@@ -3,7 +3,7 @@ import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { diffEnvironment, type EnvironmentDifference } from "../utils/environmentDiff";
 import type { ProjectScope } from "../utils/scope";
-import { slugify } from "../../service/slug";
+import { slugify } from "../../spec/slug";
 import { createEnvironment, isSlugConflict } from "./createEnvironment";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 

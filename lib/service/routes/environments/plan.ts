@@ -5,7 +5,7 @@
  */
 import type { CreateEnvironmentRequest, Environment, NetworkConfig } from "../../../spec";
 import { badRequest } from "../../errors";
-import { slugify } from "../../slug";
+import { slugify } from "../../../spec/slug";
 import type { NewEnvironment, Store } from "../../store";
 
 /** Lowercase hex without leading zeros (`0x00FF` → `0xff`, `0x000` → `0x0`). */

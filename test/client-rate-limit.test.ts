@@ -1,22 +1,22 @@
 /**
- * Pacing against the real service's sliding window. The service's window is fixed at 60 s (only the counts are
- * settings), so a burst of 60 calls under a limit of 20 per minute takes about two windows: the test takes ~2 min.
+ * Pacing against the real service's sliding window. The window is shortened from the spec's 60 s to 6 s (a service
+ * setting) so that the burst, which must take about two windows, runs in seconds; the pacing logic is the same.
  */
 import { createClient, RateLimitError, type ResponseEvent } from "../lib/client";
 import { startTestService, type TestService } from "./helpers/service";
 
 const LIMIT = 20;
 const CALLS = 60;
-const WINDOW_MS = 60_000;
+const WINDOW_MS = 6_000;
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ rateLimits: { rateLimit: LIMIT, burstLimit: LIMIT } });
+  service = await startTestService({ rateLimits: { rateLimit: LIMIT, burstLimit: LIMIT, windowMs: WINDOW_MS } });
 });
 afterAll(() => service.close());
 
 it(
-  `completes a burst of ${CALLS} calls under ${LIMIT}/min without a single 429, in about two windows`,
+  `completes a burst of ${CALLS} calls under ${LIMIT} per window without a single 429, in about two windows`,
   async () => {
     const events: ResponseEvent[] = [];
     const client = createClient({
@@ -35,9 +35,10 @@ it(
     // Not only did the caller see no 429: none was ever sent into one (the pacer waited instead of retrying).
     expect(events.map((e) => e.status).filter((s) => s !== 200)).toEqual([]);
     expect(events).toHaveLength(CALLS);
-    // 20 go at once, 20 when the first window has passed, 20 after the second: just over 2 windows.
+    // 20 go at once, 20 when the first window has passed, 20 after the second: just over 2 windows (the reset
+    // timestamp has whole seconds and the client adds a safety margin to each wait).
     expect(elapsedMs).toBeGreaterThanOrEqual(2 * WINDOW_MS);
-    expect(elapsedMs).toBeLessThan(2 * WINDOW_MS + 10_000);
+    expect(elapsedMs).toBeLessThan(2 * WINDOW_MS + 6_000);
   },
   3 * WINDOW_MS,
 );
@@ -57,5 +58,5 @@ it("gives up with RateLimitError when the wait would outlast the retry budget (p
   expect(rejected).toHaveLength(1);
   expect(rejected[0]).toBeInstanceOf(RateLimitError);
   expect(rejected[0]).toMatchObject({ status: 429, slug: "too_many_requests", attempts: 1 });
-  expect((rejected[0] as RateLimitError).retryAfterMs).toBeGreaterThan(50_000);
+  expect((rejected[0] as RateLimitError).retryAfterMs).toBeGreaterThan(3_000);
 });

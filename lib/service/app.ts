@@ -88,7 +88,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     baseUrl: options.baseUrl,
   };
   const authenticator = new Authenticator(store.accounts, store.secret("jwt_secret"));
-  const limiter = new SlidingWindowLimiter();
+  const limiter = new SlidingWindowLimiter(rateLimits.windowMs);
 
   const app = Fastify({
     ...(options.https && { https: options.https }),

@@ -11,7 +11,7 @@ const headersOf = (result: { headers: Headers }) => ({
 describe("SlidingWindowLimiter", () => {
   test("counts each request for a full window from when it was made; refusals do not count", () => {
     let now = 1_000_000;
-    const limiter = new SlidingWindowLimiter(() => now);
+    const limiter = new SlidingWindowLimiter(RATE_WINDOW_MS, () => now);
     expect(limiter.take("k", 3, 10)).toEqual({ allowed: true, limit: 3, remaining: 2, resetTimestamp: Math.ceil((1_000_000 + RATE_WINDOW_MS) / 1000) });
     now += 20_000;
     expect(limiter.take("k", 3, 10).remaining).toBe(1);
@@ -26,7 +26,7 @@ describe("SlidingWindowLimiter", () => {
   });
 
   test("the burst limit caps remaining below the limit", () => {
-    const limiter = new SlidingWindowLimiter(() => 0);
+    const limiter = new SlidingWindowLimiter(RATE_WINDOW_MS, () => 0);
     expect(limiter.take("k", 400, 250)).toMatchObject({ limit: 400, remaining: 249 });
   });
 });

@@ -13,6 +13,7 @@ import type { RateLimitSettings } from "../../lib/service/rate-limit";
 
 /** Limits high enough that no test trips them by accident; pass `rateLimits` to test limiting. */
 export const TEST_RATE_LIMITS: RateLimitSettings = {
+  windowMs: 60_000,
   rateLimit: 1_000_000,
   burstLimit: 1_000_000,
   unauthenticatedLimit: 1_000_000,

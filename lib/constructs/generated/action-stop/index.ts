@@ -9,14 +9,14 @@ import * as cdktf from "cdktf";
  */
 export interface ActionStopConfig extends cdktf.TerraformMetaArguments {
   /**
-   * Identifier of the Web3 Action to stop.
+   * Identifier of the Web3 Action to stop. Changing it stops the other action.
    * Terraform: `action_id` (required).
    */
   readonly actionId: string;
 }
 
 /**
- * Ensures a Web3 Action is stopped. Destroying this resource does nothing: the action stays stopped.
+ * Ensures a Web3 Action is stopped. Destroying this resource does nothing: the action stays stopped (start it again in the dashboard).
  * Terraform: `chainform_action_stop` from `chainform/chainform`.
  */
 export class ActionStop extends cdktf.TerraformResource {
@@ -44,7 +44,7 @@ export class ActionStop extends cdktf.TerraformResource {
   }
 
   /**
-   * Identifier of the Web3 Action to stop.
+   * Identifier of the Web3 Action to stop. Changing it stops the other action.
    * Terraform: `action_id` (required).
    */
   public get actionId() {

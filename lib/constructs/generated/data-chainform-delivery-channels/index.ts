@@ -77,7 +77,7 @@ export interface DataChainformDeliveryChannelsConfig extends cdktf.TerraformMeta
 }
 
 /**
- * The account's delivery channels.
+ * The account's delivery channels (alert destinations such as email and slack).
  * Terraform: `chainform_delivery_channels` from `chainform/chainform`.
  */
 export class DataChainformDeliveryChannels extends cdktf.TerraformDataSource {
@@ -99,7 +99,7 @@ export class DataChainformDeliveryChannels extends cdktf.TerraformDataSource {
 
   private _channels = new DataChainformDeliveryChannelsChannelsList(this, "channels", false);
   /**
-   * The delivery channels.
+   * The delivery channels: id, type, label, reference_id, enabled, created_at.
    * Terraform: `channels` (computed).
    */
   public get channels(): DataChainformDeliveryChannelsChannelsList {

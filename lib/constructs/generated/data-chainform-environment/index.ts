@@ -119,7 +119,7 @@ export class DataChainformEnvironment extends cdktf.TerraformDataSource {
 
   private _adminRpcUrls = new cdktf.StringMap(this, "admin_rpc_urls");
   /**
-   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets.
+   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets: full cheatcode access.
    * Terraform: `admin_rpc_urls` (computed, sensitive).
    */
   public get adminRpcUrls(): cdktf.StringMap {

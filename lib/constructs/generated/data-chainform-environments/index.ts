@@ -78,7 +78,7 @@ export interface DataChainformEnvironmentsConfig extends cdktf.TerraformMetaArgu
 }
 
 /**
- * The project's environments.
+ * The project's environments, newest first.
  * Terraform: `chainform_environments` from `chainform/chainform`.
  */
 export class DataChainformEnvironments extends cdktf.TerraformDataSource {
@@ -100,7 +100,7 @@ export class DataChainformEnvironments extends cdktf.TerraformDataSource {
 
   private _environments = new DataChainformEnvironmentsEnvironmentsList(this, "environments", false);
   /**
-   * The environments, newest first.
+   * The environments: id, slug, display_name, created_at, instance_id and public_rpc_urls (by network_id).
    * Terraform: `environments` (computed).
    */
   public get environments(): DataChainformEnvironmentsEnvironmentsList {

@@ -91,7 +91,7 @@ export interface DataChainformProjectsConfig extends cdktf.TerraformMetaArgument
 }
 
 /**
- * The projects of an account.
+ * The projects of an account that the credentials can see.
  * Terraform: `chainform_projects` from `chainform/chainform`.
  */
 export class DataChainformProjects extends cdktf.TerraformDataSource {
@@ -133,7 +133,7 @@ export class DataChainformProjects extends cdktf.TerraformDataSource {
 
   private _projects = new DataChainformProjectsProjectsList(this, "projects", false);
   /**
-   * The account's projects.
+   * The account's projects: id, name, slug, owner_id, public, restricted, created_at, number_of_users.
    * Terraform: `projects` (computed).
    */
   public get projects(): DataChainformProjectsProjectsList {

@@ -98,7 +98,7 @@ export class DataChainformSupportedNetworksNetworksList extends cdktf.ComplexLis
  */
 export interface DataChainformSupportedNetworksConfig extends cdktf.TerraformMetaArguments {
   /**
-   * Only networks supporting this feature: virtual_testnet, node, explorer, simulator or monitoring.
+   * Only networks supporting this feature: virtual_testnet, node, explorer, simulator, monitoring.
    * Terraform: `feature` (optional).
    */
   readonly feature?: string;
@@ -126,7 +126,7 @@ export class DataChainformSupportedNetworks extends cdktf.TerraformDataSource {
   }
 
   /**
-   * Only networks supporting this feature: virtual_testnet, node, explorer, simulator or monitoring.
+   * Only networks supporting this feature: virtual_testnet, node, explorer, simulator, monitoring.
    * Terraform: `feature` (optional).
    */
   public get feature() {
@@ -147,7 +147,7 @@ export class DataChainformSupportedNetworks extends cdktf.TerraformDataSource {
 
   private _networks = new DataChainformSupportedNetworksNetworksList(this, "networks", false);
   /**
-   * The supported networks.
+   * The supported networks: network_name, chain_id (decimal string), explorer/node_rpc/vnet_rpc slugs (empty when unavailable) and one bool per feature.
    * Terraform: `networks` (computed).
    */
   public get networks(): DataChainformSupportedNetworksNetworksList {

@@ -84,12 +84,12 @@ export class EnvironmentVnetsList extends cdktf.ComplexList {
  */
 export interface EnvironmentBridge {
   /**
-   * Relay delay in seconds; only with relay_mode delayedRelay.
+   * Relay delay in seconds (0 to 86400); only with relay_mode delayedRelay.
    * Terraform: `delay_seconds` (optional).
    */
   readonly delaySeconds?: number;
   /**
-   * Whether the bridge between the Virtual Environments is enabled.
+   * Whether the bridge is enabled (default false).
    * Terraform: `enabled` (optional).
    */
   readonly enabled?: boolean | cdktf.IResolvable;
@@ -120,7 +120,7 @@ export class EnvironmentBridgeOutputReference extends cdktf.ComplexObject {
   }
 
   /**
-   * Relay delay in seconds; only with relay_mode delayedRelay.
+   * Relay delay in seconds (0 to 86400); only with relay_mode delayedRelay.
    * Terraform: `delay_seconds` (optional).
    */
   public get delaySeconds() {
@@ -128,7 +128,7 @@ export class EnvironmentBridgeOutputReference extends cdktf.ComplexObject {
   }
 
   /**
-   * Whether the bridge between the Virtual Environments is enabled.
+   * Whether the bridge is enabled (default false).
    * Terraform: `enabled` (optional).
    */
   public get enabled() {
@@ -145,16 +145,16 @@ export class EnvironmentBridgeOutputReference extends cdktf.ComplexObject {
 }
 
 /**
- * An account funded at creation.
+ * An account funded at creation (up to 100 per network).
  */
 export interface EnvironmentNetworkConfigAccount {
   /**
-   * Account address: 0x followed by 40 hex digits.
+   * Account address: 0x followed by 40 hex digits (any letter case).
    * Terraform: `address` (required).
    */
   readonly address: string;
   /**
-   * Balance in wei: hex (0x...), decimal, or an ether amount such as "100ether"; normalized to hex.
+   * Balance: wei as hex ("0x56bc75e2d63100000") or decimal ("1000"), or an amount with a unit ("100ether", "0.5 ether", "5gwei"). Sent as hex wei; state keeps the text as written, and a different spelling of the same amount changes nothing.
    * Terraform: `balance` (required).
    */
   readonly balance: string;
@@ -179,7 +179,7 @@ export class EnvironmentNetworkConfigAccountOutputReference extends cdktf.Comple
   }
 
   /**
-   * Account address: 0x followed by 40 hex digits.
+   * Account address: 0x followed by 40 hex digits (any letter case).
    * Terraform: `address` (required).
    */
   public get address() {
@@ -187,7 +187,7 @@ export class EnvironmentNetworkConfigAccountOutputReference extends cdktf.Comple
   }
 
   /**
-   * Balance in wei: hex (0x...), decimal, or an ether amount such as "100ether"; normalized to hex.
+   * Balance: wei as hex ("0x56bc75e2d63100000") or decimal ("1000"), or an amount with a unit ("100ether", "0.5 ether", "5gwei"). Sent as hex wei; state keeps the text as written, and a different spelling of the same amount changes nothing.
    * Terraform: `balance` (required).
    */
   public get balance() {
@@ -259,11 +259,11 @@ export class EnvironmentNetworkConfigExplorerOutputReference extends cdktf.Compl
 }
 
 /**
- * A network to fork into a Virtual Environment.
+ * A network to fork into a Virtual Environment (1 to 16, each network at most once).
  */
 export interface EnvironmentNetworkConfig {
   /**
-   * Block number to fork at, hex; defaults to the network's latest block and is then computed from the fork point.
+   * Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.
    * Terraform: `block_number` (optional, computed).
    */
   readonly blockNumber?: string;
@@ -278,8 +278,8 @@ export interface EnvironmentNetworkConfig {
    */
   readonly networkId: string;
   /**
-   * An account funded at creation.
-   * Terraform: `account` block.
+   * An account funded at creation (up to 100 per network).
+   * Terraform: `account` block, at most 100.
    */
   readonly account?: EnvironmentNetworkConfigAccount[] | cdktf.IResolvable;
   /**
@@ -311,7 +311,7 @@ export class EnvironmentNetworkConfigOutputReference extends cdktf.ComplexObject
   }
 
   /**
-   * Block number to fork at, hex; defaults to the network's latest block and is then computed from the fork point.
+   * Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.
    * Terraform: `block_number` (optional, computed).
    */
   public get blockNumber() {
@@ -336,8 +336,8 @@ export class EnvironmentNetworkConfigOutputReference extends cdktf.ComplexObject
 
   private _account = new EnvironmentNetworkConfigAccountList(this, "account", false);
   /**
-   * An account funded at creation.
-   * Terraform: `account` block.
+   * An account funded at creation (up to 100 per network).
+   * Terraform: `account` block, at most 100.
    */
   public get account(): EnvironmentNetworkConfigAccountList {
     return this._account;
@@ -375,7 +375,7 @@ export interface EnvironmentConfig extends cdktf.TerraformMetaArguments {
    */
   readonly displayName: string;
   /**
-   * Slug of the environment, unique in the project; derived from display_name when omitted.
+   * Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42).
    * Terraform: `slug` (optional, computed).
    */
   readonly slug?: string;
@@ -385,14 +385,14 @@ export interface EnvironmentConfig extends cdktf.TerraformMetaArguments {
    */
   readonly bridge?: EnvironmentBridge;
   /**
-   * A network to fork into a Virtual Environment.
-   * Terraform: `network_config` block, at least 1.
+   * A network to fork into a Virtual Environment (1 to 16, each network at most once).
+   * Terraform: `network_config` block, at least 1, at most 16.
    */
   readonly networkConfig: EnvironmentNetworkConfig[] | cdktf.IResolvable;
 }
 
 /**
- * A chainform environment: forked networks as Virtual Environments, optionally bridged, with pre-funded accounts. Every change replaces it.
+ * A throw-away blockchain environment: one Virtual Environment (a fork of a real network with its own RPC URLs) per `network_config`, optionally bridged. There is no update: changing any argument replaces the environment.
  * Terraform: `chainform_environment` from `chainform/chainform`.
  */
 export class Environment extends cdktf.TerraformResource {
@@ -424,7 +424,7 @@ export class Environment extends cdktf.TerraformResource {
 
   private _adminRpcUrls = new cdktf.StringMap(this, "admin_rpc_urls");
   /**
-   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets.
+   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets: full cheatcode access.
    * Terraform: `admin_rpc_urls` (computed, sensitive).
    */
   public get adminRpcUrls(): cdktf.StringMap {
@@ -481,7 +481,7 @@ export class Environment extends cdktf.TerraformResource {
   }
 
   /**
-   * Slug of the environment, unique in the project; derived from display_name when omitted.
+   * Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42).
    * Terraform: `slug` (optional, computed).
    */
   public get slug() {
@@ -533,8 +533,8 @@ export class Environment extends cdktf.TerraformResource {
 
   private _networkConfig = new EnvironmentNetworkConfigList(this, "network_config", false);
   /**
-   * A network to fork into a Virtual Environment.
-   * Terraform: `network_config` block, at least 1.
+   * A network to fork into a Virtual Environment (1 to 16, each network at most once).
+   * Terraform: `network_config` block, at least 1, at most 16.
    */
   public get networkConfig(): EnvironmentNetworkConfigList {
     return this._networkConfig;

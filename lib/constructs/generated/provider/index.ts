@@ -21,7 +21,7 @@ export interface ChainformProviderConfig {
    */
   readonly accountSlug?: string;
   /**
-   * Base URL of the chainform API. Environment variable: CHAINFORM_BASE_URL; default http://127.0.0.1:8787.
+   * Base URL of the chainform API. Environment variable: CHAINFORM_BASE_URL; default http://127.0.0.1:8787. Plain http:// only for loopback hosts.
    * Terraform: `base_url` (optional).
    */
   readonly baseUrl?: string;
@@ -31,7 +31,7 @@ export interface ChainformProviderConfig {
    */
   readonly bearerToken?: string;
   /**
-   * How many times a failed idempotent request is retried.
+   * How many times a failed request that is safe to repeat is retried (0 to 100). Default 4.
    * Terraform: `max_retries` (optional).
    */
   readonly maxRetries?: number;
@@ -41,7 +41,7 @@ export interface ChainformProviderConfig {
    */
   readonly projectSlug?: string;
   /**
-   * Timeout of one API request, in seconds.
+   * Timeout of one API request attempt, in seconds. Default 30.
    * Terraform: `request_timeout_seconds` (optional).
    */
   readonly requestTimeoutSeconds?: number;
@@ -105,7 +105,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
   private _accountSlugValue?: string;
 
   /**
-   * Base URL of the chainform API. Environment variable: CHAINFORM_BASE_URL; default http://127.0.0.1:8787.
+   * Base URL of the chainform API. Environment variable: CHAINFORM_BASE_URL; default http://127.0.0.1:8787. Plain http:// only for loopback hosts.
    * Terraform: `base_url` (optional).
    */
   public get baseUrl(): string | undefined {
@@ -129,7 +129,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
   private _bearerTokenValue?: string;
 
   /**
-   * How many times a failed idempotent request is retried.
+   * How many times a failed request that is safe to repeat is retried (0 to 100). Default 4.
    * Terraform: `max_retries` (optional).
    */
   public get maxRetries(): number | undefined {
@@ -153,7 +153,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
   private _projectSlugValue?: string;
 
   /**
-   * Timeout of one API request, in seconds.
+   * Timeout of one API request attempt, in seconds. Default 30.
    * Terraform: `request_timeout_seconds` (optional).
    */
   public get requestTimeoutSeconds(): number | undefined {

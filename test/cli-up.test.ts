@@ -112,7 +112,7 @@ const NETWORKS = [
       expect(stderr).not.toMatch(/start the local service/);
       const client = serviceClient(service);
       try {
-        expect(await slugsOf(client)).toEqual([`pr-${pr}`]);
+        expect(await slugsOf(client)).toEqual([`pr-${pr}-multichain`]);
         // AND the table has the Admin RPC URLs, which answer with the right chain id too
         expect(stdout).toMatch(/^ENVIRONMENT +NETWORK +CHAIN ID +PUBLIC RPC URL +ADMIN RPC URL$/m);
         const adminUrls = [...stdout.matchAll(/ (http:\/\/127\.0\.0\.1:\d+\/rpc\/admin\/\S+)$/gm)].map((m) => m[1]);

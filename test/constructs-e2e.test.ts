@@ -71,7 +71,7 @@ const providerBuilt = existsSync(mirrorLayout().bundlePath);
       });
       expect(((await response.json()) as { result: string }).result).toBe(`0x${chainId.toString(16)}`);
     }
-    expect(outputs.environment_slug.value).toBe(`pr-${pullRequest}`);
+    expect(outputs.environment_slug.value).toBe(`pr-${pullRequest}-multichain`);
   }, 600_000);
 
   it("plans no changes on a second run", async () => {
@@ -89,7 +89,7 @@ const providerBuilt = existsSync(mirrorLayout().bundlePath);
       projectSlug: service.projectSlug,
     });
     const remaining = await client.listEnvironments({ perPage: 100 });
-    expect(remaining.map((e) => e.slug)).not.toContain(`pr-${pullRequest}`);
+    expect(remaining.map((e) => e.slug)).not.toContain(`pr-${pullRequest}-multichain`);
     expect(remaining).toEqual([]);
   }, 300_000);
 });

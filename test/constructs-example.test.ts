@@ -63,7 +63,7 @@ describe("examples/cdktf/multichain-ci", () => {
     expect(JSON.parse(json).provider.chainform).toEqual([{}]);
     expect(json).toHaveResourceWithProperties(environment.Environment, {
       display_name: "PR 123",
-      slug: "pr-123",
+      slug: "pr-123-multichain",
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
       network_config: [
         { network_id: "1", chain_id: 73571, account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
@@ -95,7 +95,7 @@ describe("examples/cdktf/multichain-ci", () => {
 
   it("names the environment 'local' outside CI", () => {
     const json = synthesizeExample({ PR_NUMBER: "" }, "pr-local");
-    expect(json).toHaveResourceWithProperties(environment.Environment, { display_name: "PR local", slug: "pr-local" });
+    expect(json).toHaveResourceWithProperties(environment.Environment, { display_name: "PR local", slug: "pr-local-multichain" });
   });
 });
 

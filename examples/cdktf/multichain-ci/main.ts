@@ -22,7 +22,8 @@ export class PullRequestStack extends TerraformStack {
 
     const env = new Environment(this, "environment", {
       displayName: `PR ${pullRequest}`,
-      slug: `pr-${pullRequest}`,
+      // The slug ends with a dash-separated suffix so that `teardown --prefix pr-7-` never matches pull request 70.
+      slug: `pr-${pullRequest}-multichain`,
       bridge: Bridge.delayedRelay(30),
     });
     for (const fork of FORKS) {

@@ -1,7 +1,7 @@
 // Bundles the Terraform provider (lib/terraform/provider/main.ts) into dist/provider with the loader that keeps
 // V8's compiled code between starts (Terraform starts the provider 3-5 times per command, so start-up is what
 // counts), then writes the offline filesystem mirror and CLI config (lib/terraform/mirror.ts explains the design).
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 
@@ -14,7 +14,19 @@ export default async function buildProvider({ root }) {
   const { bundlePath } = mirrorLayout(root);
   // Also writes dist/provider/terraform-provider-chainform, a launcher with this node's absolute path, for
   // dev_overrides; the mirror has its own, path-free launcher.
-  const { bundle } = await bundleProvider({ entry, outDir: join(root, "dist", "provider"), type: PROVIDER_TYPE });
-  if (bundle !== bundlePath) throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);
+  // Written beside dist/provider and renamed into it file by file: Terraform (another engineer's test run, a
+  // user's plan) may start the provider while this build runs, and must never read a half-written bundle.
+  const outDir = join(root, "dist", "provider");
+  const staging = mkdtempSync(join(root, "dist", ".provider-"));
+  try {
+    const { bundle } = await bundleProvider({ entry, outDir: staging, type: PROVIDER_TYPE });
+    if (join(outDir, bundle.slice(staging.length + 1)) !== bundlePath) {
+      throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);
+    }
+    mkdirSync(outDir, { recursive: true });
+    for (const file of readdirSync(staging)) renameSync(join(staging, file), join(outDir, file));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   writeProviderMirror(root);
 }

@@ -5,7 +5,7 @@ module.exports = {
   roots: ["<rootDir>/lib", "<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, tsconfig: "tsconfig.json" }],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
   },
   moduleFileExtensions: ["ts", "js", "json"],
   testTimeout: 60_000,

@@ -3,7 +3,7 @@
  * waits its delay, and a relay still pending when the service stops is made by the next one.
  */
 import { rmSync } from "node:fs";
-import { encodeFunctionData, type Hex } from "viem";
+import { encodeFunctionData, type Hex } from "./helpers/viem";
 import { BRIDGE_ADDRESS, createAnvilEngine, type JsonRpcResponse, type VnetChainSpec } from "../lib/service/chains";
 import { ETHER, TestChainHost, artifact, hex, temporaryDataDir, waitFor } from "./chains-host";
 

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { encodeFunctionData } from "viem";
+import { encodeFunctionData } from "./helpers/viem";
 import { createAnvilBackend, BackendChainEngine, ChainRequestError, createAnvilEngine, type JsonRpcResponse } from "../lib/service/chains";
 import { ETHER, TestChainHost, artifact, hex, processAlive, temporaryDataDir, waitFor } from "./chains-host";
 

@@ -5,8 +5,8 @@
  * deletion killing the chain's processes.
  */
 import { rmSync } from "node:fs";
-import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "./helpers/viem";
+import { privateKeyToAccount } from "./helpers/viem";
 import type { BackendChainEngine } from "../lib/service/chains";
 import type { Environment, Transaction } from "../lib/spec";
 import { artifact, processAlive, temporaryDataDir } from "./chains-host";

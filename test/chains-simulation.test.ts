@@ -2,7 +2,7 @@
  * Simulations on a real chain with the fixtures of contracts/SimulationProbe.sol: nested CALL/DELEGATECALL trace,
  * decoded ERC-20 Transfer, reverts, block and state overrides, historical blocks, state changes, and nothing kept.
  */
-import { decodeEventLog, encodeFunctionData, type Hex } from "viem";
+import { decodeEventLog, encodeFunctionData, type Hex } from "./helpers/viem";
 import { createAnvilEngine, type JsonRpcResponse } from "../lib/service/chains";
 import { ETHER, TestChainHost, artifact, hex } from "./chains-host";
 
@@ -109,7 +109,7 @@ test("block and state overrides take effect", async () => {
   });
   expect(sim.status).toBe(true);
   expect(sim.blockNumber).toBe("0x5f5e100");
-  const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] });
+  const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] }) as { args: unknown };
   expect(event.args).toEqual({ blockNumber: 100_000_000n, timestamp: 0x7fffffffn, senderBalance: 42n * ETHER });
   expect(await rpc("eth_getBalance", [BOB, "latest"])).toBe("0x0");
 });
@@ -157,7 +157,7 @@ test("simulations and transactions running at once never see each other's state"
   );
   const sims = work.filter((w): w is Awaited<ReturnType<typeof engine.simulateOnVnet>> => "trace" in w);
   for (const [i, sim] of sims.entries()) {
-    const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] });
+    const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] }) as { args: unknown };
     const expected = [...Array(30).keys()].filter((k) => k % 3 !== 0)[i];
     expect((event.args as { senderBalance: bigint }).senderBalance).toBe(BigInt(expected));
   }

@@ -1,0 +1,17 @@
+/**
+ * viem for the tests, the Ethereum client library they check the chains with. Its type declarations are marked as
+ * ES modules, so TypeScript (node16) refuses a plain import from this CommonJS package while the CommonJS build
+ * loads fine: tests import viem from here (the engine has its own, lib/service/chains/viem.ts).
+ */
+import type * as Viem from "viem" with { "resolution-mode": "import" };
+import type * as ViemAccounts from "viem/accounts" with { "resolution-mode": "import" };
+
+export type { Hex } from "viem" with { "resolution-mode": "import" };
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const viem: typeof Viem = require("viem");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const accounts: typeof ViemAccounts = require("viem/accounts");
+
+export const { createPublicClient, createWalletClient, decodeEventLog, encodeFunctionData, http, parseEther } = viem;
+export const { privateKeyToAccount } = accounts;

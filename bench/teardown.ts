@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { startServer } from "../lib/service/server";
-import { TEST_RATE_LIMITS } from "../test/helpers/service";
+import { clientFor, TEST_RATE_LIMITS } from "../test/helpers/service";
 import { startFaultProxy } from "../test/helpers/fault-proxy";
-import { CLI_BIN, collect, createEnvironments, runCli, serviceClient, startCli } from "../test/helpers/cli";
+import { CLI_BIN, collect, createEnvironments, runCli, startCli } from "../test/helpers/cli";
 
 const ENVIRONMENTS = 500;
 const TARGETS = { apiCalls: 12, wallMs: 5_000 };
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   try {
     // 1. Create the environments through the API (limits raised for this phase only).
     const seeding = await startServer({ dataDir, port: 0, rateLimits: TEST_RATE_LIMITS });
-    const seedClient = serviceClient(seeding);
+    const seedClient = clientFor(seeding);
     const createStarted = performance.now();
     await createEnvironments(seedClient, Array.from({ length: ENVIRONMENTS }, (_, i) => `bench-${String(i).padStart(3, "0")}`));
     console.error(`created ${ENVIRONMENTS} environments in ${Math.round(performance.now() - createStarted)} ms (set-up, not measured)`);
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       const rateLimited = proxy.log.filter((r) => r.upstreamStatus === 429).length;
 
       // 4. Nothing left (checked after the measurement, directly against the service).
-      const check = serviceClient(ready);
+      const check = clientFor(ready);
       const left = (await check.listEnvironments({ perPage: 100 })).length;
       await check.close();
 

@@ -3,8 +3,8 @@
  * through the CLI as a child process against the local service with its default seed.
  */
 import type { DeliveryChannel, Environment, Project, SupportedNetwork, Web3Action } from "../lib/client";
-import { assertCliBuilt, createEnvironments, runCli, serviceClient, serviceEnv } from "./helpers/cli";
-import { startTestService, type TestService } from "./helpers/service";
+import { assertCliBuilt, createEnvironments, runCli, serviceEnv } from "./helpers/cli";
+import { clientFor, startTestService, type TestService } from "./helpers/service";
 
 describe("chainform lookups", () => {
   let service: TestService;
@@ -46,7 +46,7 @@ describe("chainform lookups", () => {
   });
 
   it("environments: every page, newest first, without Admin RPC URLs even in JSON", async () => {
-    const client = serviceClient(service);
+    const client = clientFor(service);
     try {
       await createEnvironments(client, Array.from({ length: 105 }, (_, i) => `lookup-${String(i).padStart(3, "0")}`));
       const environments = await json<Environment[]>("environments");

@@ -4,9 +4,9 @@
  */
 import type { Client } from "../lib/client";
 import { TEARDOWN_EXIT } from "../lib/cli/teardown-selection";
-import { assertCliBuilt, createEnvironments, runCli, serviceClient, serviceEnv, slugsOf } from "./helpers/cli";
+import { assertCliBuilt, createEnvironments, runCli, serviceEnv, slugsOf } from "./helpers/cli";
 import { startFaultProxy, type FaultProxy } from "./helpers/fault-proxy";
-import { startTestService, type TestService } from "./helpers/service";
+import { clientFor, startTestService, type TestService } from "./helpers/service";
 
 describe("chainform teardown", () => {
   let service: TestService;
@@ -16,7 +16,7 @@ describe("chainform teardown", () => {
   beforeAll(async () => {
     assertCliBuilt();
     service = await startTestService();
-    client = serviceClient(service);
+    client = clientFor(service);
   });
   afterAll(async () => {
     await client?.close();

@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mirrorLayout } from "../lib/terraform/mirror";
-import { assertCliBuilt, collect, ROOT, runCli, serviceClient, serviceEnv, slugsOf, startCli } from "./helpers/cli";
-import { startTestService, type TestService } from "./helpers/service";
+import { assertCliBuilt, collect, ROOT, runCli, serviceEnv, slugsOf, startCli } from "./helpers/cli";
+import { clientFor, startTestService, type TestService } from "./helpers/service";
 
 const EXAMPLE = join(ROOT, "examples", "cdktf", "multichain-ci");
 const providerBuilt = existsSync(mirrorLayout().bundlePath);
@@ -52,7 +52,7 @@ const NETWORKS = [
     expect(result.stdout).toMatch(/Plan: 1 to add, 0 to change, 0 to destroy\./);
     expect(result.stdout).toMatch(/^ENVIRONMENT +NETWORK +CHAIN ID +PUBLIC RPC URL$/m);
     for (const [networkId, chainId] of NETWORKS) {
-      expect(result.stdout).toMatch(new RegExp(`^pr-${pr} +.*\\(${networkId}\\) +${chainId} +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"));
+      expect(result.stdout).toMatch(new RegExp(`^pr-${pr}-multichain +.*\\(${networkId}\\) +${chainId} +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"));
     }
     expect(result.stdout + result.stderr).not.toMatch(/rpc\/admin\/(?!\[redacted\])/);
     expect(result.stdout).not.toMatch(/ADMIN RPC URL/);
@@ -110,7 +110,7 @@ const NETWORKS = [
 
       // THEN it used the test's service (no embedded one), and the environment is there
       expect(stderr).not.toMatch(/start the local service/);
-      const client = serviceClient(service);
+      const client = clientFor(service);
       try {
         expect(await slugsOf(client)).toEqual([`pr-${pr}-multichain`]);
         // AND the table has the Admin RPC URLs, which answer with the right chain id too

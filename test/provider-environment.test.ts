@@ -5,10 +5,10 @@
  * plans a replacement naming the attribute, an out-of-band delete that plans a re-create, every data source,
  * destroy; and in a second directory, a taken slug failing the plan with the import command.
  */
-import { createClient, type Client } from "../lib/client";
+import type { Client } from "../lib/client";
 import { sameBalance } from "../lib/terraform/provider/amounts";
 import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance, type StepResult } from "./helpers/acceptance";
-import { startTestService, type TestService } from "./helpers/service";
+import { clientFor, startTestService, type TestService } from "./helpers/service";
 import type { PlannedChange } from "./helpers/terraform";
 
 const MIXED_CASE = "0xAbCdEf0000000000000000000000000000000001";
@@ -145,7 +145,7 @@ describe("chainform_environment through terraform", () => {
 
   beforeAll(async () => {
     service = await startTestService();
-    client = createClient({ baseUrl: service.baseUrl, accessKey: service.accessKey, accountSlug: service.accountSlug, projectSlug: service.projectSlug });
+    client = clientFor(service);
     run = await acceptance({ env: providerEnv(service) });
   }, 60_000);
 

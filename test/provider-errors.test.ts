@@ -4,9 +4,7 @@
  * echo the key; Ctrl-C during an apply leaves no environment unknown to state.
  */
 import { spawn } from "node:child_process";
-import { createClient, type Client } from "../lib/client";
-import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance } from "./helpers/acceptance";
-import { startTestService, type TestService } from "./helpers/service";
+import { PROVIDER_BLOCK, providerEnv, useAcceptanceSuite } from "./helpers/acceptance";
 import { terraformBinary } from "./helpers/terraform";
 
 const environment = (name: string, body: string) => `
@@ -53,31 +51,10 @@ interface JsonDiagnostic {
 }
 
 describe("provider errors through terraform", () => {
-  let service: TestService;
-  let client: Client;
-  const workspaces: Acceptance[] = [];
-  const workspace = async (env: Record<string, string>) => {
-    const run = await acceptance({ env });
-    workspaces.push(run);
-    return run;
-  };
-
-  beforeAll(async () => {
-    service = await startTestService();
-    client = createClient({ baseUrl: service.baseUrl, accessKey: service.accessKey, accountSlug: service.accountSlug, projectSlug: service.projectSlug });
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const run of workspaces) {
-      await run.tf.run("destroy", "-auto-approve", "-input=false");
-      run.dispose();
-    }
-    await client?.close();
-    await service?.close();
-  }, 60_000);
+  const suite = useAcceptanceSuite();
 
   test("bad configurations fail at validate with the attribute at fault", async () => {
-    const run = await workspace(providerEnv(service));
+    const run = await suite.workspace();
     await run.step({
       name: "validate reports every mistake",
       config: badConfigs,
@@ -114,12 +91,12 @@ ${environment("unsupported", network("", "999999"))}`,
       command: "plan",
       expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported/,
     });
-    expect(await client.listEnvironments()).toEqual([]);
+    expect(await suite.client.listEnvironments()).toEqual([]);
   }, 60_000);
 
   test("a wrong access key fails with a clear 401 that does not echo the key", async () => {
     const wrongKey = "cf_WrongKeyThatMustNeverBeShown0123456789abcdef";
-    const run = await workspace(providerEnv(service, { CHAINFORM_ACCESS_KEY: wrongKey }));
+    const run = await suite.workspace(providerEnv(suite.service, { CHAINFORM_ACCESS_KEY: wrongKey }));
     await run.step({
       name: "plan with a wrong key",
       config: `${PROVIDER_BLOCK}
@@ -151,7 +128,7 @@ data "chainform_projects" "all" {}
   }, 60_000);
 
   test("Ctrl-C during apply leaves no environment unknown to state", async () => {
-    const run = await workspace(providerEnv(service));
+    const run = await suite.workspace();
     run.tf.write(
       "main.tf",
       `${PROVIDER_BLOCK}
@@ -194,14 +171,14 @@ resource "chainform_environment" "many" {
     expect(code).not.toBe(0);
     // ...and every environment the service has is in state (the in-flight creates finished and were saved).
     const inState = (await run.state()).map((r) => r.values.id as string).sort();
-    const remote = (await client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-")).map((e) => e.id).sort();
+    const remote = (await suite.client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-")).map((e) => e.id).sort();
     expect(remote.length).toBeGreaterThan(0);
     expect(remote.length).toBeLessThan(4);
     expect(inState).toEqual(remote);
     // AND a second apply creates the rest, then destroy removes everything.
     await run.tf.expect(["apply", "-auto-approve", "-input=false"]);
-    expect((await client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-"))).toHaveLength(4);
+    expect((await suite.client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-"))).toHaveLength(4);
     await run.tf.expect(["destroy", "-auto-approve", "-input=false"]);
-    expect((await client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-"))).toHaveLength(0);
+    expect((await suite.client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-"))).toHaveLength(0);
   }, 90_000);
 });

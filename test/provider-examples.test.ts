@@ -4,40 +4,17 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createClient, type Client } from "../lib/client";
-import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance } from "./helpers/acceptance";
-import { startTestService, type TestService } from "./helpers/service";
+import { PROVIDER_BLOCK, useAcceptanceSuite } from "./helpers/acceptance";
 
 const example = (name: string) => readFileSync(join(__dirname, "..", "examples", "hcl", name, "main.tf"), "utf8");
 
 describe("examples/hcl through terraform", () => {
-  let service: TestService;
-  let client: Client;
-  const workspaces: Acceptance[] = [];
-  const workspace = async () => {
-    const run = await acceptance({ env: providerEnv(service) });
-    workspaces.push(run);
-    return run;
-  };
+  const suite = useAcceptanceSuite();
   const actionStatus = (id: string) =>
-    (service.app.service.store.db.prepare("SELECT status FROM actions WHERE id = ?").get(id) as { status: string }).status;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    client = createClient({ baseUrl: service.baseUrl, accessKey: service.accessKey, accountSlug: service.accountSlug, projectSlug: service.projectSlug });
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const run of workspaces) {
-      await run.tf.run("destroy", "-auto-approve", "-input=false");
-      run.dispose();
-    }
-    await client?.close();
-    await service?.close();
-  }, 60_000);
+    (suite.service.app.service.store.db.prepare("SELECT status FROM actions WHERE id = ?").get(id) as { status: string }).status;
 
   test("environment: apply, outputs, empty plan, destroy", async () => {
-    const run = await workspace();
+    const run = await suite.workspace();
     await run.steps([
       {
         name: "apply the example",
@@ -48,18 +25,18 @@ describe("examples/hcl through terraform", () => {
           expect(Object.keys(outputs.public_rpc_urls!.value as object).sort()).toEqual(["1", "42161", "8453"]);
           expect(outputs.admin_rpc_urls!.sensitive).toBe(true);
           expect(outputs.chain_ids!.value).toEqual({ "1": 73571, "8453": 84530, "42161": 42161 });
-          const env = (await client.listEnvironments()).find((e) => e.slug === "ci-example");
+          const env = (await suite.client.listEnvironments()).find((e) => e.slug === "ci-example");
           expect(env?.bridge_config).toEqual({ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 });
         },
       },
       { name: "plan is empty", command: "plan", expectNoChanges: true },
-      { name: "destroy", command: "destroy", check: async () => expect(await client.listEnvironments()).toEqual([]) },
+      { name: "destroy", command: "destroy", check: async () => expect(await suite.client.listEnvironments()).toEqual([]) },
     ]);
   }, 60_000);
 
   test("action_stop: stops the action; destroy leaves it stopped", async () => {
-    const { id } = service.app.service.store.db.prepare("SELECT id FROM actions WHERE status = 'running'").get() as { id: string };
-    const run = await workspace();
+    const { id } = suite.service.app.service.store.db.prepare("SELECT id FROM actions WHERE status = 'running'").get() as { id: string };
+    const run = await suite.workspace();
     await run.steps([
       {
         name: "apply stops the running action",
@@ -83,8 +60,8 @@ describe("examples/hcl through terraform", () => {
   }, 60_000);
 
   test("data_sources: every lookup of the example reads", async () => {
-    await client.createEnvironment({ display_name: "pr-7", network_configs: [{ network_id: "1" }] });
-    const run = await workspace();
+    await suite.client.createEnvironment({ display_name: "pr-7", network_configs: [{ network_id: "1" }] });
+    const run = await suite.workspace();
     await run.steps([
       {
         name: "apply the example",

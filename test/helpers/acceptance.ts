@@ -13,7 +13,8 @@
  */
 import { join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, terraformCliConfigPath } from "../../lib/terraform/mirror";
-import type { TestService } from "./service";
+import type { Client } from "../../lib/client";
+import { clientFor, startTestService, type TestService } from "./service";
 import { TerraformWorkspace, type PlanJson, type StateResource, type TerraformResult } from "./terraform";
 
 /** One step of a table. Exactly one of `command` and `importId` says what terraform runs; `before` runs first. */
@@ -217,4 +218,56 @@ function diff(a: unknown, b: unknown, path: string): { path: string; a: unknown;
     );
   }
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [{ path, a, b }];
+}
+
+/** What {@link useAcceptanceSuite} gives a `describe` block. Read its fields inside tests: beforeAll sets them. */
+export interface AcceptanceSuite {
+  /** The suite's local service. */
+  readonly service: TestService;
+  /** A client of it (as its first user). */
+  readonly client: Client;
+  /** A new initialized workspace, by default configured for the suite's service; destroyed after the suite. */
+  workspace(env?: Readonly<Record<string, string>>): Promise<Acceptance>;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks for a suite of acceptance tests: a local service and a client on it, and
+ * workspaces that are destroyed and removed (then the client and service closed) after the suite.
+ * @example
+ * const suite = useAcceptanceSuite();
+ * test("apply", async () => { const run = await suite.workspace(); ... });
+ */
+export function useAcceptanceSuite(): AcceptanceSuite {
+  let service: TestService | undefined;
+  let client: Client | undefined;
+  const workspaces: Acceptance[] = [];
+  beforeAll(async () => {
+    service = await startTestService();
+    client = clientFor(service);
+  }, 60_000);
+  afterAll(async () => {
+    for (const run of workspaces) {
+      await run.tf.run("destroy", "-auto-approve", "-input=false");
+      run.dispose();
+    }
+    await client?.close();
+    await service?.close();
+  }, 60_000);
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the acceptance suite starts in beforeAll: use it inside tests");
+    return value;
+  };
+  return {
+    get service() {
+      return started(service);
+    },
+    get client() {
+      return started(client);
+    },
+    async workspace(env) {
+      const run = await acceptance({ env: env ?? providerEnv(started(service)) });
+      workspaces.push(run);
+      return run;
+    },
+  };
 }

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { createClient, type Client } from "../../lib/client";
+import type { Client } from "../../lib/client";
 import type { RunningService } from "../../lib/service/server";
 
 /** The package root. */
@@ -95,11 +95,6 @@ export function serviceEnv(service: Pick<RunningService, "baseUrl" | "accessKey"
     CHAINFORM_ACCOUNT: service.accountSlug,
     CHAINFORM_PROJECT: service.projectSlug,
   };
-}
-
-/** A client for the same service and project as {@link serviceEnv}, for a test's own set-up and checks. */
-export function serviceClient(service: Pick<RunningService, "baseUrl" | "accessKey" | "accountSlug" | "projectSlug">): Client {
-  return createClient({ baseUrl: service.baseUrl, accessKey: service.accessKey, accountSlug: service.accountSlug, projectSlug: service.projectSlug });
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import { startServer, type RunningService, type ServerOptions } from "../../lib/service/server";
 import type { RateLimitSettings } from "../../lib/service/rate-limit";
+import { createClient, type Client } from "../../lib/client";
 
 /** Limits high enough that no test trips them by accident; pass `rateLimits` to test limiting. */
 export const TEST_RATE_LIMITS: RateLimitSettings = {
@@ -53,4 +54,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return { "X-Access-Key": key };
     },
   };
+}
+
+/** A client of a test service as its first user (alice), on the default account and project. Close it after use. */
+export function clientFor(service: Pick<RunningService, "baseUrl" | "accessKey" | "accountSlug" | "projectSlug">): Client {
+  return createClient({
+    baseUrl: service.baseUrl,
+    accessKey: service.accessKey,
+    accountSlug: service.accountSlug,
+    projectSlug: service.projectSlug,
+  });
 }

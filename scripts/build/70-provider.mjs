@@ -19,7 +19,13 @@ export default async function buildProvider({ root }) {
   const outDir = join(root, "dist", "provider");
   const staging = mkdtempSync(join(root, "dist", ".provider-"));
   try {
-    const { bundle } = await bundleProvider({ entry, outDir: staging, type: PROVIDER_TYPE });
+    const { bundle } = await bundleProvider({
+      entry,
+      outDir: staging,
+      type: PROVIDER_TYPE,
+      // Read only after the handshake (see main.ts).
+      lazyImports: { "./server": join(root, "lib", "terraform", "provider", "server.ts") },
+    });
     if (join(outDir, bundle.slice(staging.length + 1)) !== bundlePath) {
       throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);
     }

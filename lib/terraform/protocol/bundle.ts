@@ -1,12 +1,12 @@
 /**
- * Packs a provider into the files Terraform runs: one esbuild bundle, a small loader and the
- * `terraform-provider-TYPE` launcher. Start-up time is the point: Terraform starts the provider 3-5 times per
- * command and waits for each handshake, so the bundle leaves out what is never loaded and the loader reuses V8's
- * compiled code between runs.
+ * Packs a provider into the files Terraform runs: an esbuild bundle (plus one per lazy import), a small loader and
+ * the `terraform-provider-TYPE` launcher. Start-up time is the point: Terraform starts the provider 3-5 times per
+ * command and waits for each handshake, so the bundle leaves out what is never loaded, lazy imports become bundles
+ * of their own that are not even read before the handshake, and the loader reuses V8's compiled code between runs.
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { build, type BuildOptions } from "esbuild";
 
 /** Options of {@link bundleProvider}. */
 export interface BundleProviderOptions {
@@ -18,6 +18,13 @@ export interface BundleProviderOptions {
   readonly type: string;
   /** The node binary the launcher runs. Default: the one running this build. */
   readonly node?: string;
+  /**
+   * Modules the entry `require`s after the handshake, by the exact specifier it uses (e.g. `"./server"` →
+   * `lib/terraform/provider/server.ts`). Each becomes a bundle of its own, loaded (with the code cache) only when
+   * the entry requires it. Nothing may be shared by identity between the entry and a lazy module: each bundle has
+   * its own copy of what it imports.
+   */
+  readonly lazyImports?: Readonly<Record<string, string>>;
 }
 
 /** The files {@link bundleProvider} wrote. */
@@ -38,9 +45,9 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
   mkdirSync(options.outDir, { recursive: true });
   const base = `terraform-provider-${options.type}`;
   const bundle = join(options.outDir, `${base}.bundle.js`);
-  await build({
-    entryPoints: [options.entry],
-    outfile: bundle,
+  const lazyImports = Object.entries(options.lazyImports ?? {});
+  const lazyFile = (index: number) => `${base}.lazy-${index}.js`;
+  const common: BuildOptions = {
     bundle: true,
     platform: "node",
     target: "node20",
@@ -51,8 +58,30 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
     // grpc-js requires proto-loader (and with it all of protobufjs) only for channelz and ORCA, which a provider
     // never serves: leaving it out takes ~50 KB off what every start has to compile.
     external: ["@grpc/proto-loader"],
+  };
+  await build({
+    ...common,
+    entryPoints: [options.entry],
+    outfile: bundle,
+    plugins: [
+      {
+        name: "lazy-imports",
+        setup(pluginBuild) {
+          pluginBuild.onResolve({ filter: /.*/ }, (args) => {
+            const index = lazyImports.findIndex(([specifier]) => specifier === args.path);
+            return index === -1 || args.kind !== "require-call" ? undefined : { path: `./${lazyFile(index)}`, external: true };
+          });
+        },
+      },
+    ],
   });
-  writeFileSync(join(options.outDir, `${base}.js`), LOADER.replace("BUNDLE_FILE", JSON.stringify(`${base}.bundle.js`)));
+  for (const [index, [, entry]] of lazyImports.entries()) {
+    await build({ ...common, entryPoints: [entry], outfile: join(options.outDir, lazyFile(index)) });
+  }
+  writeFileSync(
+    join(options.outDir, `${base}.js`),
+    LOADER.replace("BUNDLE_FILE", JSON.stringify(`${base}.bundle.js`)).replace("LAZY_PREFIX", JSON.stringify(`./${base}.lazy-`)),
+  );
   const launcher = join(options.outDir, base);
   // `terraform init` links mirror directories, so the launcher resolves its real location before finding the loader.
   const node = JSON.stringify(options.node ?? process.execPath);
@@ -67,35 +96,44 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
 const LOADER = `"use strict";
 const fs = require("fs"), path = require("path"), os = require("os"), vm = require("vm"), crypto = require("crypto");
 const Module = require("module");
-const file = path.join(__dirname, BUNDLE_FILE);
-const source = fs.readFileSync(file, "utf8");
-let cacheFile, cached;
-if (process.env.CHAINFORM_COMPILE_CACHE !== "0") {
-  const dir = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir() || os.tmpdir(), ".cache"), "chainform", "v8");
-  const key = crypto.createHash("sha256").update(process.version + process.arch + source).digest("hex").slice(0, 32);
-  cacheFile = path.join(dir, key + ".bin");
-  try { cached = fs.readFileSync(cacheFile); } catch {}
+const cacheDir = process.env.CHAINFORM_COMPILE_CACHE === "0" ? null
+  : path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir() || os.tmpdir(), ".cache"), "chainform", "v8");
+const loaded = new Map();
+function load(file, parent) {
+  if (loaded.has(file)) return loaded.get(file).exports;
+  const source = fs.readFileSync(file, "utf8");
+  let cacheFile, cached;
+  if (cacheDir) {
+    const key = crypto.createHash("sha256").update(process.version + process.arch + source).digest("hex").slice(0, 32);
+    cacheFile = path.join(cacheDir, key + ".bin");
+    try { cached = fs.readFileSync(cacheFile); } catch {}
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
+  if (cacheFile && (!cached || script.cachedDataRejected)) {
+    // Once the start-up code has been compiled: shortly after loading, or at exit (Terraform's Shutdown) if that
+    // comes first. Never delays the handshake, never keeps the process alive.
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const temporary = cacheFile + "." + process.pid;
+        fs.writeFileSync(temporary, script.createCachedData());
+        fs.renameSync(temporary, cacheFile);
+      } catch {}
+    };
+    setTimeout(save, 300).unref();
+    process.once("exit", save);
+  }
+  const bundleModule = new Module(file, parent);
+  bundleModule.filename = file;
+  bundleModule.paths = Module._nodeModulePaths(path.dirname(file));
+  loaded.set(file, bundleModule);
+  // The bundles' own lazy parts (./BASE.lazy-N.js) load through here too, with the code cache.
+  const requireFrom = (id) => id.startsWith(LAZY_PREFIX) ? load(path.join(path.dirname(file), id), bundleModule) : bundleModule.require(id);
+  script.runInThisContext().call(bundleModule.exports, bundleModule.exports, requireFrom, bundleModule, file, path.dirname(file));
+  return bundleModule.exports;
 }
-const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
-if (cacheFile && (!cached || script.cachedDataRejected)) {
-  // Once the start-up code has been compiled: shortly after the handshake, or at exit (Terraform's Shutdown) if
-  // that comes first. Never delays the handshake, never keeps the process alive.
-  let saved = false;
-  const save = () => {
-    if (saved) return;
-    saved = true;
-    try {
-      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      const temporary = cacheFile + "." + process.pid;
-      fs.writeFileSync(temporary, script.createCachedData());
-      fs.renameSync(temporary, cacheFile);
-    } catch {}
-  };
-  setTimeout(save, 300).unref();
-  process.once("exit", save);
-}
-const bundleModule = new Module(file, module);
-bundleModule.filename = file;
-bundleModule.paths = Module._nodeModulePaths(path.dirname(file));
-script.runInThisContext().call(bundleModule.exports, bundleModule.exports, (id) => bundleModule.require(id), bundleModule, file, path.dirname(file));
+load(path.join(__dirname, BUNDLE_FILE), module);
 `;

@@ -1,0 +1,26 @@
+/** A ProviderServer that loads its implementation on the first RPC. */
+import { rpcNames, type ProviderServer, type RequestContext } from "./provider-server";
+
+type Handler = (request: never, context: RequestContext) => Promise<object>;
+
+/**
+ * Answers every tfplugin6 RPC by loading the real server on the first call and handing the call to it. The
+ * handshake goes out before the provider's code (framework, API client, undici) is read at all: Terraform starts a
+ * provider 3-5 times per command and waits for each handshake. A method the loaded server lacks fails the call with
+ * an error (answered as an error diagnostic).
+ * @example
+ * servePlugin(lazyProviderServer(() => require("./server").createServer()));
+ */
+export function lazyProviderServer(load: () => ProviderServer | Promise<ProviderServer>): ProviderServer {
+  let loading: Promise<ProviderServer> | undefined;
+  const server: Partial<Record<keyof ProviderServer, Handler>> = {};
+  for (const method of Object.keys(rpcNames) as (keyof ProviderServer)[]) {
+    server[method] = async (request, context) => {
+      const loaded = await (loading ??= Promise.resolve().then(load));
+      const implementation = loaded[method] as Handler | undefined;
+      if (!implementation) throw new Error(`this provider does not implement ${rpcNames[method]}`);
+      return implementation.call(loaded, request, context);
+    };
+  }
+  return server as ProviderServer;
+}

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, terraformCliConfigPath } from "../lib/terraform/mirror";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
-import { generateServerCertificate } from "../lib/terraform/protocol/tls/certificate";
+import { generateServerCertificate } from "../lib/tls/certificate";
 import { PROVIDER_BLOCK, providerEnv } from "../test/helpers/acceptance";
 import { startTestService } from "../test/helpers/service";
 import { TerraformWorkspace } from "../test/helpers/terraform";

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { generateServerCertificate } from "../terraform/protocol/tls/certificate";
+import { generateServerCertificate } from "../tls/certificate";
 import { buildApp, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";

@@ -1,6 +1,6 @@
 /**
  * The Terraform plugin protocol (tfplugin6 over go-plugin): handshake and mTLS, gRPC server, cty codec. Wire code
- * only; provider authors use `lib/terraform/framework` instead.
+ * only; provider authors use `lib/terraform/framework` instead. The mTLS certificate comes from `lib/tls`.
  */
 export * from "./cty";
 export type * from "./messages";
@@ -17,5 +17,3 @@ export { loadDescriptor } from "./protobuf";
 // bundle.ts (bundleProvider) is build-time tooling that loads esbuild: import it by path, never from here, so that
 // a provider bundle importing this index does not pull esbuild in.
 export { handshakeLine, readHandshakeEnvironment, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./handshake";
-export { generateServerCertificate } from "./tls/certificate";
-export type { ServerCertificate } from "./tls/certificate";

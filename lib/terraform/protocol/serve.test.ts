@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { serviceDefinition } from "./grpc-service";
 import { MAGIC_COOKIE_VALUE } from "./handshake";
-import { generateServerCertificate } from "./tls/certificate";
+import { generateServerCertificate } from "../../tls/certificate";
 
 // A provider process as small as it gets: one RPC, and a console.log that must not reach stdout.
 const TINY_PROVIDER = `

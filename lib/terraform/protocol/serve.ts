@@ -15,7 +15,7 @@ import {
 } from "./handshake";
 import type { ProviderServer } from "./provider-server";
 import { reserveStdout } from "./stdout";
-import { generateServerCertificate } from "./tls/certificate";
+import { generateServerCertificate } from "../../tls/certificate";
 
 /** Options of {@link servePlugin}. */
 export interface ServePluginOptions {

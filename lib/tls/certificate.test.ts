@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { X509Certificate } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import { generateServerCertificate } from "./certificate";
+import { generateSelfSignedCertificate, generateServerCertificate, ipBytes } from "./certificate";
 
 describe("generateServerCertificate", () => {
   const certificate = generateServerCertificate(new Date("2025-01-01T00:00:00Z"));
@@ -40,5 +40,48 @@ describe("generateServerCertificate", () => {
   test("each process gets its own key", () => {
     expect(generateServerCertificate().keyPem).not.toBe(certificate.keyPem);
     expect(certificate.keyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+  });
+});
+
+describe("generateSelfSignedCertificate", () => {
+  const certificate = generateSelfSignedCertificate({
+    commonName: "build-box",
+    organization: "chainform",
+    dnsNames: ["build-box", "localhost"],
+    ipAddresses: ["10.1.2.3", "127.0.0.1", "::1", "fe80::1%eth0", "::ffff:192.168.0.9"],
+    now: new Date("2026-01-01T00:00:00Z"),
+  });
+  const parsed = new X509Certificate(certificate.certPem);
+
+  test("carries every name and address clients use in its subjectAltName", () => {
+    expect(parsed.subjectAltName).toBe(
+      "DNS:build-box, DNS:localhost, IP Address:10.1.2.3, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:FE80:0:0:0:0:0:0:1, IP Address:0:0:0:0:0:FFFF:C0A8:9",
+    );
+    expect(parsed.checkHost("build-box")).toBe("build-box");
+    expect(parsed.checkIP("10.1.2.3")).toBe("10.1.2.3");
+    expect(parsed.checkIP("10.1.2.4")).toBeUndefined();
+    expect(parsed.subject).toContain("CN=build-box");
+  });
+
+  test("is its own CA, valid one year by default, and verifies", () => {
+    expect(parsed.ca).toBe(true);
+    expect(parsed.verify(parsed.publicKey)).toBe(true);
+    expect(new Date(parsed.validTo).toISOString()).toBe("2027-01-01T00:00:00.000Z");
+  });
+});
+
+describe("ipBytes", () => {
+  test.each([
+    ["192.168.0.1", [192, 168, 0, 1]],
+    ["::1", [...Array(15).fill(0), 1]],
+    ["::", Array(16).fill(0)],
+    ["2001:db8::8:800:200c:417a", [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 8, 8, 0, 0x20, 0x0c, 0x41, 0x7a]],
+    ["::ffff:10.0.0.1", [...Array(10).fill(0), 0xff, 0xff, 10, 0, 0, 1]],
+  ])("%s", (address, bytes) => {
+    expect([...ipBytes(address)]).toEqual(bytes);
+  });
+
+  test("refuses what is not an address", () => {
+    expect(() => ipBytes("build-box")).toThrow(/not an IP address/);
   });
 });

@@ -6,11 +6,13 @@
 import {
   ApiError,
   BaseError,
+  CertificateError,
   ClientConfigError,
   ConnectionError,
   InsecureUrlError,
   RateLimitError,
   TimeoutError,
+  describeAttempts,
   optionsFromEnv,
 } from "../client";
 import { createRedactor } from "../client/transport/redact";
@@ -72,10 +74,20 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
     return explained(`the service's rate limit for this key is used up: wait ${seconds} s and run the command again (limits are per key, so a CI job can use a key of its own)`);
   }
   if (error instanceof ApiError) return explained(explainApiError(error, env));
+  if (error instanceof CertificateError) {
+    return explained(
+      error.code === "ERR_TLS_CERT_ALTNAME_INVALID"
+        ? `the TLS certificate of ${baseUrl} does not name that host: set CHAINFORM_BASE_URL to the baseUrl \`chainform serve\` printed`
+        : `the TLS certificate of ${baseUrl} is not trusted (${error.code}): set CHAINFORM_CA_FILE to the certificate file \`chainform serve --tls\` printed (caFile in its ready line)`,
+    );
+  }
+  if (error instanceof ClientConfigError && error.option === "caFile") {
+    return explained(`CHAINFORM_CA_FILE is unusable: ${error.shortMessage} ${error.details}`);
+  }
   if (error instanceof ConnectionError) {
     return explained(
       error.sent
-        ? `the connection to the chainform service at ${baseUrl} broke before it answered: check the service and run the command again`
+        ? `the connection to the chainform service at ${baseUrl} broke before it answered (${describeAttempts(error)}): check the service and run the command again`
         : `cannot reach the chainform service at ${baseUrl}: start one with \`npx chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
     );
   }
@@ -108,5 +120,6 @@ function explainApiError(error: ApiError, env: NodeJS.ProcessEnv): string {
     const options = optionsFromEnv({}, env);
     return `project ${options.accountSlug ?? "?"}/${options.projectSlug ?? "?"} was not found or this key cannot see it (${quoted}): check CHAINFORM_ACCOUNT and CHAINFORM_PROJECT`;
   }
-  return `the service answered ${quoted}: ${error.shortMessage}`;
+  const gaveUp = error.attempts > 1 ? ` (gave up after ${describeAttempts(error)})` : "";
+  return `the service answered ${quoted}${gaveUp}: ${error.shortMessage}`;
 }

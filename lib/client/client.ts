@@ -1,6 +1,14 @@
 import type { AuthMode } from "./transport/auth";
-import { createTransport, type RequestOptions, type ResponseEvent, type Transport } from "./transport/transport";
+import { trustedCertificates } from "./transport/tls";
+import { createTransport, type RequestOptions, type ResponseEvent, type TlsSettings, type Transport } from "./transport/transport";
 import { defaultUserAgent } from "./version";
+
+/**
+ * Default retries of a request. With backoff ceilings of 0.25, 0.5, 1, 2, 4 and then 8 s, eight retries span about
+ * 16 s on average (32 s at most), inside the 60 s `maxRetryTimeMs`: long enough that a burst of faults (a proxy or
+ * a busy service failing one request in four) does not surface, short enough to report a dead service in a minute.
+ */
+export const DEFAULT_MAX_RETRIES = 8;
 
 /** Settings of {@link createClient}. Only `baseUrl` and a credential are needed; the rest has defaults. */
 export interface ClientOptions {
@@ -18,7 +26,10 @@ export interface ClientOptions {
   projectSlug?: string | undefined;
   /** Per-attempt timeout, from sending to the end of the body. @default 30000 */
   timeoutMs?: number | undefined;
-  /** Retries after the first attempt. @default 4 */
+  /**
+   * Retries after the first attempt, for failures that are safe to repeat (429s do not count: the deadline bounds
+   * them; a refused connection gets at most 4). @default 8
+   */
   maxRetries?: number | undefined;
   /** No retry starts after this many milliseconds from the first attempt. @default 60000 */
   maxRetryTimeMs?: number | undefined;
@@ -34,8 +45,13 @@ export interface ClientOptions {
   resetMarginMs?: number | undefined;
   /** Most parallel connections to the service. @default 10 */
   connections?: number | undefined;
-  /** TLS settings, e.g. the CA of a local service started with `--tls`. */
-  tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean } | undefined;
+  /**
+   * A PEM file of certificates to trust besides the system's, e.g. the `tls-cert.pem` of a service started with
+   * `chainform serve --tls`. Read once, when the client is created (`ClientConfigError` when unreadable).
+   */
+  caFile?: string | undefined;
+  /** Lower-level TLS settings: `ca` replaces the system roots (prefer `caFile`, which adds to them). */
+  tls?: TlsSettings | undefined;
   /** Called after every HTTP answer (retries included), e.g. to count calls. Paths are redacted. */
   onResponse?: ((event: ResponseEvent) => void) | undefined;
 }
@@ -67,7 +83,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
     { accessKey: options.accessKey, bearerToken: options.bearerToken, authMode: options.authMode },
     {
       timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 4,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       maxRetryTimeMs: options.maxRetryTimeMs ?? 60_000,
       retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
       retryMaxDelayMs: options.retryMaxDelayMs ?? 8_000,
@@ -75,7 +91,7 @@ export function createBaseClient(options: ClientOptions): BaseClient {
       pacing: options.pacing ?? true,
       resetMarginMs: options.resetMarginMs ?? 1_000,
       connections: options.connections ?? 10,
-      tls: options.tls,
+      tls: tlsSettings(options),
       onResponse: options.onResponse,
     },
   );
@@ -86,4 +102,11 @@ export function createBaseClient(options: ClientOptions): BaseClient {
     request: (request) => transport.request(request),
     close: () => transport.close(),
   };
+}
+
+/** `tls` with the CA file's certificates (and the system roots) added to its `ca`. */
+function tlsSettings(options: ClientOptions): TlsSettings | undefined {
+  if (!options.caFile) return options.tls;
+  const extra = options.tls?.ca === undefined ? [] : [options.tls.ca].flat();
+  return { ...options.tls, ca: [...trustedCertificates(options.caFile), ...extra] };
 }

@@ -7,7 +7,8 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 /**
  * Reads the client settings from the environment (decisions.md): `CHAINFORM_BASE_URL` (default
  * `http://127.0.0.1:8787`), `CHAINFORM_ACCESS_KEY`, `CHAINFORM_BEARER_TOKEN`, `CHAINFORM_ACCOUNT`,
- * `CHAINFORM_PROJECT`. Empty variables count as unset. `overrides` win over the environment.
+ * `CHAINFORM_PROJECT`, `CHAINFORM_CA_FILE` (a PEM file of certificates to trust, e.g. that of `chainform serve
+ * --tls`). Empty variables count as unset. `overrides` win over the environment.
  */
 export function optionsFromEnv(overrides: Partial<ClientOptions> = {}, env: NodeJS.ProcessEnv = process.env): ClientOptions {
   const read = (name: string) => (env[name] ? env[name] : undefined);
@@ -17,6 +18,7 @@ export function optionsFromEnv(overrides: Partial<ClientOptions> = {}, env: Node
     bearerToken: read("CHAINFORM_BEARER_TOKEN"),
     accountSlug: read("CHAINFORM_ACCOUNT"),
     projectSlug: read("CHAINFORM_PROJECT"),
+    caFile: read("CHAINFORM_CA_FILE"),
     ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)),
   };
 }

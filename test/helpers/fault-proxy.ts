@@ -5,7 +5,11 @@
  * - `drop-after`: forwards the request, waits for the service's whole answer, then closes the connection
  *   without relaying it (the service acted, the client cannot know);
  * - `{ delayMs }`: holds the request for a while before forwarding it (a client timeout then races a late success);
- * - `503`: answers 503 itself without forwarding.
+ * - `503`: answers 503 itself (the spec's error body, error id `fault`) without forwarding;
+ * - `429`: answers 429 itself with `X-Svc-Remaining: 0` and a reset timestamp one second ahead.
+ *
+ * Besides queued faults, {@link FaultProxyOptions.random} injects faults at random into a share of all requests,
+ * from a seeded generator, so a failing sequence can be replayed.
  *
  * @example
  * const proxy = await startFaultProxy(service.baseUrl);
@@ -16,7 +20,16 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 
 /** What the proxy does to one request. */
-export type Fault = "pass" | "drop-before" | "drop-after" | "503" | { delayMs: number };
+export type Fault = "pass" | "drop-before" | "drop-after" | "503" | "429" | { delayMs: number };
+
+/** The transient faults a service or the network in front of it can produce (what random injection draws from). */
+export const TRANSIENT_FAULTS = ["503", "429", "drop-before", "drop-after"] as const satisfies readonly Fault[];
+
+/** Options of {@link startFaultProxy}. */
+export interface FaultProxyOptions {
+  /** Injects a fault into `rate` (0 to 1) of the requests no queued fault applies to, drawn from `seed`. */
+  readonly random?: { readonly rate: number; readonly seed: number; readonly faults?: readonly Fault[] };
+}
 
 /** One request the proxy saw, and what it did. */
 export interface ProxyLogEntry {
@@ -42,14 +55,18 @@ export interface FaultProxy {
 }
 
 /** Starts a proxy on 127.0.0.1 (free port) in front of `upstream` (an http:// base URL). */
-export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
+export async function startFaultProxy(upstream: string, options: FaultProxyOptions = {}): Promise<FaultProxy> {
   const target = new URL(upstream);
   const queue: { fault: Fault; when: (request: { method: string; url: string }) => boolean }[] = [];
   const log: ProxyLogEntry[] = [];
+  const random = options.random && { ...options.random, next: mulberry32(options.random.seed) };
 
   const takeFault = (method: string, url: string): Fault => {
     const index = queue.findIndex((q) => q.when({ method, url }));
-    return index === -1 ? "pass" : queue.splice(index, 1)[0]!.fault;
+    if (index !== -1) return queue.splice(index, 1)[0]!.fault;
+    if (!random || random.next() >= random.rate) return "pass";
+    const faults = random.faults ?? TRANSIENT_FAULTS;
+    return faults[Math.floor(random.next() * faults.length)]!;
   };
 
   const forward = (req: IncomingMessage, body: Buffer) =>
@@ -76,8 +93,17 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       log.push(entry);
       if (fault === "drop-before") return void req.socket.destroy();
       if (fault === "503") {
-        res.writeHead(503, { "content-type": "text/plain", connection: "close" });
-        return void res.end("injected 503");
+        res.writeHead(503, { "content-type": "application/json", connection: "close" });
+        return void res.end(JSON.stringify({ error: { id: "fault", slug: "service_unavailable", message: "injected" } }));
+      }
+      if (fault === "429") {
+        res.writeHead(429, {
+          "content-type": "application/json",
+          "x-svc-limit": "400",
+          "x-svc-remaining": "0",
+          "x-svc-reset-timestamp": String(Math.ceil(Date.now() / 1000) + 1),
+        });
+        return void res.end(JSON.stringify({ error: { id: "fault", slug: "too_many_requests", message: "injected" } }));
       }
       if (typeof fault === "object") await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       try {
@@ -110,5 +136,17 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same fault sequence. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

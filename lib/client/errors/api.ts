@@ -1,5 +1,6 @@
 import type { Rid } from "../../spec";
 import { BaseError } from "./base";
+import { describeAttempts } from "./transport";
 
 /** Arguments of {@link ApiError}: what the service answered and which request it answered. */
 export interface ApiErrorParameters {
@@ -21,6 +22,10 @@ export interface ApiErrorParameters {
   path: string;
   /** Anything below, e.g. nothing for a plain answer. */
   cause?: unknown;
+  /** How many times the request was sent. @default 1 */
+  attempts?: number;
+  /** Milliseconds from the first attempt to this answer. @default 0 */
+  elapsedMs?: number;
 }
 
 /**
@@ -52,6 +57,10 @@ export class ApiError extends BaseError {
   readonly method: string;
   /** Request path, secrets redacted. */
   readonly path: string;
+  /** How many times the request was sent before this answer was final (more than 1 after retries). */
+  readonly attempts: number;
+  /** Milliseconds from the first attempt to this answer. */
+  readonly elapsedMs: number;
 
   constructor(parameters: ApiErrorParameters, extra: { docsPath?: string; metaMessages?: string[] } = {}) {
     super(parameters.serviceMessage || `The service answered ${parameters.status}.`, {
@@ -62,6 +71,9 @@ export class ApiError extends BaseError {
         `Request: ${parameters.method} ${parameters.path}`,
         `Status: ${parameters.status}${parameters.slug ? ` ${parameters.slug}` : ""}${parameters.rid ? ` (${parameters.rid})` : ""}`,
         ...(parameters.errorId ? [`Error ID: ${parameters.errorId}`] : []),
+        ...((parameters.attempts ?? 1) > 1
+          ? [`Attempts: ${describeAttempts({ attempts: parameters.attempts!, elapsedMs: parameters.elapsedMs ?? 0 })}`]
+          : []),
         ...(extra.metaMessages ?? []),
       ],
     });
@@ -73,6 +85,8 @@ export class ApiError extends BaseError {
     this.serviceMessage = parameters.serviceMessage;
     this.method = parameters.method;
     this.path = parameters.path;
+    this.attempts = parameters.attempts ?? 1;
+    this.elapsedMs = parameters.elapsedMs ?? 0;
   }
 }
 
@@ -87,15 +101,12 @@ export class RateLimitError extends ApiError {
   override name = "RateLimitError";
   /** Milliseconds until the service should accept a request again. */
   readonly retryAfterMs: number;
-  /** How many times the request was tried. */
-  readonly attempts: number;
 
   constructor(parameters: ApiErrorParameters & { retryAfterMs: number; attempts: number }) {
     super(parameters, {
       docsPath: "#ratelimiterror",
-      metaMessages: [`Attempts: ${parameters.attempts}`, `Retry after: ${Math.ceil(parameters.retryAfterMs / 1000)} s`],
+      metaMessages: [`Retry after: ${Math.ceil(parameters.retryAfterMs / 1000)} s`],
     });
     this.retryAfterMs = parameters.retryAfterMs;
-    this.attempts = parameters.attempts;
   }
 }

@@ -1,15 +1,18 @@
 export { BaseError, type BaseErrorParameters } from "./base";
 export { ApiError, RateLimitError, type ApiErrorParameters } from "./api";
 export {
+  CertificateError,
   ClientConfigError,
   ConnectionError,
+  describeAttempts,
+  type AttemptsMade,
   InsecureUrlError,
   InvalidResponseError,
   TimeoutError,
   type RequestLocation,
 } from "./transport";
 import type { ApiError, RateLimitError } from "./api";
-import type { ClientConfigError, ConnectionError, InvalidResponseError, TimeoutError } from "./transport";
+import type { CertificateError, ClientConfigError, ConnectionError, InvalidResponseError, TimeoutError } from "./transport";
 
 /** Every error an operation that talks to the service can throw. */
 export type RequestErrorType =
@@ -17,5 +20,6 @@ export type RequestErrorType =
   | RateLimitError
   | TimeoutError
   | ConnectionError
+  | CertificateError
   | InvalidResponseError
   | ClientConfigError;

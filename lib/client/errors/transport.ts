@@ -8,8 +8,29 @@ export interface RequestLocation {
   path: string;
 }
 
-function requestLines(location: RequestLocation, attempts?: number): string[] {
-  return [`Request: ${location.method} ${location.path}`, ...(attempts && attempts > 1 ? [`Attempts: ${attempts}`] : [])];
+/** How often and over how long a request was tried before the client gave up. */
+export interface AttemptsMade {
+  /** How many times the request was sent (1 when it was not retried). */
+  readonly attempts: number;
+  /** Milliseconds from the first attempt to the failure of the last. */
+  readonly elapsedMs: number;
+}
+
+/**
+ * "5 attempts over 12.4 s": what a retried request cost before it failed, for messages.
+ * @example
+ * describeAttempts({ attempts: 5, elapsedMs: 12_400 }) // "5 attempts over 12.4 s"
+ */
+export function describeAttempts(made: AttemptsMade): string {
+  const seconds = made.elapsedMs < 10_000 ? (made.elapsedMs / 1000).toFixed(1) : String(Math.round(made.elapsedMs / 1000));
+  return `${made.attempts} attempt${made.attempts === 1 ? "" : "s"} over ${seconds} s`;
+}
+
+function requestLines(location: RequestLocation, made?: Partial<AttemptsMade>): string[] {
+  const attempts = made?.attempts;
+  if (!attempts || attempts <= 1) return [`Request: ${location.method} ${location.path}`];
+  const line = made.elapsedMs === undefined ? `Attempts: ${attempts}` : `Attempts: ${describeAttempts({ attempts, elapsedMs: made.elapsedMs })}`;
+  return [`Request: ${location.method} ${location.path}`, line];
 }
 
 /**
@@ -28,18 +49,21 @@ export class TimeoutError extends BaseError {
   readonly timeoutMs: number;
   /** How many times the request was tried. */
   readonly attempts: number;
+  /** Milliseconds from the first attempt to the end of the last. */
+  readonly elapsedMs: number;
 
-  constructor(parameters: RequestLocation & { timeoutMs: number; attempts: number; cause?: unknown }) {
+  constructor(parameters: RequestLocation & { timeoutMs: number; attempts: number; elapsedMs?: number; cause?: unknown }) {
     super(`The request took longer than ${parameters.timeoutMs} ms.`, {
       cause: parameters.cause,
       details: "The service did not answer in time. Raise `timeoutMs` or check that the service is healthy.",
       docsPath: "#timeouterror",
-      metaMessages: requestLines(parameters, parameters.attempts),
+      metaMessages: requestLines(parameters, parameters),
     });
     this.method = parameters.method;
     this.path = parameters.path;
     this.timeoutMs = parameters.timeoutMs;
     this.attempts = parameters.attempts;
+    this.elapsedMs = parameters.elapsedMs ?? 0;
   }
 }
 
@@ -62,21 +86,69 @@ export class ConnectionError extends BaseError {
   readonly sent: boolean;
   /** How many times the request was tried. */
   readonly attempts: number;
+  /** Milliseconds from the first attempt to the end of the last. */
+  readonly elapsedMs: number;
 
   constructor(
-    parameters: RequestLocation & { code: string | undefined; sent: boolean; attempts: number; details: string; cause?: unknown },
+    parameters: RequestLocation & {
+      code: string | undefined;
+      sent: boolean;
+      attempts: number;
+      elapsedMs?: number;
+      details: string;
+      cause?: unknown;
+    },
   ) {
     super(parameters.sent ? "The connection to the service broke before it answered." : "Could not connect to the service.", {
       cause: parameters.cause,
       details: parameters.details,
       docsPath: "#connectionerror",
-      metaMessages: requestLines(parameters, parameters.attempts),
+      metaMessages: requestLines(parameters, parameters),
     });
     this.method = parameters.method;
     this.path = parameters.path;
     this.code = parameters.code;
     this.sent = parameters.sent;
     this.attempts = parameters.attempts;
+    this.elapsedMs = parameters.elapsedMs ?? 0;
+  }
+}
+
+/**
+ * The TLS handshake failed because the client does not trust the service's certificate (self-signed, unknown CA,
+ * expired, or not naming the host). Nothing was sent, and the request is not retried: it cannot succeed until the
+ * settings change.
+ *
+ * @example
+ * createClient({ baseUrl: "https://build-box:8787", accessKey, caFile: ".chainform/tls-cert.pem" })
+ */
+export class CertificateError extends BaseError {
+  override name = "CertificateError";
+  /** Request method. */
+  readonly method: string;
+  /** Request path, secrets redacted. */
+  readonly path: string;
+  /** The TLS error code, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`. */
+  readonly code: string;
+
+  constructor(parameters: RequestLocation & { code: string; details: string; cause?: unknown }) {
+    super(
+      parameters.code === "ERR_TLS_CERT_ALTNAME_INVALID"
+        ? "The service's TLS certificate does not name the host of the base URL."
+        : `The service's TLS certificate is not trusted (${parameters.code}).`,
+      {
+        cause: parameters.cause,
+        details:
+          parameters.code === "ERR_TLS_CERT_ALTNAME_INVALID"
+            ? `Use a base URL whose host the certificate names (chainform serve prints one). ${parameters.details}`
+            : `For a service started with \`chainform serve --tls\`, set caFile (CHAINFORM_CA_FILE, provider argument ca_file) to the certificate file its ready line names. ${parameters.details}`,
+        docsPath: "#certificateerror",
+        metaMessages: requestLines(parameters),
+      },
+    );
+    this.method = parameters.method;
+    this.path = parameters.path;
+    this.code = parameters.code;
   }
 }
 
@@ -138,8 +210,11 @@ export class InvalidResponseError extends BaseError {
  */
 export class ClientConfigError extends BaseError {
   override name = "ClientConfigError";
+  /** The client option at fault, when one is (e.g. `caFile`). */
+  readonly option: string | undefined;
 
-  constructor(shortMessage: string, details?: string) {
+  constructor(shortMessage: string, details?: string, where: { option?: string } = {}) {
     super(shortMessage, { details, docsPath: "#clientconfigerror" });
+    this.option = where.option;
   }
 }

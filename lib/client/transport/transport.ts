@@ -1,11 +1,12 @@
 import { Pool } from "undici";
 import type { ErrorBody } from "../../spec";
 import { ApiError, RateLimitError } from "../errors/api";
-import { ConnectionError, InvalidResponseError, TimeoutError } from "../errors/transport";
+import { CertificateError, ConnectionError, InvalidResponseError, TimeoutError } from "../errors/transport";
 import { authHeaders, type Credentials } from "./auth";
 import { fullJitterDelay, parseRetryAfter, sleep } from "./backoff";
 import { Pacer, readRateLimitHeaders, type Ticket } from "./pacer";
 import { createRedactor, scrubDeep } from "./redact";
+import { UNTRUSTED_CERTIFICATE_CODES } from "./tls";
 import { buildPath, parseBaseUrl, type QueryValues } from "./url";
 
 /**
@@ -61,8 +62,14 @@ export interface TransportSettings {
   pacing: boolean;
   resetMarginMs: number;
   connections: number;
-  tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean } | undefined;
+  tls?: TlsSettings | undefined;
   onResponse?: ((event: ResponseEvent) => void) | undefined;
+}
+
+/** TLS settings of the connection pool: the trusted CAs (replacing the system roots) and whether to verify. */
+export interface TlsSettings {
+  ca?: string | Buffer | (string | Buffer)[];
+  rejectUnauthorized?: boolean;
 }
 
 /** The HTTP layer of a client: one undici Pool for the base URL's origin, auth, pacing and retries. */
@@ -80,6 +87,7 @@ type Failure =
   | { kind: "status"; status: number; text: string; headers: Record<string, string | string[] | undefined> }
   | { kind: "timeout"; cause: unknown }
   | { kind: "connection"; code: string | undefined; sent: boolean; cause: unknown; message: string }
+  | { kind: "certificate"; code: string; cause: unknown; message: string }
   | { kind: "invalid"; status: number; details: string; cause?: unknown };
 
 class AttemptFailure {
@@ -97,6 +105,8 @@ const NOT_SENT_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+/** Retries of a connection the service refused (or a name that did not resolve): a few, for a restarting service. */
+const REFUSED_RETRIES = 4;
 
 /** Creates the transport for a base URL and credentials. Throws InsecureUrlError for non-loopback http://. */
 export function createTransport(baseUrl: string, credentials: Credentials, settings: TransportSettings): Transport {
@@ -182,6 +192,11 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
     return resetAtMs ?? Date.now();
   }
 
+  /** Retries allowed for a kind of failure: a refused connection means the service is down, not busy. */
+  function retryLimit(failure: Failure): number {
+    return failure.kind === "connection" && !failure.sent ? Math.min(settings.maxRetries, REFUSED_RETRIES) : settings.maxRetries;
+  }
+
   /** Milliseconds to wait before retrying `failure`, or undefined when the policy forbids a retry. */
   function retryDelay(failure: Failure, policy: RetryPolicy, retryNo: number): number | undefined {
     const backoff = () => fullJitterDelay(retryNo, settings.retryBaseDelayMs, settings.retryMaxDelayMs);
@@ -198,20 +213,21 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
         return policy === "idempotent" ? backoff() : undefined;
       case "connection":
         return policy === "idempotent" || !failure.sent ? backoff() : undefined;
+      case "certificate":
       case "invalid":
         return undefined;
     }
   }
 
-  function toError(failure: Failure, method: string, path: string, attempts: number, waitMs?: number): Error {
+  function toError(failure: Failure, method: string, path: string, attempts: number, elapsedMs: number, waitMs?: number): Error {
     switch (failure.kind) {
       case "status": {
-        const fields = { ...readErrorBody(failure.text, scrub), status: failure.status, method, path };
-        if (failure.status === 429) return new RateLimitError({ ...fields, retryAfterMs: waitMs ?? 0, attempts });
+        const fields = { ...readErrorBody(failure.text, scrub), status: failure.status, method, path, attempts, elapsedMs };
+        if (failure.status === 429) return new RateLimitError({ ...fields, retryAfterMs: waitMs ?? 0 });
         return new ApiError(fields);
       }
       case "timeout":
-        return new TimeoutError({ method, path, timeoutMs: settings.timeoutMs, attempts, cause: failure.cause });
+        return new TimeoutError({ method, path, timeoutMs: settings.timeoutMs, attempts, elapsedMs, cause: failure.cause });
       case "connection":
         return new ConnectionError({
           method,
@@ -219,9 +235,12 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
           code: failure.code,
           sent: failure.sent,
           attempts,
+          elapsedMs,
           details: scrub(failure.message),
           cause: failure.cause,
         });
+      case "certificate":
+        return new CertificateError({ method, path, code: failure.code, details: scrub(failure.message), cause: failure.cause });
       case "invalid":
         return new InvalidResponseError({ method, path, status: failure.status, details: failure.details, cause: failure.cause });
     }
@@ -234,15 +253,21 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
     async request<T>(options: RequestOptions): Promise<T> {
       const fullPath = buildPath(prefix, options.path, options.query);
       const policy = options.retry ?? (options.method === "POST" ? "unsent" : "idempotent");
-      const deadline = Date.now() + settings.maxRetryTimeMs;
+      const started = Date.now();
+      const deadline = started + settings.maxRetryTimeMs;
+      let charged = 0; // failures counted against maxRetries
       for (let attemptNo = 1; ; attemptNo++) {
         try {
           return (await attempt(options, fullPath, attemptNo)) as T;
         } catch (error) {
           if (!(error instanceof AttemptFailure)) throw error;
-          const delay = retryDelay(error.failure, policy, attemptNo - 1);
-          const exhausted = delay === undefined || attemptNo > settings.maxRetries || Date.now() + delay > deadline;
-          if (exhausted) throw toError(error.failure, options.method, scrub(fullPath), attemptNo, delay);
+          const { failure } = error;
+          const delay = retryDelay(failure, policy, charged);
+          // A 429 is the limiter saying "not yet", with the time to come back: only the deadline bounds it.
+          // Spending retries on it left a request that met a 429 or two with too few for real faults.
+          if (!(failure.kind === "status" && failure.status === 429)) charged++;
+          const exhausted = delay === undefined || charged > retryLimit(failure) || Date.now() + delay > deadline;
+          if (exhausted) throw toError(failure, options.method, scrub(fullPath), attemptNo, Date.now() - started, delay);
           await sleep(delay);
         }
       }
@@ -254,6 +279,7 @@ function classifyThrown(error: unknown, timedOut: boolean): Failure {
   const code = errorCode(error);
   if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) return { kind: "timeout", cause: error };
   const message = error instanceof Error ? error.message : String(error);
+  if (code !== undefined && UNTRUSTED_CERTIFICATE_CODES.has(code)) return { kind: "certificate", code, cause: error, message };
   return { kind: "connection", code, sent: !(code !== undefined && NOT_SENT_CODES.has(code)), cause: error, message };
 }
 

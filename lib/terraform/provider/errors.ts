@@ -4,12 +4,14 @@
  */
 import {
   ApiError,
+  CertificateError,
   ClientConfigError,
   ConnectionError,
   InsecureUrlError,
   InvalidResponseError,
   RateLimitError,
   TimeoutError,
+  describeAttempts,
 } from "../../client";
 import type { PathStep, ValuePath } from "../protocol/cty/path";
 import type { Diagnostics } from "../framework";
@@ -36,7 +38,7 @@ export function reportError(diagnostics: Diagnostics, data: ChainformProviderDat
   if (error instanceof RateLimitError) {
     diagnostics.error(
       `Could not ${action}: rate limited`,
-      `${where} kept answering 429 Too Many Requests; try again in ${Math.ceil(error.retryAfterMs / 1000)} s, or raise max_retries.${errorIdOf(error)}`,
+      `${where} kept answering 429 Too Many Requests (${describeAttempts(error)}); try again in ${Math.ceil(error.retryAfterMs / 1000)} s, or raise max_retries.${errorIdOf(error)}`,
       context.path,
     );
   } else if (error instanceof ApiError) {
@@ -44,13 +46,21 @@ export function reportError(diagnostics: Diagnostics, data: ChainformProviderDat
   } else if (error instanceof TimeoutError) {
     diagnostics.error(
       `Could not ${action}: the service did not answer in time`,
-      `No answer from ${where} within ${error.timeoutMs / 1000} s (${error.attempts} attempt(s)). Check the service, or raise request_timeout_seconds.`,
+      `No answer from ${where} within ${error.timeoutMs / 1000} s per attempt (${describeAttempts(error)}). Check the service, or raise request_timeout_seconds.`,
+      context.path,
+    );
+  } else if (error instanceof CertificateError) {
+    diagnostics.error(
+      `Could not ${action}: the service's certificate is not trusted`,
+      error.code === "ERR_TLS_CERT_ALTNAME_INVALID"
+        ? `The TLS certificate of ${where} does not name that host. Use a base_url whose host the certificate names (\`chainform serve\` prints one in its ready line).`
+        : `The TLS certificate of ${where} is not trusted (${error.code}). For a service started with \`chainform serve --tls\`, set ca_file (or CHAINFORM_CA_FILE) to the certificate file named in its ready line (caFile).`,
       context.path,
     );
   } else if (error instanceof ConnectionError) {
     diagnostics.error(
       `Could not ${action}: cannot reach the service`,
-      `Connecting to ${where} failed (${error.code ?? "connection error"}). Check base_url (or CHAINFORM_BASE_URL) and that the service is running (\`chainform serve\`).`,
+      `Connecting to ${where} failed (${error.code ?? "connection error"}, ${describeAttempts(error)}). Check base_url (or CHAINFORM_BASE_URL) and that the service is running (\`chainform serve\`).`,
       context.path,
     );
   } else if (error instanceof InsecureUrlError || error instanceof ClientConfigError) {
@@ -93,7 +103,10 @@ function apiError(error: ApiError, data: ChainformProviderData, context: ErrorCo
     default: {
       const field = typeof error.data?.["field"] === "string" ? (error.data["field"] as string) : undefined;
       const path = (field && context.fieldPath?.(field)) || context.path;
-      const hint = error.status >= 500 ? " This is a problem of the service; retry later." : " Fix the configuration and plan again.";
+      const hint =
+        error.status >= 500
+          ? ` This is a problem of the service; retry later.${error.attempts > 1 ? ` The provider gave up after ${describeAttempts(error)}.` : ""}`
+          : " Fix the configuration and plan again.";
       return [`Could not ${action}: the service answered ${error.status}${error.slug ? ` ${error.slug}` : ""}`, `${said}.${hint}`, path];
     }
   }

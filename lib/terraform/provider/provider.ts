@@ -78,8 +78,13 @@ export const providerSchema = defineSchema({
       optional: true,
       validators: [positive],
     }),
+    ca_file: attr.string({
+      description:
+        "A PEM file of certificates to trust besides the system's, e.g. the tls-cert.pem of a service started with `chainform serve --tls`. Environment variable: CHAINFORM_CA_FILE.",
+      optional: true,
+    }),
     max_retries: attr.number({
-      description: "How many times a failed request that is safe to repeat is retried (0 to 100). Default 4.",
+      description: "How many times a failed request that is safe to repeat is retried (0 to 100; a 429 does not count, the 60 s retry deadline bounds it). Default 8.",
       optional: true,
       validators: [count],
     }),
@@ -116,6 +121,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
     const token = setting(c.bearer_token, "CHAINFORM_BEARER_TOKEN", env);
     const account = setting(c.account_slug, "CHAINFORM_ACCOUNT", env);
     const project = setting(c.project_slug, "CHAINFORM_PROJECT", env);
+    const caFile = setting(c.ca_file, "CHAINFORM_CA_FILE", env);
     const problem = base.value ? urlProblem(base.value) : undefined;
     if (problem) {
       diagnostics.error(
@@ -133,6 +139,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
         bearerToken: key.value ? undefined : token.value,
         accountSlug: account.value,
         projectSlug: project.value,
+        caFile: caFile.value,
         ...(typeof c.request_timeout_seconds === "number" ? { timeoutMs: Math.round(c.request_timeout_seconds * 1000) } : {}),
         ...(typeof c.max_retries === "number" ? { maxRetries: c.max_retries } : {}),
         userAgent: `terraform-provider-chainform (${createUserAgentSuffix()})`,
@@ -147,6 +154,14 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
       };
     } catch (error) {
       if (!(error instanceof InsecureUrlError || error instanceof ClientConfigError)) throw error;
+      if (error instanceof ClientConfigError && error.option === "caFile") {
+        diagnostics.error(
+          "Invalid CA file",
+          `${error.shortMessage} (from ${sourceName(caFile.source, "ca_file")}) ${error.details}`,
+          caFile.source === "CHAINFORM_CA_FILE" ? undefined : at("ca_file"),
+        );
+        return undefined as never;
+      }
       diagnostics.error(
         "Invalid provider configuration",
         `${error.shortMessage} Use https://, or a loopback host (127.0.0.1, localhost) for a local service.`,

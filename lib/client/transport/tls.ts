@@ -1,0 +1,51 @@
+/**
+ * Which certificates the client trusts: the system's (Node's bundled roots) plus, when given, a CA file such as the
+ * self-signed certificate of `chainform serve --tls`. Adding to the roots instead of replacing them keeps one
+ * setting (`CHAINFORM_CA_FILE`) harmless for services with a publicly trusted certificate.
+ */
+import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
+import { ClientConfigError } from "../errors/transport";
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * Reads a PEM CA file and returns the trust list for undici's `connect.ca`: the system roots and the file's
+ * certificates. Throws {@link ClientConfigError} (option `caFile`) when the file is unreadable or holds no certificate.
+ * @example
+ * const ca = trustedCertificates("/home/me/.chainform/tls-cert.pem");
+ */
+export function trustedCertificates(caFile: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(caFile, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ClientConfigError(`Cannot read the CA file ${caFile} (${code}).`, "Point caFile (CHAINFORM_CA_FILE) at a PEM certificate file.", {
+      option: "caFile",
+    });
+  }
+  const certificates = text.match(PEM_CERTIFICATE) ?? [];
+  if (certificates.length === 0) {
+    throw new ClientConfigError(`The CA file ${caFile} holds no PEM certificate.`, "Expected a file starting with -----BEGIN CERTIFICATE-----.", {
+      option: "caFile",
+    });
+  }
+  return [...rootCertificates, ...certificates];
+}
+
+/** Error codes of a TLS handshake that failed because the client does not trust the service's certificate. */
+export const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "INVALID_CA",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);

@@ -6,7 +6,7 @@ import { checkRules, isToken, throwIfProblems, type Rule } from "./validation";
 /**
  * Settings of the chainform provider. Every one is optional: what is left out, the provider itself reads from
  * its environment variables when Terraform runs (`CHAINFORM_BASE_URL`, `CHAINFORM_ACCESS_KEY`,
- * `CHAINFORM_BEARER_TOKEN`, `CHAINFORM_ACCOUNT`, `CHAINFORM_PROJECT`). This construct never reads them at synth, so
+ * `CHAINFORM_BEARER_TOKEN`, `CHAINFORM_ACCOUNT`, `CHAINFORM_PROJECT`, `CHAINFORM_CA_FILE`). This construct never reads them at synth, so
  * no credential ends up in `cdktf.out`.
  */
 export interface ChainformProviderProps {
@@ -41,6 +41,11 @@ export interface ChainformProviderProps {
    * @default - the provider's default
    */
   readonly requestTimeoutSeconds?: number;
+  /**
+   * A PEM file of certificates to trust besides the system's, e.g. the `tls-cert.pem` of `chainform serve --tls`.
+   * @default - `CHAINFORM_CA_FILE`
+   */
+  readonly caFile?: string;
   /**
    * How many times a failed idempotent request is retried.
    * @default - the provider's default

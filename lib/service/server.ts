@@ -1,30 +1,30 @@
 /**
  * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It builds
- * the app, listens, and tells the app its base URL (the RPC URLs are built on it).
+ * the app, listens, and tells the app its base URL (the RPC URLs are built on it). Off loopback it serves HTTPS
+ * only, unless told `insecureHttp` (lib/service/tls.ts has the rules).
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { generateServerCertificate } from "../tls/certificate";
 import { buildApp, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";
 import { Store } from "./store";
+import {
+  baseUrlFor,
+  certificateNames,
+  checkBind,
+  checkPublicUrl,
+  insecureHttpWarning,
+  isLoopbackBind,
+  selfSignedCertificate,
+  type ServiceCertificate,
+} from "./tls";
+
+export { ServeConfigError, TLS_CERTIFICATE_FILE, TLS_KEY_FILE } from "./tls";
 
 /** Default port of `chainform serve`. */
 export const DEFAULT_PORT = 8787;
 /** Default host: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";
-/** File name of the `--tls` certificate in the data dir. */
-export const TLS_CERTIFICATE_FILE = "tls-cert.pem";
-
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
-
-/** The host part of the base URL: the certificate's `localhost` for loopback over TLS, IPv6 in brackets. */
-function urlHost(host: string, tls: boolean): string {
-  if (tls && LOOPBACK.has(host)) return "localhost";
-  return host.includes(":") ? `[${host}]` : host;
-}
 
 /** Options of a listening service. */
 export interface ServerOptions extends ServiceOptions {
@@ -33,11 +33,19 @@ export interface ServerOptions extends ServiceOptions {
   /** Port; default 8787; 0 picks a free one. */
   readonly port?: number;
   /**
-   * Serve HTTPS with a fresh self-signed certificate (CN and SAN `localhost`); the base URL then names
-   * `localhost` for a loopback host. With a data dir the certificate is written to `tls-cert.pem` there, for
-   * clients to trust (e.g. `NODE_EXTRA_CA_CERTS`).
+   * Serve HTTPS with a self-signed certificate naming localhost, the machine's host name and the bound addresses
+   * (every interface's for a wildcard bind). With a data dir it is kept there (`tls-cert.pem`, `tls-key.pem`) and
+   * reused while it still fits; `caFile` names the file clients trust (CHAINFORM_CA_FILE).
    */
   readonly tls?: boolean;
+  /** Serve HTTPS with this certificate (PEM, chain allowed) and key instead (`--tls-cert`, `--tls-key`). */
+  readonly certificate?: { readonly certPem: string; readonly keyPem: string };
+  /** Allow plain HTTP on a host that is not loopback (`--insecure-http`); `warnings` then says so. */
+  readonly insecureHttp?: boolean;
+  /** The base URL clients use, when it is not the bound address (`--public-url`, e.g. behind a proxy). */
+  readonly publicUrl?: string;
+  /** The machine's host name, for a wildcard bind's base URL and certificate; default `os.hostname()`. */
+  readonly hostname?: string;
 }
 
 /** A running service. */
@@ -51,6 +59,10 @@ export interface RunningService {
   readonly accessKey: string;
   /** An access key for every seeded user, by username (default seed: alice, bob, carol, outsider). Secrets. */
   readonly keys: Readonly<Record<string, string>>;
+  /** The file of the self-signed certificate (`tls` only), for clients to trust: CHAINFORM_CA_FILE, `ca_file`. */
+  readonly caFile: string | undefined;
+  /** What the operator must hear on every start (plain HTTP off loopback). */
+  readonly warnings: readonly string[];
   /** The app, for tests that want to look inside (e.g. the store). */
   readonly app: FastifyInstance;
   /** Issues a bearer token (JWT) for a seeded user. */
@@ -68,10 +80,16 @@ export interface RunningService {
  * await service.close();
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningService> {
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls });
   const host = options.host ?? DEFAULT_HOST;
-  const certificate = options.tls ? generateServerCertificate() : undefined;
-  if (certificate && store.dataDir !== null) writeFileSync(join(store.dataDir, TLS_CERTIFICATE_FILE), certificate.certPem);
+  const tls = options.tls === true || options.certificate !== undefined;
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  checkBind(host, tls, options.insecureHttp === true);
+  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls });
+  const certificate: ServiceCertificate | undefined = options.certificate
+    ? { ...options.certificate, caFile: undefined }
+    : options.tls
+      ? selfSignedCertificate(certificateNames({ host, publicUrl, hostname: options.hostname }), store.dataDir)
+      : undefined;
   const app = await buildApp({ ...options, store, ...(certificate && { https: { key: certificate.keyPem, cert: certificate.certPem } }) });
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
@@ -81,7 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port ?? DEFAULT_PORT;
-  const baseUrl = options.baseUrl ?? `${certificate ? "https" : "http"}://${urlHost(host, certificate !== undefined)}:${port}`;
+  const baseUrl = options.baseUrl ?? baseUrlFor({ host, port, tls, publicUrl, hostname: options.hostname });
   app.service.baseUrl = baseUrl;
   const keys = store.accounts.keysByUsername();
   const firstUserId = store.accounts.firstUserId();
@@ -94,6 +112,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     projectSlug: project,
     accessKey: firstUser ? keys[firstUser.slug] : "",
     keys,
+    caFile: certificate?.caFile,
+    warnings: !tls && !isLoopbackBind(host) ? [insecureHttpWarning(host)] : [],
     app,
     token(username, ttlSeconds) {
       const user = store.accounts.bySlug(username);

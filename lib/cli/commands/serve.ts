@@ -1,11 +1,13 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
- * [--rate-limit N] [--burst-limit N]` (decisions.md): runs the local service until SIGTERM or SIGINT, printing one
- * JSON ready line on stdout.
+ * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]`
+ * (decisions.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on stdout. Off
+ * loopback it needs TLS (docs/serving-on-a-network.md).
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { startServer, DEFAULT_HOST, DEFAULT_PORT } from "../../service/server";
+import { startServer, DEFAULT_HOST, DEFAULT_PORT, ServeConfigError } from "../../service/server";
+import { givenCertificate } from "../../service/tls";
 import { loadSeedFile } from "../../service/seed";
 import { UsageError, type Command } from "../command";
 
@@ -26,21 +28,39 @@ const serve: Command = {
         seed: { type: "string" },
         "in-memory": { type: "boolean", default: false },
         tls: { type: "boolean", default: false },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
+        "insecure-http": { type: "boolean", default: false },
+        "public-url": { type: "string" },
         "rate-limit": { type: "string" },
         "burst-limit": { type: "string" },
       },
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
+    const certFile = values["tls-cert"];
+    const keyFile = values["tls-key"];
+    if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
     const service = await startServer({
       host: values.host,
-      tls: values.tls,
+      tls: values.tls && certFile === undefined,
+      certificate: certFile && keyFile ? usage(() => givenCertificate(certFile, keyFile)) : undefined,
+      insecureHttp: values["insecure-http"],
+      publicUrl: values["public-url"],
       port: integerIn(values.port, "--port", 0, 65_535),
       dataDir: values["in-memory"] ? null : resolve(values["data-dir"]),
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }) },
+    }).catch((error: unknown) => {
+      throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
     });
+    for (const warning of service.warnings) process.stderr.write(`chainform serve: ${warning}\n`);
+    if (service.caFile) {
+      process.stderr.write(
+        `chainform serve: self-signed certificate in ${service.caFile}; clients trust it with CHAINFORM_CA_FILE=${service.caFile} (provider argument ca_file)\n`,
+      );
+    }
     process.stdout.write(
       `${JSON.stringify({
         event: "ready",
@@ -48,6 +68,7 @@ const serve: Command = {
         accountSlug: service.accountSlug,
         projectSlug: service.projectSlug,
         accessKey: service.accessKey,
+        ...(service.caFile && { caFile: service.caFile }),
       })}\n`,
     );
     await new Promise<void>((done) => {
@@ -64,6 +85,15 @@ const serve: Command = {
   },
 };
 export default serve;
+
+/** Runs `read`, turning a refused setting into a usage error (one line, exit 2). */
+function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
+  }
+}
 
 function integerIn(text: string, flag: string, min: number, max: number): number {
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;

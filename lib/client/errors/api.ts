@@ -1,6 +1,6 @@
 import type { Rid } from "../../spec";
 import { BaseError } from "./base";
-import { describeAttempts } from "./transport";
+import { attemptsLine } from "./transport";
 
 /** Arguments of {@link ApiError}: what the service answered and which request it answered. */
 export interface ApiErrorParameters {
@@ -71,9 +71,7 @@ export class ApiError extends BaseError {
         `Request: ${parameters.method} ${parameters.path}`,
         `Status: ${parameters.status}${parameters.slug ? ` ${parameters.slug}` : ""}${parameters.rid ? ` (${parameters.rid})` : ""}`,
         ...(parameters.errorId ? [`Error ID: ${parameters.errorId}`] : []),
-        ...((parameters.attempts ?? 1) > 1
-          ? [`Attempts: ${describeAttempts({ attempts: parameters.attempts!, elapsedMs: parameters.elapsedMs ?? 0 })}`]
-          : []),
+        ...((parameters.attempts ?? 1) > 1 ? [attemptsLine({ attempts: parameters.attempts!, elapsedMs: parameters.elapsedMs })] : []),
         ...(extra.metaMessages ?? []),
       ],
     });

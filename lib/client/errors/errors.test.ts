@@ -1,12 +1,14 @@
 import {
   ApiError,
   BaseError,
+  CertificateError,
   ClientConfigError,
   ConnectionError,
   InsecureUrlError,
   InvalidResponseError,
   RateLimitError,
   TimeoutError,
+  describeAttempts,
 } from ".";
 import { version } from "../version";
 
@@ -43,11 +45,13 @@ Version: chainform@<version>"
     expect(error).toBeInstanceOf(BaseError);
     expect(JSON.parse(pinned(JSON.stringify({ ...error, message: error.message })))).toMatchInlineSnapshot(`
 {
+  "attempts": 1,
   "data": {
     "rid": "rid:vnet",
   },
   "details": "environment 6f1c not found",
   "docsPath": "#apierror",
+  "elapsedMs": 0,
   "errorId": "err_0d4f",
   "message": "environment 6f1c not found
 
@@ -111,6 +115,42 @@ Attempts: 5
 Retry after: 42 s
 
 Docs: lib/client/README.md#ratelimiterror
+Version: chainform@<version>"
+`);
+  });
+
+  it("ApiError after retries says how many attempts over how long", () => {
+    const error = new ApiError({
+      status: 503,
+      slug: "service_unavailable",
+      errorId: "fault",
+      serviceMessage: "injected",
+      method: "DELETE",
+      path: "/api/v1/account/acme/project/demo/environments/e1",
+      attempts: 9,
+      elapsedMs: 14_260,
+    });
+    expect(error.message.split("\n").slice(0, 6)).toEqual([
+      "injected",
+      "",
+      "Request: DELETE /api/v1/account/acme/project/demo/environments/e1",
+      "Status: 503 service_unavailable",
+      "Error ID: fault",
+      "Attempts: 9 over 14 s",
+    ]);
+    expect(describeAttempts(error)).toBe("9 attempts over 14 s");
+    expect(describeAttempts({ attempts: 1, elapsedMs: 420 })).toBe("1 attempt over 0.4 s");
+  });
+
+  it("CertificateError says which setting makes the certificate trusted", () => {
+    const error = new CertificateError({ method: "GET", path: "/x", code: "DEPTH_ZERO_SELF_SIGNED_CERT", details: "self-signed certificate" });
+    expect(pinned(error.message)).toMatchInlineSnapshot(`
+"The service's TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT).
+
+Request: GET /x
+
+Docs: lib/client/README.md#certificateerror
+Details: For a service started with \`chainform serve --tls\`, set caFile (CHAINFORM_CA_FILE, provider argument ca_file) to the certificate file its ready line names. self-signed certificate
 Version: chainform@<version>"
 `);
   });

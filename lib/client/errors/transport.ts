@@ -22,15 +22,22 @@ export interface AttemptsMade {
  * describeAttempts({ attempts: 5, elapsedMs: 12_400 }) // "5 attempts over 12.4 s"
  */
 export function describeAttempts(made: AttemptsMade): string {
-  const seconds = made.elapsedMs < 10_000 ? (made.elapsedMs / 1000).toFixed(1) : String(Math.round(made.elapsedMs / 1000));
-  return `${made.attempts} attempt${made.attempts === 1 ? "" : "s"} over ${seconds} s`;
+  return `${made.attempts} attempt${made.attempts === 1 ? "" : "s"} over ${seconds(made.elapsedMs)} s`;
+}
+
+/** The `Attempts:` line of an error's message: "Attempts: 5 over 12.4 s", or "Attempts: 5" when the time is unknown. */
+export function attemptsLine(made: { attempts: number; elapsedMs?: number | undefined }): string {
+  return `Attempts: ${made.attempts}${made.elapsedMs === undefined ? "" : ` over ${seconds(made.elapsedMs)} s`}`;
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
 }
 
 function requestLines(location: RequestLocation, made?: Partial<AttemptsMade>): string[] {
   const attempts = made?.attempts;
   if (!attempts || attempts <= 1) return [`Request: ${location.method} ${location.path}`];
-  const line = made.elapsedMs === undefined ? `Attempts: ${attempts}` : `Attempts: ${describeAttempts({ attempts, elapsedMs: made.elapsedMs })}`;
-  return [`Request: ${location.method} ${location.path}`, line];
+  return [`Request: ${location.method} ${location.path}`, attemptsLine({ attempts, elapsedMs: made.elapsedMs })];
 }
 
 /**

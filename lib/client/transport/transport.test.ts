@@ -3,8 +3,10 @@
  * of auth, retries and error mapping, case by case). Integration tests against the real service are in test/.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { ApiError, ConnectionError, InvalidResponseError, RateLimitError, TimeoutError } from "../errors";
+import { generateSelfSignedCertificate } from "../../tls/certificate";
+import { ApiError, CertificateError, ConnectionError, InvalidResponseError, RateLimitError, TimeoutError } from "../errors";
 import { version } from "../version";
 import { createTransport, type ResponseEvent, type TransportSettings } from "./transport";
 
@@ -100,6 +102,54 @@ describe("transport", () => {
     expect((error as RateLimitError).retryAfterMs).toBeGreaterThan(95_000);
     expect(seen).toHaveLength(1);
     await transport.close();
+  });
+
+  it("spends no retry on a 429: the deadline bounds those, so real faults keep the whole budget", async () => {
+    const script = [429, 503, 429, 503, 503, 200];
+    handler = (_req, res) => {
+      const status = script.shift()!;
+      if (status === 429) return json(res, 429, { error: { id: "r", slug: "too_many_requests", message: "slow" } }, { "retry-after": "0" });
+      json(res, status, status === 200 ? { ok: 1 } : { error: { id: "x", slug: "service_unavailable", message: "busy" } });
+    };
+    const transport = createTransport(baseUrl, { accessKey: "k" }, settings({ maxRetries: 3 }));
+    await expect(transport.request({ method: "DELETE", path: "/d" })).resolves.toEqual({ ok: 1 });
+    expect(seen).toHaveLength(6);
+    await transport.close();
+  });
+
+  it("says how many attempts it made over how long when the retries run out", async () => {
+    handler = (_req, res) => json(res, 503, { error: { id: "x9", slug: "service_unavailable", message: "busy" } });
+    const transport = createTransport(baseUrl, { accessKey: "k" }, settings({ maxRetries: 2 }));
+    const error = (await transport.request({ method: "GET", path: "/g" }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.attempts).toBe(3);
+    expect(error.elapsedMs).toBeGreaterThanOrEqual(0);
+    expect(error.message).toMatch(/^Attempts: 3 over \d+\.\d s$/m);
+    await transport.close();
+  });
+
+  it("fails at once with CertificateError when the service's certificate is not trusted", async () => {
+    const certificate = generateSelfSignedCertificate({ commonName: "localhost", organization: "t", dnsNames: ["localhost"] });
+    let requests = 0;
+    const tlsServer = createHttpsServer({ key: certificate.keyPem, cert: certificate.certPem }, (_req, res) => {
+      requests++;
+      json(res, 200, { ok: 1 });
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
+    const url = `https://localhost:${(tlsServer.address() as AddressInfo).port}`;
+    try {
+      const untrusting = createTransport(url, { accessKey: "k" }, settings());
+      const error = (await untrusting.request({ method: "GET", path: "/g" }).catch((e: unknown) => e)) as CertificateError;
+      expect(error).toBeInstanceOf(CertificateError);
+      expect([error.code, requests]).toEqual(["DEPTH_ZERO_SELF_SIGNED_CERT", 0]);
+      await untrusting.close();
+      const trusting = createTransport(url, { accessKey: "k" }, settings({ tls: { ca: certificate.certPem } }));
+      await expect(trusting.request({ method: "GET", path: "/g" })).resolves.toEqual({ ok: 1 });
+      await trusting.close();
+    } finally {
+      tlsServer.closeAllConnections();
+      await new Promise((resolve) => tlsServer.close(resolve));
+    }
   });
 
   it("retries 503 for idempotent requests but not for a POST that may have acted", async () => {

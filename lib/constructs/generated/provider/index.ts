@@ -31,7 +31,12 @@ export interface ChainformProviderConfig {
    */
   readonly bearerToken?: string;
   /**
-   * How many times a failed request that is safe to repeat is retried (0 to 100). Default 4.
+   * A PEM file of certificates to trust besides the system's, e.g. the tls-cert.pem of a service started with `chainform serve --tls`. Environment variable: CHAINFORM_CA_FILE.
+   * Terraform: `ca_file` (optional).
+   */
+  readonly caFile?: string;
+  /**
+   * How many times a failed request that is safe to repeat is retried (0 to 100; a 429 does not count, the 60 s retry deadline bounds it). Default 8.
    * Terraform: `max_retries` (optional).
    */
   readonly maxRetries?: number;
@@ -66,6 +71,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     this._accountSlugValue = config.accountSlug;
     this._baseUrlValue = config.baseUrl;
     this._bearerTokenValue = config.bearerToken;
+    this._caFileValue = config.caFile;
     this._maxRetriesValue = config.maxRetries;
     this._projectSlugValue = config.projectSlug;
     this._requestTimeoutSecondsValue = config.requestTimeoutSeconds;
@@ -129,7 +135,19 @@ export class ChainformProvider extends cdktf.TerraformProvider {
   private _bearerTokenValue?: string;
 
   /**
-   * How many times a failed request that is safe to repeat is retried (0 to 100). Default 4.
+   * A PEM file of certificates to trust besides the system's, e.g. the tls-cert.pem of a service started with `chainform serve --tls`. Environment variable: CHAINFORM_CA_FILE.
+   * Terraform: `ca_file` (optional).
+   */
+  public get caFile(): string | undefined {
+    return this._caFileValue;
+  }
+  public set caFile(value: string | undefined) {
+    this._caFileValue = value;
+  }
+  private _caFileValue?: string;
+
+  /**
+   * How many times a failed request that is safe to repeat is retried (0 to 100; a 429 does not count, the 60 s retry deadline bounds it). Default 8.
    * Terraform: `max_retries` (optional).
    */
   public get maxRetries(): number | undefined {
@@ -170,6 +188,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
       account_slug: cdktf.stringToTerraform(this._accountSlugValue),
       base_url: cdktf.stringToTerraform(this._baseUrlValue),
       bearer_token: cdktf.stringToTerraform(this._bearerTokenValue),
+      ca_file: cdktf.stringToTerraform(this._caFileValue),
       max_retries: cdktf.numberToTerraform(this._maxRetriesValue),
       project_slug: cdktf.stringToTerraform(this._projectSlugValue),
       request_timeout_seconds: cdktf.numberToTerraform(this._requestTimeoutSecondsValue),

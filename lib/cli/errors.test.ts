@@ -1,4 +1,4 @@
-import { ApiError, ConnectionError, RateLimitError } from "../client";
+import { ApiError, CertificateError, ClientConfigError, ConnectionError, RateLimitError } from "../client";
 import { UsageError } from "./command";
 import { CliError, explainError, redactorFor } from "./errors";
 
@@ -20,6 +20,24 @@ describe("explainError", () => {
     expect(explainError(api(409, "conflict"), env).line).toBe("the service answered 409 conflict, error id err_1: nope");
     const limited = new RateLimitError({ status: 429, slug: "too_many_requests", errorId: "", serviceMessage: "", method: "GET", path: "/x", retryAfterMs: 41_200, attempts: 1 });
     expect(explainError(limited, env).line).toMatch(/^the service's rate limit for this key is used up: wait 42 s/);
+  });
+
+  it("says how long a request that ran out of retries tried", () => {
+    const exhausted = new ApiError({ status: 503, slug: "service_unavailable", errorId: "fault", serviceMessage: "busy", method: "DELETE", path: "/x", attempts: 9, elapsedMs: 14_260 });
+    expect(explainError(exhausted, env).line).toBe("the service answered 503 service_unavailable, error id fault (gave up after 9 attempts over 14 s): busy");
+    const broken = new ConnectionError({ method: "GET", path: "/x", code: "UND_ERR_SOCKET", sent: true, attempts: 9, elapsedMs: 3_400, details: "closed" });
+    expect(explainError(broken, env).line).toMatch(/broke before it answered \(9 attempts over 3\.4 s\)/);
+  });
+
+  it("names CHAINFORM_CA_FILE when the certificate is not trusted or the file is unusable", () => {
+    const untrusted = new CertificateError({ method: "GET", path: "/x", code: "SELF_SIGNED_CERT_IN_CHAIN", details: "" });
+    expect(explainError(untrusted, env).line).toMatch(/is not trusted \(SELF_SIGNED_CERT_IN_CHAIN\): set CHAINFORM_CA_FILE/);
+    const misnamed = new CertificateError({ method: "GET", path: "/x", code: "ERR_TLS_CERT_ALTNAME_INVALID", details: "" });
+    expect(explainError(misnamed, env).line).toMatch(/does not name that host: set CHAINFORM_BASE_URL to the baseUrl/);
+    const unreadable = new ClientConfigError("Cannot read the CA file /nope (ENOENT).", "Point caFile (CHAINFORM_CA_FILE) at a PEM certificate file.", { option: "caFile" });
+    expect(explainError(unreadable, env).line).toBe(
+      "CHAINFORM_CA_FILE is unusable: Cannot read the CA file /nope (ENOENT). Point caFile (CHAINFORM_CA_FILE) at a PEM certificate file.",
+    );
   });
 
   it("keeps the full message as the --verbose details", () => {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { Agent, request } from "undici";
 import { startTestService } from "../../test/helpers/service";
 import { NoChainEngine } from "./no-chain-engine";
@@ -15,6 +16,8 @@ test("--tls serves HTTPS on a localhost base URL with a self-signed certificate"
     await dispatcher.close();
     await service.close();
   }
+  // In memory, the certificate clients trust lived in a temporary directory, removed with the service.
+  expect(existsSync(service.caFile!)).toBe(false);
 });
 
 test("the ready info: default project, the first user's key, a key per seeded user, tokens", async () => {

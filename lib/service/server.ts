@@ -3,6 +3,7 @@
  * the app, listens, and tells the app its base URL (the RPC URLs are built on it). Off loopback it serves HTTPS
  * only, unless told `insecureHttp` (lib/service/tls.ts has the rules).
  */
+import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
@@ -120,6 +121,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (!user || user.type !== "user") throw new Error(`no seeded user named ${username}`);
       return signToken({ sub: user.id, ttlSeconds }, tokenSecret);
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      if (certificate?.temporaryDir) rmSync(certificate.temporaryDir, { recursive: true, force: true });
+    },
   };
 }

@@ -98,7 +98,8 @@ describe("selfSignedCertificate", () => {
   test("without a data dir, writes the certificate (not the key) to a file clients can trust", () => {
     const certificate = selfSignedCertificate({ dnsNames: ["localhost"], ipAddresses: [] }, null);
     expect(readFileSync(certificate.caFile!, "utf8")).toBe(certificate.certPem);
-    rmSync(join(certificate.caFile!, ".."), { recursive: true, force: true });
+    expect(certificate.temporaryDir).toBe(join(certificate.caFile!, ".."));
+    rmSync(certificate.temporaryDir!, { recursive: true, force: true });
   });
 });
 

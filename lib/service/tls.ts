@@ -104,6 +104,8 @@ export interface ServiceCertificate {
   readonly keyPem: string;
   /** The certificate's file, for clients to trust (CHAINFORM_CA_FILE); self-signed certificates only. */
   readonly caFile: string | undefined;
+  /** A temporary directory holding `caFile` (no data dir), to remove when the service stops. */
+  readonly temporaryDir?: string;
 }
 
 const DAY_MS = 24 * 3_600_000;
@@ -111,7 +113,8 @@ const DAY_MS = 24 * 3_600_000;
 /**
  * The `--tls` certificate: with a data dir, the one kept there when it still names everything `names` lists and
  * is valid for another day (so clients keep trusting the same file across restarts); otherwise a fresh one, saved
- * there (key mode 0600). Without a data dir the certificate alone goes to a temporary file, for clients to trust.
+ * there (key mode 0600). Without a data dir the certificate alone goes to a temporary directory, for clients to
+ * trust (`temporaryDir`: the caller removes it when the service stops).
  */
 export function selfSignedCertificate(names: CertificateNames, dataDir: string | null): ServiceCertificate {
   const certFile = dataDir === null ? undefined : join(dataDir, TLS_CERTIFICATE_FILE);
@@ -128,9 +131,10 @@ export function selfSignedCertificate(names: CertificateNames, dataDir: string |
     writeFileSync(certFile, fresh.certPem);
     return { certPem: fresh.certPem, keyPem: fresh.keyPem, caFile: certFile };
   }
-  const caFile = join(mkdtempSync(join(tmpdir(), "chainform-tls-")), TLS_CERTIFICATE_FILE);
+  const temporaryDir = mkdtempSync(join(tmpdir(), "chainform-tls-"));
+  const caFile = join(temporaryDir, TLS_CERTIFICATE_FILE);
   writeFileSync(caFile, fresh.certPem);
-  return { certPem: fresh.certPem, keyPem: fresh.keyPem, caFile };
+  return { certPem: fresh.certPem, keyPem: fresh.keyPem, caFile, temporaryDir };
 }
 
 function stillFits(certPem: string, keyPem: string, names: CertificateNames): boolean {

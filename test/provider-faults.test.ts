@@ -90,3 +90,23 @@ test(
   },
   150_000,
 );
+
+test("a request that really ran out of retries says how many attempts it made over how long", async () => {
+  const proxy = await startFaultProxy(service.baseUrl);
+  for (let i = 0; i < 3; i++) proxy.inject("503", (request) => request.url.endsWith("/projects"));
+  const run = await acceptance({ env: providerEnv(service, { CHAINFORM_BASE_URL: proxy.baseUrl }) });
+  try {
+    await run.step({
+      name: "plan through three 503s with two retries allowed",
+      config: `${PROVIDER_BLOCK}
+provider "chainform" { max_retries = 2 }
+data "chainform_projects" "all" {}
+`,
+      command: "plan",
+      expectError: /the service answered 503 service_unavailable.*The provider gave up after 3 attempts over \d+(\.\d)? s\./s,
+    });
+  } finally {
+    run.dispose();
+    await proxy.close();
+  }
+}, 60_000);

@@ -14,6 +14,7 @@ import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
 import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
+import { registerWeb } from "../web";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -158,6 +159,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
+  await registerWeb(app);
   app.addHook("onClose", async () => {
     await context.engine.close();
     store.close();

@@ -48,6 +48,7 @@ const serve: Command = {
         accountSlug: service.accountSlug,
         projectSlug: service.projectSlug,
         accessKey: service.accessKey,
+        dashboardUrl: service.dashboardUrl,
       })}\n`,
     );
     await new Promise<void>((done) => {

@@ -211,8 +211,8 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
         html`<a class="mono" href="${envBase}/tx/${t.hash}">${t.hash.slice(0, 10)}…</a>`,
         vnetName.get(t.vnetId) ?? t.vnetId,
         decimal(t.blockNumber),
-        html`<span class="mono">${t.from}</span>`,
-        t.to ? html`<span class="mono">${t.to}</span>` : "create",
+        html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
+        t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
         t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
         t.category,
         t.kind,
@@ -389,6 +389,10 @@ function filterForm(action: string, query: Record<string, string>): Html {
 function pager(action: string, query: Record<string, string>, pageNumber: number, hasMore: boolean): Html {
   const at = (n: number) => `${action}?${new URLSearchParams({ ...query, page: String(n) }).toString()}`;
   return html`<p>${pageNumber > 1 ? html`<a href="${at(pageNumber - 1)}">← newer</a> ` : html``}${hasMore ? html`<a href="${at(pageNumber + 1)}">older →</a>` : html``}</p>`;
+}
+
+function shortHex(hex: string): string {
+  return `${hex.slice(0, 8)}…${hex.slice(-6)}`;
 }
 
 function csrfField(session: Session): Html {

@@ -57,7 +57,7 @@ pre{white-space:pre-wrap;background:#f3f4f6;padding:.5rem;border-radius:4px;max-
 .ok{color:#047857;font-weight:600}.fail{color:#b91c1c;font-weight:600}.muted{color:#6b7280}
 .error{background:#fef2f2;border-color:#fecaca;color:#991b1b}
 button,input,select{font:inherit;padding:.35rem .5rem;border:1px solid #c5cbd3;border-radius:4px;background:#fff}
-button{cursor:pointer;background:#2563eb;color:#fff;border-color:#2563eb}button.danger{background:#b91c1c;border-color:#b91c1c}
+button{cursor:pointer;white-space:nowrap;background:#2563eb;color:#fff;border-color:#2563eb}button.danger{background:#b91c1c;border-color:#b91c1c}
 button.plain{background:#fff;color:#1b1f24;border-color:#c5cbd3}form.inline{display:inline}
 .filters{display:flex;flex-wrap:wrap;gap:.4rem;align-items:end}.filters label{display:flex;flex-direction:column;font-size:.8rem;color:#4b5563}
 details.frame{border-left:2px solid #c7d2fe;margin:.2rem 0 .2rem .6rem;padding-left:.5rem}details.frame.failed{border-color:#fca5a5}
@@ -72,9 +72,10 @@ export function page(options: { title: string; header: Html; body: Html }): stri
 <body><header>${options.header}</header><main>${options.body}</main></body></html>`.text}`;
 }
 
-/** A `<dl>` of label/value pairs (values may be Html). */
+/** A `<dl>` of label/value pairs (values may be Html); pairs whose value is null or undefined are left out. */
 export function fields(pairs: readonly (readonly [string, HtmlValue])[]): Html {
-  return html`<dl>${pairs.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
+  const shown = pairs.filter(([, value]) => value !== null && value !== undefined);
+  return html`<dl>${shown.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
 /** A table with a header row. */

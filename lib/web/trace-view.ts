@@ -104,10 +104,16 @@ export function fromFlatTrace(entries: readonly TraceEntry[]): TraceNode | undef
 export function traceTree(node: TraceNode | undefined, link: (address: string) => Html, openDepth = 3, depth = 0): Html {
   if (!node) return html`<p class="muted">no trace available</p>`;
   const failed = node.error !== undefined;
-  const call = node.method ? html`<code>${node.method}(${argumentList(node.args)})</code>` : html`<span class="muted">${node.input === "0x" ? "transfer" : "call"}</span>`;
+  const creates = node.type.startsWith("CREATE");
+  const call = creates
+    ? html`<span class="muted">contract creation</span>`
+    : node.method
+      ? html`<code>${node.method}(${argumentList(node.args)})</code>`
+      : html`<span class="muted">${node.input === "0x" ? "transfer" : "call"}</span>`;
+  const target = creates ? html`new contract ${node.to ? link(node.to) : ""}` : node.to ? link(node.to) : html``;
   const value = BigInt(node.value || "0x0") > 0n ? html` · ${formatEther(node.value)}` : html``;
   return html`<details class="frame${failed ? " failed" : ""}"${depth < openDepth ? html` open` : html``}>
-<summary><strong>${node.type}</strong> ${link(node.from)} → ${node.to ? link(node.to) : "(new contract)"} ${call}${value} · gas ${decimal(node.gasUsed)}${
+<summary><strong>${node.type}</strong> ${link(node.from)} → ${target} ${call}${value} · gas ${decimal(node.gasUsed)}${
     failed ? html` · <span class="fail">${node.revertReason ? `reverted: ${node.revertReason}` : node.error}</span>` : html``
   }</summary>
 ${node.results.length > 0 ? html`<div>returns <code>${argumentList(node.results)}</code></div>` : html``}

@@ -211,7 +211,7 @@ test("Admin RPC URLs only on reveal, for writers; read-only bob sees no Admin RP
 test("a change without the CSRF token changes nothing; delete asks first", async () => {
   const { context, page } = await signedIn("alice");
   const envUrl = `${service.baseUrl}/dashboard/acme/demo/environments/${environment.id}`;
-  for (const form of [{}, { csrf: "forged" }]) {
+  for (const form of [{}, { csrf: "forged" }] as Record<string, string>[]) {
     const response = await page.request.post(`${envUrl}/delete`, { form });
     expect(response.status()).toBe(403);
     expect(await response.text()).toContain("nothing was changed");

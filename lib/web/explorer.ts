@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { decodeLog } from "../service/chains/abi";
-import { decodeEventLog, type Abi, type Hex } from "../service/chains/viem";
+import { decodeEventLog, type Abi, type AbiEvent, type Hex } from "../service/chains/viem";
 import { Address, Hash, reveals, type SimulationLog } from "../spec";
 import { ChainReader, ChainReadError, decimal, formatEther, type ChainBlock } from "./chain-reader";
 import { sendPage, summarize, vnetView, type VnetView, type WebContext } from "./context";
 import { fields, html, page, table, type Html } from "./html";
-import { argumentList, decodeInput, fromCallFrame, traceTree } from "./trace-view";
+import { argumentList, decodeInput, formatValue, fromCallFrame, traceTree } from "./trace-view";
 
 const ADDRESS = new RegExp(Address.pattern!);
 const HASH = new RegExp(Hash.pattern!);
@@ -231,10 +231,15 @@ function decodeWith(abi: Abi | undefined, log: { address: string; topics: readon
     try {
       const decoded = decodeEventLog({ abi, data: raw.data as Hex, topics: raw.topics as [Hex, ...Hex[]] });
       const args = (decoded.args ?? {}) as Record<string, unknown>;
+      const event = abi.find((item) => item.type === "event" && item.name === decoded.eventName) as AbiEvent | undefined;
       return {
-        anonymous: false,
+        anonymous: event?.anonymous ?? false,
         name: decoded.eventName ?? "",
-        inputs: Object.entries(args).map(([name, value]) => ({ name, type: "", value: typeof value === "bigint" ? value.toString() : String(value) })),
+        inputs: (event?.inputs ?? []).map((input, i) => ({
+          name: input.name ?? "",
+          type: input.type,
+          value: String(formatValue(input.type, args[input.name ?? String(i)])),
+        })),
         raw,
       };
     } catch {

@@ -127,12 +127,13 @@ export function argumentList(args: readonly DecodedArgument[]): string {
 }
 
 function toArguments(params: readonly { name?: string; type: string }[], values: readonly unknown[]): DecodedArgument[] {
-  return params.map((param, i) => ({ name: param.name ?? "", type: param.type, value: formatValue(values[i]) }));
+  return params.map((param, i) => ({ name: param.name ?? "", type: param.type, value: formatValue(param.type, values[i]) }));
 }
 
-function formatValue(value: unknown): string | boolean {
+/** A decoded value as the pages show it: decimal integers, lowercase addresses, JSON for lists and tuples. */
+export function formatValue(type: string, value: unknown): string | boolean {
   if (typeof value === "boolean") return value;
   if (typeof value === "bigint" || typeof value === "number") return value.toString();
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return type === "address" ? value.toLowerCase() : value;
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
 }

@@ -88,7 +88,8 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
     case "getabi": {
       const verified = context.verified.get(view.vnet.id, addressParam(params));
       if (!verified) return notOk(NOT_VERIFIED);
-      if (!reveals(view.visibility, "abi")) return notOk(`the ABI of this contract is not public (verification_visibility is ${view.visibility})`);
+      // Etherscan clients (forge) recognise the "not verified" prefix; the rest says why.
+      if (!reveals(view.visibility, "abi")) return notOk(`${NOT_VERIFIED} publicly: the ABI is not public here (verification_visibility is ${view.visibility})`);
       return ok(JSON.stringify(verified.abi));
     }
     case "getsourcecode": {

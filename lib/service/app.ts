@@ -67,9 +67,9 @@ declare module "fastify" {
   }
 }
 
-/** Redacts the secret of Admin RPC URLs from a URL or path, for logs and error messages. */
+/** Redacts the secret of Admin RPC URLs and dashboard sign-in tokens from a URL or path, for logs and errors. */
 export function redactUrl(url: string): string {
-  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]");
+  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]").replace(/([?&]token=)[^&#]*/g, "$1[redacted]");
 }
 
 /**

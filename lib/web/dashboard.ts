@@ -23,7 +23,7 @@ import type { TransactionFilters } from "../service/store/records";
 import { decimal, formatEther } from "./chain-reader";
 import { sendPage, summarize, vnetView, type WebContext } from "./context";
 import { simplePage, transactionBody } from "./explorer";
-import { fields, html, page, table, type Html } from "./html";
+import { fields, html, page, shortHex, table, type Html } from "./html";
 import { CSRF_FIELD, Sessions, type Session } from "./sessions";
 import { argumentList, fromFlatTrace, traceTree } from "./trace-view";
 
@@ -208,7 +208,7 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
 <h2>Transactions</h2><div class="card">${filterForm(envBase, request.query ?? {})}${table(
       ["Hash", "Network", "Block", "From", "To", "Status", "Category", "Kind"],
       transactions.map((t) => [
-        html`<a class="mono" href="${envBase}/tx/${t.hash}">${t.hash.slice(0, 10)}…</a>`,
+        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
         vnetName.get(t.vnetId) ?? t.vnetId,
         decimal(t.blockNumber),
         html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
@@ -389,10 +389,6 @@ function filterForm(action: string, query: Record<string, string>): Html {
 function pager(action: string, query: Record<string, string>, pageNumber: number, hasMore: boolean): Html {
   const at = (n: number) => `${action}?${new URLSearchParams({ ...query, page: String(n) }).toString()}`;
   return html`<p>${pageNumber > 1 ? html`<a href="${at(pageNumber - 1)}">← newer</a> ` : html``}${hasMore ? html`<a href="${at(pageNumber + 1)}">older →</a>` : html``}</p>`;
-}
-
-function shortHex(hex: string): string {
-  return `${hex.slice(0, 8)}…${hex.slice(-6)}`;
 }
 
 function csrfField(session: Session): Html {

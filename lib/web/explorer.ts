@@ -9,7 +9,7 @@ import { decodeEventLog, type Abi, type AbiEvent, type Hex } from "../service/ch
 import { Address, Hash, reveals, type SimulationLog } from "../spec";
 import { ChainReader, ChainReadError, decimal, formatEther, type ChainBlock } from "./chain-reader";
 import { sendPage, summarize, vnetView, type VnetView, type WebContext } from "./context";
-import { fields, html, page, table, type Html } from "./html";
+import { fields, html, page, shortHex, table, type Html } from "./html";
 import { argumentList, decodeInput, formatValue, fromCallFrame, traceTree } from "./trace-view";
 
 const ADDRESS = new RegExp(Address.pattern!);
@@ -163,8 +163,8 @@ function links(view: VnetView): ExplorerLinks {
     txUrl: (h) => `${root}/tx/${h}`,
     addressUrl: (a) => `${root}/address/${a}`,
     block: (n) => html`<a href="${root}/block/${decimal(n)}">${decimal(n)}</a>`,
-    tx: (h) => html`<a class="mono" href="${root}/tx/${h}">${short(h)}</a>`,
-    address: (a) => html`<a class="mono" href="${root}/address/${a.toLowerCase()}">${short(a.toLowerCase())}</a>`,
+    tx: (h) => html`<a class="mono" href="${root}/tx/${h}">${shortHex(h)}</a>`,
+    address: (a) => html`<a class="mono" href="${root}/address/${a.toLowerCase()}">${shortHex(a.toLowerCase())}</a>`,
   };
 }
 
@@ -300,10 +300,6 @@ function statusOf(status: string): Html {
 
 function timeOf(block: ChainBlock): string {
   return new Date(Number(BigInt(block.timestamp)) * 1000).toISOString().replace(".000Z", "Z");
-}
-
-function short(hex: string): string {
-  return hex.length > 18 ? `${hex.slice(0, 10)}…${hex.slice(-6)}` : hex;
 }
 
 function explorerPage(view: VnetView, title: string, body: Html): string {

@@ -85,6 +85,11 @@ export function table(headings: readonly string[], rows: readonly (readonly Html
 <tbody>${rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
 }
 
+/** A long hex string shortened for tables, e.g. `0x6b182f…a14042` (the full value belongs in a title or link). */
+export function shortHex(hex: string): string {
+  return hex.length > 18 ? `${hex.slice(0, 10)}…${hex.slice(-6)}` : hex;
+}
+
 /** Security headers of every page: no framing, no scripts, nothing cached. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",

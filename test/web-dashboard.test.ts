@@ -189,6 +189,8 @@ test("Admin RPC URLs only on reveal, for writers; read-only bob sees no Admin RP
   await page.click("text=Reveal Admin RPC URLs");
   await expect(page.locator(".admin-rpc").textContent()).resolves.toBe(environment.adminRpc);
   expect(page.url()).not.toContain("/rpc/admin/");
+  await page.setViewportSize({ width: 375, height: 700 }); // a phone: nothing wider than the screen
+  expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
   if (process.env.CHAINFORM_SCREENSHOTS === "1" || !existsSync(join(__dirname, "..", "docs", "dashboard.png"))) {
     await page.goto(envUrl);
     await page.setViewportSize({ width: 900, height: 900 });

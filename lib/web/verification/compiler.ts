@@ -2,7 +2,8 @@
  * The Solidity compiler verification uses: the solc-js that chainform is built with (the `solc` package), run in
  * a worker thread so that a compile (seconds for a large input) never blocks the service. Only that one version
  * exists offline; `compilerVersion()` names it. Without the `solc` package (an install that left out dev
- * dependencies) there is no compiler, and verification says so.
+ * dependencies) there is no compiler, and verification says so; a `solc` installed in the working directory's
+ * project is used then.
  */
 import { Worker } from "node:worker_threads";
 
@@ -54,10 +55,8 @@ export class SolcWorker {
 
   private start(): void {
     if (this.version) return;
-    let solcPath: string;
-    try {
-      solcPath = require.resolve("solc");
-    } catch {
+    const solcPath = resolveSolc();
+    if (!solcPath) {
       this.version = Promise.reject(
         new CompilerUnavailable("this chainform install has no Solidity compiler: install the solc package (npm install solc) beside it"),
       );
@@ -88,4 +87,16 @@ export class SolcWorker {
       }
     });
   }
+}
+
+/** Where the `solc` package is: beside chainform, else in the working directory's project; undefined if nowhere. */
+function resolveSolc(): string | undefined {
+  for (const paths of [undefined, [process.cwd()]]) {
+    try {
+      return require.resolve("solc", paths && { paths });
+    } catch {
+      // not there
+    }
+  }
+  return undefined;
 }

@@ -178,7 +178,7 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
     const pageNumber = pageNumberOf(request.query?.page);
     const transactions = store.records.transactions(environment.instance_id, filters, pageNumber, PER_PAGE).map(summarize);
     const canWrite = !session.requester.readOnly;
-    const vnetName = new Map(environment.vnets.map((v) => [v.id, v.display_name]));
+    const vnetName = new Map(environment.vnets.map((v) => [v.id, v.network_name]));
     const envBase = `${base}/environments/${environment.id}`;
     const networks = environment.vnets.map((vnet) => {
       const view = vnetView(store, vnet.id);

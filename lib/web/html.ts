@@ -53,6 +53,7 @@ h1{font-size:1.35rem;margin:.2rem 0 1rem}h2{font-size:1.1rem;margin:1.4rem 0 .5r
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #eceff2;vertical-align:top}
 th{font-weight:600;color:#4b5563;white-space:nowrap}dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.3rem .9rem;margin:0}
 dt{color:#4b5563;font-weight:600}dd{margin:0;min-width:0}.mono,code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
+td .mono,td a.mono{word-break:normal;white-space:nowrap}
 pre{white-space:pre-wrap;background:#f3f4f6;padding:.5rem;border-radius:4px;max-height:24rem;overflow:auto}
 .ok{color:#047857;font-weight:600}.fail{color:#b91c1c;font-weight:600}.muted{color:#6b7280}
 .error{background:#fef2f2;border-color:#fecaca;color:#991b1b}

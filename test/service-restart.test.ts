@@ -19,6 +19,7 @@ interface Ready {
   accountSlug: string;
   projectSlug: string;
   accessKey: string;
+  dashboardUrl: string;
 }
 
 interface Served {
@@ -78,6 +79,10 @@ test("state survives a restart; SIGTERM exits cleanly", async () => {
   expect(first.ready).toMatchObject({ event: "ready", accountSlug: "acme", projectSlug: "demo" });
   expect(first.ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(first.ready.accessKey).toMatch(/^cf_[A-Za-z0-9_-]{43}$/);
+  expect(first.ready.dashboardUrl.startsWith(`${first.ready.baseUrl}/dashboard/login?token=`)).toBe(true);
+  const signIn = await fetch(first.ready.dashboardUrl, { redirect: "manual" });
+  expect([signIn.status, signIn.headers.get("location")]).toEqual([303, "/dashboard/"]);
+  expect((await fetch(first.ready.dashboardUrl, { redirect: "manual" })).status).toBe(401); // single use
   const projectPath = `/v1/account/${first.ready.accountSlug}/project/${first.ready.projectSlug}`;
   const envPath = `/public${projectPath}/environments`;
 

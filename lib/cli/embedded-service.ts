@@ -8,6 +8,8 @@ import { startServer } from "../service/server";
 /** A running embedded service. */
 export interface EmbeddedService {
   readonly baseUrl: string;
+  /** A one-time dashboard sign-in link (single use, 10 minutes). */
+  readonly dashboardUrl: string;
   /** CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT for the children. */
   readonly env: Readonly<Record<string, string>>;
   /** Stops the service and its chains. */
@@ -29,6 +31,7 @@ export async function startEmbeddedService(options: { dataDir: string | null; po
   });
   return {
     baseUrl: service.baseUrl,
+    dashboardUrl: service.dashboardUrl,
     env: {
       CHAINFORM_BASE_URL: service.baseUrl,
       CHAINFORM_ACCESS_KEY: service.accessKey,

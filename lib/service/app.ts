@@ -14,6 +14,7 @@ import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
 import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
+import { registerWeb } from "../web";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -66,9 +67,9 @@ declare module "fastify" {
   }
 }
 
-/** Redacts the secret of Admin RPC URLs from a URL or path, for logs and error messages. */
+/** Redacts the secret of Admin RPC URLs and dashboard sign-in tokens from a URL or path, for logs and errors. */
 export function redactUrl(url: string): string {
-  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]");
+  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]").replace(/([?&]token=)[^&#]*/g, "$1[redacted]");
 }
 
 /**
@@ -158,6 +159,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
+  await registerWeb(app);
   app.addHook("onClose", async () => {
     await context.engine.close();
     store.close();

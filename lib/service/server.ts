@@ -64,6 +64,13 @@ export interface RunningService {
   readonly caFile: string | undefined;
   /** What the operator must hear on every start (plain HTTP off loopback). */
   readonly warnings: readonly string[];
+  /**
+   * A one-time dashboard sign-in link for the first seeded user (single use, valid 10 minutes; the ready line
+   * prints it). Empty when the seed has no user.
+   */
+  readonly dashboardUrl: string;
+  /** Issues another one-time dashboard sign-in link, for a seeded user. */
+  dashboardLink(username: string): string;
   /** The app, for tests that want to look inside (e.g. the store). */
   readonly app: FastifyInstance;
   /** Issues a bearer token (JWT) for a seeded user. */
@@ -107,8 +114,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const firstUser = firstUserId ? store.accounts.byId(firstUserId) : undefined;
   const { account, project } = defaultProject(store);
   const tokenSecret = store.secret("jwt_secret");
+  const userId = (username: string) => {
+    const user = store.accounts.bySlug(username);
+    if (!user || user.type !== "user") throw new Error(`no seeded user named ${username}`);
+    return user.id;
+  };
   return {
     baseUrl,
+    dashboardUrl: firstUser ? app.web.loginUrl(baseUrl, firstUser.id) : "",
+    dashboardLink: (username) => app.web.loginUrl(baseUrl, userId(username)),
     accountSlug: account,
     projectSlug: project,
     accessKey: firstUser ? keys[firstUser.slug] : "",
@@ -116,11 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     caFile: certificate?.caFile,
     warnings: !tls && !isLoopbackBind(host) ? [insecureHttpWarning(host)] : [],
     app,
-    token(username, ttlSeconds) {
-      const user = store.accounts.bySlug(username);
-      if (!user || user.type !== "user") throw new Error(`no seeded user named ${username}`);
-      return signToken({ sub: user.id, ttlSeconds }, tokenSecret);
-    },
+    token: (username, ttlSeconds) => signToken({ sub: userId(username), ttlSeconds }, tokenSecret),
     async close() {
       await app.close();
       if (certificate?.temporaryDir) rmSync(certificate.temporaryDir, { recursive: true, force: true });

@@ -93,6 +93,9 @@ export const EnvironmentVnet = Type.Object({
   chain_config: Type.Object(
     { chain_id: Type.Integer({ description: "chainform: the chain ID this Virtual Environment answers with" }) },
   ),
+  explorer_url: Type.Optional(
+    Type.String({ description: "chainform local extra: the public explorer page, present only when explorer_config.enabled" }),
+  ),
 });
 export type EnvironmentVnet = Static<typeof EnvironmentVnet>;
 

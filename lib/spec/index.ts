@@ -12,3 +12,4 @@ export * from "./environments";
 export * from "./simulations";
 export * from "./transactions";
 export * from "./slug";
+export * from "./explorer";

@@ -69,6 +69,7 @@ const serve: Command = {
         projectSlug: service.projectSlug,
         accessKey: service.accessKey,
         ...(service.caFile && { caFile: service.caFile }),
+        dashboardUrl: service.dashboardUrl,
       })}\n`,
     );
     await new Promise<void>((done) => {

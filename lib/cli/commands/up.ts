@@ -71,8 +71,10 @@ ${APP_OPTIONS_USAGE}
         if (values.keep) {
           progress.note(
             service
-              ? `Everything is up; the local service listens on ${service.baseUrl}. Press Ctrl-C to destroy it all and exit.`
-              : "Everything is up. Press Ctrl-C to destroy it all and exit.",
+              ? `Everything is up; the local service listens on ${service.baseUrl}. Dashboard (one-time sign-in link, ` +
+                  `10 minutes): ${service.dashboardUrl}\nPress Ctrl-C to destroy it all and exit.`
+              : `Everything is up. Dashboard: ${env.CHAINFORM_BASE_URL}/dashboard/ (sign in with your access key). ` +
+                  "Press Ctrl-C to destroy it all and exit.",
           );
           await interrupts.wait();
         } else {

@@ -81,6 +81,7 @@ export class Projects {
          FROM delivery_channels WHERE owner_id = ? ORDER BY created_at, id`,
       ),
       action: db.prepare("SELECT id, name, status FROM actions WHERE project_id = ? AND id = ?"),
+      actions: db.prepare("SELECT id, name, status FROM actions WHERE project_id = ? ORDER BY name, id"),
       stopAction: db.prepare("UPDATE actions SET status = 'stopped' WHERE project_id = ? AND id = ?"),
     };
   }
@@ -127,6 +128,11 @@ export class Projects {
   private cached<T>(key: string, load: () => T): T {
     if (!this.cache.has(key)) this.cache.set(key, load());
     return this.cache.get(key) as T;
+  }
+
+  /** A project's Web3 Actions, by name. */
+  actions(projectId: string): ActionRow[] {
+    return this.statements.actions.all(projectId) as ActionRow[];
   }
 
   /** Stops a Web3 Action of a project (idempotent); undefined when the project has no such action. */

@@ -1,5 +1,5 @@
 /** The one mapping from a stored environment to the spec's Environment object. */
-import type { Environment } from "../../../spec";
+import { explorerEnabled, explorerUrl, type Environment } from "../../../spec";
 import type { EnvironmentRecord } from "../../store";
 
 /** The Environment as the API returns it; RPC URLs are built on `baseUrl`. */
@@ -28,6 +28,7 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Envir
         ],
         fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
         chain_config: { chain_id: vnet.chain_id },
+        ...(explorerEnabled(record.network_configs[vnet.position]) && { explorer_url: explorerUrl(baseUrl, vnet.id) }),
       })),
     },
     network_configs: record.network_configs,

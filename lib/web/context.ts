@@ -1,0 +1,71 @@
+/**
+ * What the web pages share: the service's store and chain engine (read as they are), the web part's own tables
+ * and compiler, and the one place that reads a transaction record's fields.
+ */
+import type { FastifyReply } from "fastify";
+import type { ChainEngine } from "../service/chains/types";
+import type { EnvironmentRecord, Store, VnetRecord } from "../service/store";
+import { explorerEnabled, verificationVisibility, type Transaction, type VerificationVisibility } from "../spec";
+import { PAGE_HEADERS } from "./html";
+import type { SolcWorker } from "./verification/compiler";
+import type { VerifiedContracts } from "./verification/verified-contracts";
+
+/** The web part's dependencies. */
+export interface WebContext {
+  readonly store: Store;
+  readonly engine: ChainEngine;
+  readonly verified: VerifiedContracts;
+  readonly compiler: SolcWorker;
+}
+
+/** A Virtual Environment with its environment and explorer settings. */
+export interface VnetView {
+  readonly vnet: VnetRecord;
+  readonly environment: EnvironmentRecord;
+  readonly explorerEnabled: boolean;
+  readonly visibility: VerificationVisibility;
+}
+
+/** Looks a Virtual Environment up with its explorer settings. */
+export function vnetView(store: Store, vnetId: string): VnetView | undefined {
+  const vnet = store.environments.vnet(vnetId);
+  const environment = vnet && store.environments.get(vnet.project_id, vnet.environment_id);
+  if (!vnet || !environment) return undefined;
+  const config = environment.network_configs[vnet.position];
+  return { vnet, environment, explorerEnabled: explorerEnabled(config), visibility: verificationVisibility(config) };
+}
+
+/** The fields of a transaction record the pages show (one place reads the record). */
+export interface TransactionSummary {
+  readonly hash: string;
+  readonly vnetId: string;
+  readonly blockNumber: string;
+  readonly from: string;
+  readonly to: string | null;
+  readonly value: string;
+  readonly status: string;
+  readonly category: string;
+  readonly kind: string;
+  readonly createdAt: string;
+}
+
+/** Reads a stored transaction record. */
+export function summarize(record: Transaction): TransactionSummary {
+  return {
+    hash: record.hash,
+    vnetId: record.vnet_id,
+    blockNumber: record.block_number,
+    from: record.from,
+    to: record.to,
+    value: record.value,
+    status: record.status,
+    category: record.category,
+    kind: record.kind,
+    createdAt: record.created_at,
+  };
+}
+
+/** Sends an HTML page with the pages' security headers. */
+export function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).headers(PAGE_HEADERS).send(body);
+}

@@ -1,0 +1,61 @@
+/**
+ * The web part of the local service: the public explorer (`/explorer/{vnetId}`, with its Etherscan-compatible
+ * verification API) and the dashboard (`/dashboard/`). It reads what the service's store and chain engine offer,
+ * keeps its own table of verified contracts, and never calls the service's HTTP API. See lib/web/README.md.
+ */
+import type { FastifyInstance } from "fastify";
+import type { WebContext } from "./context";
+import { registerDashboard } from "./dashboard";
+import { registerExplorer } from "./explorer";
+import { Sessions } from "./sessions";
+import { registerVerificationApi } from "./verification/api";
+import { SolcWorker } from "./verification/compiler";
+import { VerifiedContracts } from "./verification/verified-contracts";
+
+/** Largest dashboard form. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** What the rest of the service may ask of the web part. */
+export interface WebAccess {
+  /**
+   * A one-time dashboard sign-in link for a user (single use, valid 10 minutes).
+   *
+   * @example
+   * app.web.loginUrl(service.baseUrl, userId) // "http://127.0.0.1:8787/dashboard/login?token=..."
+   */
+  loginUrl(baseUrl: string, userId: string): string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The web part (explorer and dashboard). */
+    web: WebAccess;
+  }
+}
+
+/** Registers the explorer and the dashboard on the service app (after its own routes). */
+export async function registerWeb(app: FastifyInstance): Promise<void> {
+  const { store, engine } = app.service;
+  const context: WebContext = { store, engine, verified: new VerifiedContracts(store.db), compiler: new SolcWorker() };
+  const sessions = new Sessions(store.accounts);
+  app.decorate("web", {
+    loginUrl: (baseUrl: string, userId: string) => `${baseUrl}/dashboard/login?token=${sessions.issueLoginToken(userId)}`,
+  } satisfies WebAccess);
+  await app.register(
+    async (explorer) => {
+      registerExplorer(explorer, context);
+      await explorer.register(async (api) => registerVerificationApi(api, context));
+    },
+    { prefix: "/explorer" },
+  );
+  await app.register(
+    async (dashboard) => {
+      dashboard.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      registerDashboard(dashboard, context, sessions);
+    },
+    { prefix: "/dashboard" },
+  );
+  app.addHook("onClose", async () => context.compiler.close());
+}

@@ -60,3 +60,4 @@ export function trace(event: string, fields: { rpc?: string; ms?: number } = {})
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+

@@ -148,11 +148,16 @@ export class Pipeline {
     );
   }
 
-  /** Destroys every stack, dependents first. Runs even after an interruption (that is what Ctrl-C asks `up` for). */
-  async destroy(): Promise<void> {
+  /**
+   * Destroys every stack, dependents first. Runs even after an interruption (that is what Ctrl-C asks `up` for).
+   * `refresh: false` destroys what the state holds without reading it back first (one provider process and one
+   * read per resource less), for a caller that has just applied the state itself.
+   */
+  async destroy(options: { refresh?: boolean } = {}): Promise<void> {
+    const refresh = options.refresh === false ? ["-refresh=false"] : [];
     for (const stack of [...this.stacks].reverse()) {
       await this.options.progress.step(this.label(stack, "terraform destroy"), () =>
-        this.terraform.expect(["destroy", "-input=false", "-auto-approve", ...this.noColor()], this.runOptions(stack), `terraform destroy of stack ${stack.name}`),
+        this.terraform.expect(["destroy", "-input=false", "-auto-approve", ...refresh, ...this.noColor()], this.runOptions(stack), `terraform destroy of stack ${stack.name}`),
       );
     }
   }

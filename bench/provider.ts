@@ -1,48 +1,60 @@
 /**
  * `npm run bench -- provider`: the chainform Terraform provider as Terraform runs it (the offline mirror's
- * launcher, built by `npm run build`), against the local service.
+ * launcher, built by `npm run build`), against the local service, compared in the same run with what Terraform
+ * itself sets as the limit. Everything is interleaved (chainform, then the baseline, then chainform again...) and
+ * repeated, and medians are compared, so that a machine busy with other work slows both sides alike.
  *
- * - Start-to-handshake: spawn the mirror launcher with Terraform's handshake environment (mTLS client certificate
- *   included) and time until the handshake line on stdout; median of 25 starts after one warm-up start (which
- *   fills V8's compile cache, as the first of Terraform's 3-5 starts per command does).
- * - `terraform plan` and `apply` wall time for 1, 10 and 50 environments (plan before apply: all creates; a second
- *   plan after apply: all refreshes), and in the same run `plan` of the same count of Terraform's built-in
- *   `terraform_data`.
+ * - Handshake: spawn the mirror launcher with Terraform's handshake environment (mTLS client certificate included)
+ *   and time until the handshake line on stdout, interleaved with the Go provider hashicorp/aws from
+ *   /opt/tf-plugins (or BENCH_GO_PROVIDER) when it is there, and with `node -e 0`.
+ * - `terraform plan` of 50 environments to create, and after `apply` the plan that refreshes the 50, each
+ *   interleaved with the same plan of 50 `terraform_data` (Terraform's built-in resource: no provider process).
+ * - A profile of the chainform plans from CHAINFORM_PROVIDER_TRACE (lib/terraform/protocol/trace.ts): per plan, the
+ *   provider processes, their start-up, code loading, RPC time by RPC, shutdown, CPU, and the peak RSS.
+ * - plan/apply/destroy of 1 and 10 environments, once each, for scale.
  *
- * Targets: handshake median <= 120 ms; plan of 50 environments < 3x the plan of 50 terraform_data + 2 s.
- * The last line is one JSON object with the figures and their ratios to the targets (ratio <= 1 meets it).
+ * Targets (issue 14): plan of 50 to create within 400 ms of 50 terraform_data, plan with refresh within 600 ms;
+ * handshake median at most half the Go provider's. The last line is one JSON object with the figures and the ratios
+ * to the targets (ratio <= 1 meets it). BENCH_REPEAT sets the repetitions (default 5).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, terraformCliConfigPath } from "../lib/terraform/mirror";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
 import { generateServerCertificate } from "../lib/tls/certificate";
+import { TRACE_ENV, type TraceEvent } from "../lib/terraform/protocol/trace";
+import { summarizeTrace, type TraceSummary } from "../lib/terraform/protocol/trace-summary";
 import { PROVIDER_BLOCK, providerEnv } from "../test/helpers/acceptance";
 import { startTestService } from "../test/helpers/service";
 import { TerraformWorkspace } from "../test/helpers/terraform";
 
-const COUNTS = [1, 10, 50] as const;
-const HANDSHAKES = 25;
-const TARGETS = { handshakeMedianMs: 120, planFactor: 3, planSlackMs: 2_000 };
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
+const HANDSHAKES = 15;
+const PLAN_COUNT = 50;
+const SCALE_COUNTS = [1, 10] as const;
+const TARGETS = { plan50CreateOverMs: 400, plan50RefreshOverMs: 600, handshakeOfGo: 0.5 };
+const GO_PROVIDER =
+  process.env.BENCH_GO_PROVIDER ?? "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
-const median = (values: number[]) => {
+const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 const round = (ms: number) => Math.round(ms);
+const ratio = (value: number, limit: number) => +(value / limit).toFixed(2);
 
-/** Spawns the mirror launcher as Terraform would and resolves with the ms until its handshake line. */
-function handshakeOnce(launcher: string, env: NodeJS.ProcessEnv, clientCertPem: string): Promise<number> {
+/** Spawns a plugin as Terraform would and resolves with the ms until its handshake line. */
+function handshakeOnce(command: string, args: string[], env: NodeJS.ProcessEnv, clientCertPem: string, protocols: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(launcher, [], {
+    const child = spawn(command, args, {
       env: {
         ...env,
         TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
-        PLUGIN_PROTOCOL_VERSIONS: "5,6",
+        PLUGIN_PROTOCOL_VERSIONS: protocols,
         PLUGIN_MIN_PORT: "10000",
         PLUGIN_MAX_PORT: "25000",
         PLUGIN_CLIENT_CERT: clientCertPem,
@@ -51,19 +63,22 @@ function handshakeOnce(launcher: string, env: NodeJS.ProcessEnv, clientCertPem: 
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes("\n")) {
-        const ms = performance.now() - started;
-        if (!/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|/.test(out)) reject(new Error(`unexpected handshake: ${out}`));
-        child.kill("SIGKILL");
-        resolve(ms);
-      }
+      if (!out.includes("\n")) return;
+      const ms = performance.now() - started;
+      child.kill("SIGKILL");
+      if (!/^1\|[56]\|(tcp|unix)\|[^|]+\|grpc\|/.test(out)) reject(new Error(`unexpected handshake from ${command}: ${out}`));
+      else resolve(ms);
     });
     child.on("error", reject);
   });
 }
 
-function environments(count: number): string {
-  return `${PROVIDER_BLOCK}
+function nodeEmptyStart(): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => spawn(process.execPath, ["-e", "0"]).on("close", () => resolve(performance.now() - started)));
+}
+
+const environments = (count: number) => `${PROVIDER_BLOCK}
 provider "chainform" {}
 
 resource "chainform_environment" "bench" {
@@ -74,93 +89,160 @@ resource "chainform_environment" "bench" {
   }
 }
 `;
-}
 
-function terraformData(count: number): string {
-  return `resource "terraform_data" "bench" {
+const terraformData = (count: number) => `resource "terraform_data" "bench" {
   count = ${count}
   input = "bench \${count.index}"
 }
 `;
+
+function readTrace(file: string): TraceSummary {
+  const events = existsSync(file)
+    ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as TraceEvent)
+    : [];
+  rmSync(file, { force: true });
+  return summarizeTrace(events);
+}
+
+/** The profile of the median run, with the RPCs that took the most time first. */
+function describeProfile(label: string, summary: TraceSummary, gapMs: number): string {
+  const rpcs = Object.entries(summary.rpcs)
+    .sort((a, b) => b[1].totalMs - a[1].totalMs)
+    .map(([name, r]) => `${name} x${r.calls} ${round(r.totalMs)} ms (max ${round(r.maxMs)})`)
+    .join(", ");
+  return (
+    `${label}: gap ${round(gapMs)} ms to terraform_data; ${summary.processes} provider processes: start to handshake ${round(summary.startupMs)} ms, ` +
+    `code load ${round(summary.loadMs)} ms, RPCs in flight ${round(summary.rpcBusyMs)} ms, Shutdown to exit ${round(summary.shutdownToExitMs)} ms, ` +
+    `CPU ${round(summary.cpuMs)} ms, peak RSS ${summary.peakRssMb} MB\n  RPCs: ${rpcs}`
+  );
+}
+
+async function handshakes(figures: Record<string, unknown>, baseEnv: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const version = packageVersion();
+  const launcher = join(mirrorLayout().mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, version, "linux_amd64", providerExecutableName(version));
+  const clientCert = generateServerCertificate().certPem;
+  const goPresent = existsSync(GO_PROVIDER);
+  const cold = await handshakeOnce(launcher, [], baseEnv, clientCert, "5,6");
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the loader saves V8's code cache ~300 ms after start
+  const samples = { chainform: [] as number[], go: [] as number[], node: [] as number[] };
+  for (let i = 0; i < HANDSHAKES; i++) {
+    samples.chainform.push(await handshakeOnce(launcher, [], baseEnv, clientCert, "5,6"));
+    if (goPresent) samples.go.push(await handshakeOnce(GO_PROVIDER, [], baseEnv, clientCert, "5"));
+    samples.node.push(await nodeEmptyStart());
+  }
+  const chainformMedian = median(samples.chainform);
+  figures.handshake = {
+    coldMs: round(cold),
+    medianMs: round(chainformMedian),
+    minMs: round(Math.min(...samples.chainform)),
+    maxMs: round(Math.max(...samples.chainform)),
+    nodeEmptyStartMedianMs: round(median(samples.node)),
+    goProviderMedianMs: goPresent ? round(median(samples.go)) : null,
+  };
+  console.error(
+    `handshake: chainform median ${round(chainformMedian)} ms (cold ${round(cold)}), ` +
+      `${goPresent ? `Go hashicorp/aws ${round(median(samples.go))} ms` : `Go provider absent (${GO_PROVIDER}): no comparison`}, ` +
+      `node -e 0 ${round(median(samples.node))} ms, over ${HANDSHAKES} interleaved starts`,
+  );
+  return goPresent ? chainformMedian / median(samples.go) : undefined;
 }
 
 async function main(): Promise<void> {
   terraformCliConfigPath(); // fails clearly when the provider is not built
-  const cacheDir = mkdtempSync(join(tmpdir(), "chainform-bench-cache-"));
+  const work = mkdtempSync(join(tmpdir(), "chainform-bench-provider-"));
+  const cacheDir = join(work, "cache");
+  const traceFile = join(work, "trace.jsonl");
   const service = await startTestService();
-  const figures: Record<string, unknown> = {};
+  const figures: Record<string, unknown> = { repeat: REPEAT };
   try {
-    // 1. Start-to-handshake of the mirror's launcher (what Terraform executes).
-    const version = packageVersion();
-    const launcher = join(mirrorLayout().mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, version, "linux_amd64", providerExecutableName(version));
     const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: cacheDir };
-    const clientCert = generateServerCertificate().certPem;
-    const cold = await handshakeOnce(launcher, baseEnv, clientCert);
-    await new Promise((r) => setTimeout(r, 500)); // the loader saves the compile cache ~300 ms after start
-    const samples: number[] = [];
-    for (let i = 0; i < HANDSHAKES; i++) samples.push(await handshakeOnce(launcher, baseEnv, clientCert));
-    const nodeBaseline: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const started = performance.now();
-      await new Promise((r) => spawn(process.execPath, ["-e", "0"]).on("close", r));
-      nodeBaseline.push(performance.now() - started);
-    }
-    figures.handshake = {
-      coldMs: round(cold),
-      medianMs: round(median(samples)),
-      minMs: round(Math.min(...samples)),
-      maxMs: round(Math.max(...samples)),
-      nodeEmptyStartMedianMs: round(median(nodeBaseline)),
-    };
-    console.error(`handshake: cold ${round(cold)} ms, median ${round(median(samples))} ms over ${HANDSHAKES} (node -e 0: ${round(median(nodeBaseline))} ms)`);
+    const handshakeOfGo = await handshakes(figures, baseEnv);
 
-    // 2. terraform plan / apply of N environments, and plan of N terraform_data, in the same run.
-    const env = { ...providerEnv(service), XDG_CACHE_HOME: cacheDir };
-    const runs: Record<string, Record<string, number>> = {};
-    for (const count of COUNTS) {
-      const tf = TerraformWorkspace.create({ filesystemMirror: { path: mirrorLayout().mirrorDir, include: [PROVIDER_ADDRESS] }, env });
-      const plain = TerraformWorkspace.create({ env });
+    const env = { ...providerEnv(service), XDG_CACHE_HOME: cacheDir, [TRACE_ENV]: traceFile };
+    const mirror = { filesystemMirror: { path: mirrorLayout().mirrorDir, include: [PROVIDER_ADDRESS] } };
+    const tf = TerraformWorkspace.create({ ...mirror, env });
+    const plain = TerraformWorkspace.create({ env });
+    const plans: Record<string, { chainform: number[]; terraformData: number[]; traces: TraceSummary[] }> = {
+      create: { chainform: [], terraformData: [], traces: [] },
+      refresh: { chainform: [], terraformData: [], traces: [] },
+    };
+    try {
+      tf.write("main.tf", environments(PLAN_COUNT));
+      plain.write("main.tf", terraformData(PLAN_COUNT));
+      await tf.expect(["init", "-input=false"]);
+      await plain.expect(["init", "-input=false"]);
+      const interleave = async (kind: "create" | "refresh", args: string[]) => {
+        await tf.expect(args); // warm-up: fills V8's code cache, as the first start of any command does
+        readTrace(traceFile);
+        for (let i = 0; i < REPEAT; i++) {
+          plans[kind]!.chainform.push((await tf.expect(args)).ms);
+          plans[kind]!.traces.push(readTrace(traceFile));
+          plans[kind]!.terraformData.push((await plain.expect(args)).ms);
+        }
+      };
+      await interleave("create", ["plan", "-input=false"]);
+      await tf.expect(["apply", "-auto-approve", "-input=false"]);
+      await plain.expect(["apply", "-auto-approve", "-input=false"]);
+      readTrace(traceFile);
+      await interleave("refresh", ["plan", "-input=false", "-detailed-exitcode"]);
+      await tf.expect(["destroy", "-auto-approve", "-input=false"]);
+    } finally {
+      tf.dispose();
+      plain.dispose();
+    }
+    const planFigures: Record<string, unknown> = {};
+    const gaps: Record<string, number> = {};
+    for (const [kind, runs] of Object.entries(plans)) {
+      const chainform = median(runs.chainform);
+      const data = median(runs.terraformData);
+      gaps[kind] = chainform - data;
+      // The profile of the run closest to the median.
+      const medianRun = runs.chainform.indexOf([...runs.chainform].sort((a, b) => Math.abs(a - chainform) - Math.abs(b - chainform))[0]!);
+      const profile = runs.traces[medianRun]!;
+      planFigures[kind] = {
+        chainformMedianMs: round(chainform),
+        terraformDataMedianMs: round(data),
+        gapMs: round(chainform - data),
+        chainformRunsMs: runs.chainform.map(round),
+        terraformDataRunsMs: runs.terraformData.map(round),
+        peakRssMb: Math.max(...runs.traces.map((t) => t.peakRssMb)),
+        profile,
+      };
+      console.error(`plan of ${PLAN_COUNT} (${kind}): chainform median ${round(chainform)} ms, terraform_data ${round(data)} ms`);
+      console.error(describeProfile(`  profile of the median ${kind} plan`, profile, chainform - data));
+    }
+    figures[`plan${PLAN_COUNT}`] = planFigures;
+
+    // For scale: plan, apply, plan again, destroy of 1 and 10 environments, once each.
+    const scale: Record<string, Record<string, number>> = {};
+    for (const count of SCALE_COUNTS) {
+      const workspace = TerraformWorkspace.create({ ...mirror, env });
       try {
-        tf.write("main.tf", environments(count));
-        await tf.expect(["init", "-input=false"]);
-        const planCreate = await tf.expect(["plan", "-input=false"]);
-        const apply = await tf.expect(["apply", "-auto-approve", "-input=false"]);
-        const planRefresh = await tf.expect(["plan", "-input=false", "-detailed-exitcode"]);
-        const destroy = await tf.expect(["destroy", "-auto-approve", "-input=false"]);
-        plain.write("main.tf", terraformData(count));
-        await plain.expect(["init", "-input=false"]);
-        const dataPlan = await plain.expect(["plan", "-input=false"]);
-        await plain.expect(["apply", "-auto-approve", "-input=false"]);
-        const dataPlanRefresh = await plain.expect(["plan", "-input=false", "-detailed-exitcode"]);
-        runs[count] = {
-          planCreateMs: round(planCreate.ms),
-          applyMs: round(apply.ms),
-          planRefreshMs: round(planRefresh.ms),
-          destroyMs: round(destroy.ms),
-          terraformDataPlanMs: round(dataPlan.ms),
-          terraformDataPlanRefreshMs: round(dataPlanRefresh.ms),
+        workspace.write("main.tf", environments(count));
+        await workspace.expect(["init", "-input=false"]);
+        scale[count] = {
+          planCreateMs: round((await workspace.expect(["plan", "-input=false"])).ms),
+          applyMs: round((await workspace.expect(["apply", "-auto-approve", "-input=false"])).ms),
+          planRefreshMs: round((await workspace.expect(["plan", "-input=false", "-detailed-exitcode"])).ms),
+          destroyMs: round((await workspace.expect(["destroy", "-auto-approve", "-input=false"])).ms),
         };
-        console.error(`${count} environments: ${JSON.stringify(runs[count])}`);
+        readTrace(traceFile);
+        console.error(`${count} environment(s): ${JSON.stringify(scale[count])}`);
       } finally {
-        tf.dispose();
-        plain.dispose();
+        workspace.dispose();
       }
     }
-    figures.terraform = runs;
+    figures.scale = scale;
 
-    // 3. Ratios to the targets (<= 1 meets the target). The plan target is checked for both plans of 50: the one
-    //    that plans creates and the one that refreshes 50 existing environments.
-    const fifty = runs[50]!;
-    const planLimit = (dataMs: number) => TARGETS.planFactor * dataMs + TARGETS.planSlackMs;
     figures.targets = TARGETS;
     figures.ratios = {
-      handshakeMedian: +(median(samples) / TARGETS.handshakeMedianMs).toFixed(2),
-      plan50Create: +(fifty.planCreateMs! / planLimit(fifty.terraformDataPlanMs!)).toFixed(2),
-      plan50Refresh: +(fifty.planRefreshMs! / planLimit(fifty.terraformDataPlanRefreshMs!)).toFixed(2),
+      plan50Create: ratio(gaps.create!, TARGETS.plan50CreateOverMs),
+      plan50Refresh: ratio(gaps.refresh!, TARGETS.plan50RefreshOverMs),
+      handshakeOfGo: handshakeOfGo === undefined ? null : ratio(handshakeOfGo, TARGETS.handshakeOfGo),
     };
   } finally {
     await service.close();
-    rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   }
   console.log(JSON.stringify(figures));
 }

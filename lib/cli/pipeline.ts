@@ -13,6 +13,7 @@ import { deployedNetworks, type DeployedNetwork } from "./stack-state";
 import { renderTable } from "./table";
 import { Terraform, type TerraformRunOptions } from "./terraform";
 import { verifyNetworks, type RpcCheckSummary } from "./verify-rpc";
+import { initInputsOf, initUnlessUnchanged, synthesizeUnlessUnchanged } from "./work-cache";
 
 /** The plan file written by `plan` and applied by `apply`, inside each stack's directory. */
 const PLAN_FILE = "chainform.tfplan";
@@ -68,16 +69,22 @@ export class Pipeline {
     const pipeline = new Pipeline(options, app, terraform);
     await progress.step("check the chainform service", () => pipeline.checkService());
     options.interrupts.throwIfRequested();
-    const stacks = await progress.step(`synthesize ${displayPath(app.dir)}`, () => synthesize(app, env));
-    pipeline.stacks = selectStacks(stacks, options.stack);
+    const synthesized = await progress.step(`synthesize ${displayPath(app.dir)}`, () =>
+      synthesizeUnlessUnchanged(app, env, () => synthesize(app, env)),
+    );
+    if (synthesized.reused) progress.note("  nothing changed since the last synthesis: its output was reused");
+    pipeline.stacks = selectStacks(synthesized.stacks, options.stack);
     for (const stack of pipeline.stacks) {
       if (stackUsesChainform(stack) && !terraform.providerBuilt) {
         throw new CliError("the chainform Terraform provider is not built: run `npm run build` in the chainform package, then try again");
       }
       options.interrupts.throwIfRequested();
-      await progress.step(pipeline.label(stack, "terraform init"), () =>
-        terraform.expect(["init", "-input=false", ...pipeline.noColor()], pipeline.runOptions(stack), `terraform init of stack ${stack.name}`),
+      const initialized = await progress.step(pipeline.label(stack, "terraform init"), () =>
+        initUnlessUnchanged(stack, initInputsOf(terraform), env, () =>
+          terraform.expect(["init", "-input=false", ...pipeline.noColor()], pipeline.runOptions(stack), `terraform init of stack ${stack.name}`),
+        ),
       );
+      if (!initialized) progress.note("  nothing changed since the last terraform init: skipped");
     }
     return pipeline;
   }
@@ -141,11 +148,16 @@ export class Pipeline {
     );
   }
 
-  /** Destroys every stack, dependents first. Runs even after an interruption (that is what Ctrl-C asks `up` for). */
-  async destroy(): Promise<void> {
+  /**
+   * Destroys every stack, dependents first. Runs even after an interruption (that is what Ctrl-C asks `up` for).
+   * `refresh: false` destroys what the state holds without reading it back first (one provider process and one
+   * read per resource less), for a caller that has just applied the state itself.
+   */
+  async destroy(options: { refresh?: boolean } = {}): Promise<void> {
+    const refresh = options.refresh === false ? ["-refresh=false"] : [];
     for (const stack of [...this.stacks].reverse()) {
       await this.options.progress.step(this.label(stack, "terraform destroy"), () =>
-        this.terraform.expect(["destroy", "-input=false", "-auto-approve", ...this.noColor()], this.runOptions(stack), `terraform destroy of stack ${stack.name}`),
+        this.terraform.expect(["destroy", "-input=false", "-auto-approve", ...refresh, ...this.noColor()], this.runOptions(stack), `terraform destroy of stack ${stack.name}`),
       );
     }
   }

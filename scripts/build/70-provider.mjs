@@ -25,6 +25,8 @@ export default async function buildProvider({ root }) {
       type: PROVIDER_TYPE,
       // Read only after the handshake (see main.ts).
       lazyImports: { "./server": join(root, "lib", "terraform", "provider", "server.ts") },
+      // The client needs undici's Pool only; undici's index would load fetch and Node's own undici with it.
+      substitutes: { undici: join(root, "scripts", "build", "undici-pool.cjs") },
     });
     if (join(outDir, bundle.slice(staging.length + 1)) !== bundlePath) {
       throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);

@@ -85,7 +85,8 @@ ${APP_OPTIONS_USAGE}
       } finally {
         if (applying && pipeline) {
           try {
-            await pipeline.destroy();
+            // Without --keep, the state is the one this run applied seconds ago: no need to read it back first.
+            await pipeline.destroy({ refresh: values.keep });
           } catch (error) {
             failure ??= error;
           }

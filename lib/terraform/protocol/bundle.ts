@@ -6,7 +6,7 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build, type BuildOptions } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /** Options of {@link bundleProvider}. */
 export interface BundleProviderOptions {
@@ -25,6 +25,12 @@ export interface BundleProviderOptions {
    * its own copy of what it imports.
    */
   readonly lazyImports?: Readonly<Record<string, string>>;
+  /**
+   * Modules bundled in place of others, by the exact specifier imported (e.g. `"undici"` → a file exporting only
+   * what the provider uses): for packages whose index loads much more than the provider runs. The substitute must
+   * export everything the bundle imports from the original.
+   */
+  readonly substitutes?: Readonly<Record<string, string>>;
 }
 
 /** The files {@link bundleProvider} wrote. */
@@ -58,12 +64,14 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
     // grpc-js requires proto-loader (and with it all of protobufjs) only for channelz and ORCA, which a provider
     // never serves: leaving it out takes ~50 KB off what every start has to compile.
     external: ["@grpc/proto-loader"],
+    plugins: [substitutesPlugin(options.substitutes ?? {})],
   };
   await build({
     ...common,
     entryPoints: [options.entry],
     outfile: bundle,
     plugins: [
+      ...common.plugins!,
       {
         name: "lazy-imports",
         setup(pluginBuild) {
@@ -88,6 +96,17 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
   writeFileSync(launcher, `#!/bin/sh\nexec ${node} "$(dirname "$(readlink -f "$0")")/${base}.js" "$@"\n`);
   chmodSync(launcher, 0o755);
   return { launcher, bundle };
+}
+
+function substitutesPlugin(substitutes: Readonly<Record<string, string>>): Plugin {
+  return {
+    name: "substitutes",
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, (args) => {
+        return Object.hasOwn(substitutes, args.path) ? { path: substitutes[args.path]! } : undefined;
+      });
+    },
+  };
 }
 
 // Runs the bundle like `node bundle.js` would, but with V8's code cache: compiled code is kept in the user's cache

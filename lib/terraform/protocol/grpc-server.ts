@@ -6,6 +6,7 @@ import { serviceDefinition } from "./grpc-service";
 import { GrpcError, GrpcStatus, UnaryGrpcServer, type UnaryHandler } from "./h2-grpc";
 import type { Diagnostic } from "./messages";
 import { rpcNames, type ProviderServer, type RequestContext } from "./provider-server";
+import { trace, tracing } from "./trace";
 
 /** Options of {@link createPluginServer}. */
 export interface PluginServerOptions {
@@ -23,8 +24,9 @@ export interface PluginServer {
   readonly signal: AbortSignal;
 }
 
-// Time for the Shutdown reply to reach go-plugin before the process goes away (it would see a reset stream).
-const SHUTDOWN_GRACE_MS = 20;
+// After Shutdown, go-plugin reads the reply, closes its connection and waits for the process to exit: exit as soon
+// as it has hung up (then the reply has surely arrived), and at the latest after this long.
+const SHUTDOWN_GRACE_MS = 250;
 
 /**
  * Creates the gRPC server for a provider: every tfplugin6 RPC the provider implements is served, the others answer
@@ -48,7 +50,7 @@ export function createPluginServer(provider: ProviderServer, options: PluginServ
     const implementation = provider[method as keyof ProviderServer];
     if (!implementation) continue;
     const handle = implementation.bind(provider) as (request: never, context: RequestContext) => Promise<object>;
-    handlers[rpc] = async (request) => {
+    const handleAndAnswer: UnaryHandler = async (request) => {
       try {
         return await handle(request as never, context);
       } catch (error) {
@@ -56,12 +58,22 @@ export function createPluginServer(provider: ProviderServer, options: PluginServ
         return { diagnostics: [internalError(rpc, error)] };
       }
     };
+    handlers[rpc] = tracing ? timed(rpc, handleAndAnswer) : handleAndAnswer;
   }
   server.addService(serviceDefinition("tfplugin6.Provider"), handlers);
 
   server.addService(serviceDefinition("plugin.GRPCController"), {
     Shutdown: async () => {
-      setTimeout(() => options.onShutdown(), SHUTDOWN_GRACE_MS).unref();
+      trace("shutdown");
+      let done = false;
+      const shutDown = () => {
+        if (done) return;
+        done = true;
+        options.onShutdown();
+      };
+      // The reply is still to be sent when this runs: wait for the hang-up that follows it.
+      setImmediate(() => server.whenDisconnected(shutDown));
+      setTimeout(shutDown, SHUTDOWN_GRACE_MS).unref();
       return {};
     },
   });
@@ -73,6 +85,17 @@ export function createPluginServer(provider: ProviderServer, options: PluginServ
 
 /** Re-exported for handlers that need to fail a call with a gRPC status. */
 export { GrpcError, GrpcStatus };
+
+function timed(rpc: string, handler: UnaryHandler): UnaryHandler {
+  return async (request) => {
+    const started = performance.now();
+    try {
+      return await handler(request);
+    } finally {
+      trace("rpc", { rpc, ms: performance.now() - started });
+    }
+  };
+}
 
 function internalError(rpc: string, error: unknown): Diagnostic {
   return {

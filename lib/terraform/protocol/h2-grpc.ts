@@ -44,6 +44,8 @@ const MAX_MESSAGE_BYTES = 256 * 1024 * 1024; // as go-plugin allows for Terrafor
 export class UnaryGrpcServer {
   private readonly routes = new Map<string, Route>();
   private server: http2.Http2Server | http2.Http2SecureServer | undefined;
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  private readonly onDisconnected: (() => void)[] = [];
 
   constructor(private readonly log: (message: string) => void = () => {}) {}
 
@@ -75,6 +77,13 @@ export class UnaryGrpcServer {
         })
       : http2.createServer();
     server.on("stream", (stream, headers) => this.onStream(stream, headers));
+    server.on("session", (session) => {
+      this.sessions.add(session);
+      session.once("close", () => {
+        this.sessions.delete(session);
+        if (this.sessions.size === 0) this.onDisconnected.splice(0).forEach((callback) => callback());
+      });
+    });
     server.on("sessionError", (error) => this.log(`gRPC session error: ${error.message}`));
     if (tls) (server as http2.Http2SecureServer).on("tlsClientError", (error) => this.log(`TLS client rejected: ${error.message}`));
     return new Promise((resolve, reject) => {
@@ -85,6 +94,15 @@ export class UnaryGrpcServer {
         resolve((server.address() as { port: number }).port);
       });
     });
+  }
+
+  /**
+   * Calls `callback` once no client is connected any more (at once when none is): after a client has read its
+   * last answer and hung up, nothing is left in flight.
+   */
+  whenDisconnected(callback: () => void): void {
+    if (this.sessions.size === 0) callback();
+    else this.onDisconnected.push(callback);
   }
 
   /** Stops accepting connections. */

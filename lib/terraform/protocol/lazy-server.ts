@@ -1,5 +1,6 @@
 /** A ProviderServer that loads its implementation on the first RPC. */
 import { rpcNames, type ProviderServer, type RequestContext } from "./provider-server";
+import { trace } from "./trace";
 
 type Handler = (request: never, context: RequestContext) => Promise<object>;
 
@@ -16,11 +17,18 @@ export function lazyProviderServer(load: () => ProviderServer | Promise<Provider
   const server: Partial<Record<keyof ProviderServer, Handler>> = {};
   for (const method of Object.keys(rpcNames) as (keyof ProviderServer)[]) {
     server[method] = async (request, context) => {
-      const loaded = await (loading ??= Promise.resolve().then(load));
+      const loaded = await (loading ??= Promise.resolve().then(() => timedLoad(load)));
       const implementation = loaded[method] as Handler | undefined;
       if (!implementation) throw new Error(`this provider does not implement ${rpcNames[method]}`);
       return implementation.call(loaded, request, context);
     };
   }
   return server as ProviderServer;
+}
+
+async function timedLoad(load: () => ProviderServer | Promise<ProviderServer>): Promise<ProviderServer> {
+  const started = performance.now();
+  const server = await load();
+  trace("load", { ms: performance.now() - started });
+  return server;
 }

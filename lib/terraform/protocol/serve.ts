@@ -16,6 +16,7 @@ import {
 import type { ProviderServer } from "./provider-server";
 import { reserveStdout } from "./stdout";
 import { generateServerCertificate } from "../../tls/certificate";
+import { trace } from "./trace";
 
 /** Options of {@link servePlugin}. */
 export interface ServePluginOptions {
@@ -52,12 +53,14 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
   }
 
   const exit = () => {
+    trace("exit");
     plugin.server.close();
     process.exit(0);
   };
   const plugin = createPluginServer(provider, { onShutdown: exit, log });
   const { port, certificateDer } = await bind(plugin.server, environment);
   writeStdout(`${handshakeLine(port, certificateDer)}\n`);
+  trace("handshake");
 
   // Terraform forwards Ctrl-C to the whole process group and then asks us to stop with StopProvider; dying here
   // would lose the result of an apply in flight. Go providers ignore SIGINT for the same reason.

@@ -164,7 +164,8 @@ describe("the framework against real terraform", () => {
     expect(store()).toEqual({});
   });
 
-  test("the bundled provider answers the handshake quickly, reusing the compile cache terraform's runs left", async () => {
+  test("the bundled provider answers the handshake, reusing the compile cache terraform's runs left", async () => {
+    // How fast it answers is bench/provider's business (timed assertions do not belong in tests on a shared machine).
     expect(readdirSync(join(binDir, "cache", "chainform", "v8")).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
     const client = generateServerCertificate();
     const env = {
@@ -176,27 +177,19 @@ describe("the framework against real terraform", () => {
       PLUGIN_MAX_PORT: "25000",
       PLUGIN_PROTOCOL_VERSIONS: "6",
     };
-    const timeToFirstLine = (command: string, args: string[]) =>
-      new Promise<number>((resolve) => {
-        const started = performance.now();
-        const child = spawn(command, args, { env });
-        child.stdout.once("data", () => {
-          resolve(performance.now() - started);
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      const child = spawn(launcher, [], { env });
+      let out = "";
+      child.once("error", reject);
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("\n")) {
+          resolve(out.split("\n")[0]!);
           child.kill();
-        });
+        }
       });
-    // Interleaved, so that a burst of load on this shared machine slows both sides alike.
-    const launcherTimes: number[] = [];
-    const nodeTimes: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      launcherTimes.push(await timeToFirstLine(launcher, []));
-      nodeTimes.push(await timeToFirstLine(process.execPath, ["-e", "process.stdout.write('x')"]));
-    }
-    const median = (times: number[]) => times.sort((x, y) => x - y)[5]!;
-    const handshake = median(launcherTimes);
-    const bareNode = median(nodeTimes);
-    console.log(`spawn-to-handshake median ${handshake.toFixed(0)} ms; bare node ${bareNode.toFixed(0)} ms`);
-    // Loose bound: this machine is shared; the figure that matters is the printed one.
-    expect(handshake).toBeLessThan(bareNode + 250);
+    });
+    expect(firstLine).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|[A-Za-z0-9+/]+$/);
+    expect(readdirSync(join(binDir, "cache", "chainform", "v8")).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
   });
 });

@@ -13,13 +13,13 @@ describe("cdktf apps", () => {
 
   it("reads cdktf.json: the app command, the output dir (CDKTF_OUTDIR wins) and the context", () => {
     writeFileSync(join(dir, "cdktf.json"), JSON.stringify({ app: "npx tsx main.ts", output: "out", context: { a: 1 } }));
-    expect(loadApp(dir, {})).toEqual({ dir, command: "npx tsx main.ts", outDir: join(dir, "out"), context: { a: 1 } });
-    expect(loadApp(dir, { CDKTF_OUTDIR: "/tmp/elsewhere" }).outDir).toBe("/tmp/elsewhere");
+    expect(loadApp(dir, {})).toEqual({ kind: "cdktf", dir, command: "npx tsx main.ts", outDir: join(dir, "out"), context: { a: 1 } });
+    expect(loadApp(dir, { CDKTF_OUTDIR: "/tmp/elsewhere" })).toMatchObject({ outDir: "/tmp/elsewhere" });
   });
 
   it("rejects what is not a cdktf app with a line saying what to pass", () => {
     expect(() => loadApp(join(dir, "missing"), {})).toThrow(/does not exist: pass the directory of a cdktf app/);
-    expect(() => loadApp(dir, {})).toThrow(/is not a cdktf app \(it has no cdktf\.json\)/);
+    expect(() => loadApp(dir, {})).toThrow(/is not an app \(it has no cdktf\.json and no \*\.tf file\)/);
     writeFileSync(join(dir, "cdktf.json"), "{ nope");
     expect(() => loadApp(dir, {})).toThrow(CliError);
     writeFileSync(join(dir, "cdktf.json"), "{}");

@@ -5,7 +5,7 @@
  */
 import { relative } from "node:path";
 import { clientFromEnv } from "../client";
-import { loadApp, selectStacks, stackUsesChainform, synthesize, type CdktfApp, type Stack } from "./cdktf-app";
+import { loadApp, selectStacks, stackUsesChainform, synthesize, type App, type Stack } from "./cdktf-app";
 import { CliError, redactorFor } from "./errors";
 import type { Interrupts } from "./interrupts";
 import type { Progress } from "./progress";
@@ -52,7 +52,7 @@ export class Pipeline {
 
   private constructor(
     private readonly options: PipelineOptions,
-    private readonly app: CdktfApp,
+    private readonly app: App,
     private readonly terraform: Terraform,
   ) {
     this.redact = redactorFor(options.env);
@@ -68,7 +68,7 @@ export class Pipeline {
     const pipeline = new Pipeline(options, app, terraform);
     await progress.step("check the chainform service", () => pipeline.checkService());
     options.interrupts.throwIfRequested();
-    const stacks = await progress.step(`synthesize ${displayPath(app.dir)}`, () => synthesize(app, env));
+    const stacks = app.kind === "hcl" ? await synthesize(app, env) : await progress.step(`synthesize ${displayPath(app.dir)}`, () => synthesize(app, env));
     pipeline.stacks = selectStacks(stacks, options.stack);
     for (const stack of pipeline.stacks) {
       if (stackUsesChainform(stack) && !terraform.providerBuilt) {

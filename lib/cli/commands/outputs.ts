@@ -5,7 +5,7 @@
 import { appendFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { appDirOf } from "../app-command";
-import { loadApp, readStacks, selectStacks } from "../cdktf-app";
+import { appStacks, loadApp, selectStacks } from "../cdktf-app";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 import { formatOutputs, OUTPUTS_FORMATS, type OutputsFormat, type TerraformOutput } from "../outputs-format";
@@ -46,7 +46,7 @@ Reads the outputs of a deployed stack (terraform output) of the app synthesized 
     }
 
     const app = loadApp(appDirOf(positionals));
-    const stacks = selectStacks(readStacks(app.outDir), values.stack);
+    const stacks = selectStacks(appStacks(app), values.stack);
     if (stacks.length > 1) {
       throw new UsageError(`the app has ${stacks.length} stacks (${stacks.map((s) => s.name).join(", ")}): pick one with --stack NAME`);
     }

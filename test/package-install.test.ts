@@ -133,6 +133,27 @@ describe("the packed package, installed into a fresh project", () => {
     expect(serveHelp.stdout).toMatch(/--data-dir DIR/);
   });
 
+  it("serve runs the local service from the installed package; teardown talks to it", async () => {
+    // The installed executable itself (what npx runs), so that the test can stop it with a signal.
+    const serve = spawn(join(project, "node_modules", ".bin", "chainform"), ["serve", "--in-memory", "--port", "0"], { cwd: project, env: cleanEnv(), stdio: "pipe" });
+    const exited = collect(serve, 300_000);
+    try {
+      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>((resolve, reject) => {
+        let text = "";
+        serve.stdout.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+          if (text.includes("\n")) resolve(JSON.parse(text.split("\n")[0]) as never);
+        });
+        void exited.then((result) => reject(new Error(`chainform serve exited ${result.code}: ${result.stderr}`)));
+      });
+      const teardown = await npx(["teardown", "--prefix", "nothing-here-", "--yes"], project, serviceEnv(ready));
+      expect({ code: teardown.code, said: `${teardown.stdout}${teardown.stderr}` }).toEqual({ code: 3, said: expect.stringMatching(/Nothing to do/) });
+    } finally {
+      serve.kill("SIGTERM");
+    }
+    expect((await exited).code).toBe(0);
+  }, 300_000);
+
   it("a Terraform configuration: init from the installed mirror, apply, outputs, destroy", async () => {
     const dir = join(project, "hcl");
     mkdirSync(dir);

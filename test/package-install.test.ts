@@ -1,7 +1,7 @@
 /**
  * chainform as its users get it: `npm pack` (which builds on prepack), then `npm install` of the tarball into a
  * fresh project outside this repository, from the registry alone (no symlink into the repository), and every job
- * run there with `npx --no chainform` (`--no`: npx fails instead of downloading anything):
+ * run there with `npx --no -- chainform` (`--no`: npx fails instead of downloading anything; `--`: `--help` goes to chainform):
  * - a Terraform configuration (HCL) with the CLI config from `chainform terraformrc`: init from the installed mirror,
  *   apply, `chainform outputs`, destroy;
  * - a CDK Terrain app (cdktn 0.24, `chainform/cdktn`) and a CDKTF app (cdktf 0.21, `chainform/cdktf`), each with an
@@ -93,7 +93,7 @@ describe("the packed package, installed into a fresh project", () => {
   let work: string;
   let project: string;
   let service: TestService;
-  const npx = (args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}) => run("npx", ["--no", "chainform", ...args], cwd, env);
+  const npx = (args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}) => run("npx", ["--no", "--", "chainform", ...args], cwd, env);
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "chainform-package-"));

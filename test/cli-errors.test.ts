@@ -98,12 +98,12 @@ describe("chainform error messages", () => {
     );
   });
 
-  it("bad app directory: says what to pass (exit 1), for a missing directory and for one without cdktf.json", async () => {
+  it("bad app directory: says what to pass (exit 1), for a missing directory and for one without cdktf.json or *.tf", async () => {
     const missing = join(workDir, "no-such-app");
     const result = await runCli(["deploy", missing], { env: serviceEnv(service) });
     expect(result.code).toBe(1);
     expect(errorLines(result)).toEqual([
-      `chainform deploy: the app directory ${missing} does not exist: pass the directory of a cdktf app (one with a cdktf.json), e.g. examples/cdktf/multichain-ci`,
+      `chainform deploy: the app directory ${missing} does not exist: pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with \`npx chainform init\``,
     ]);
 
     const notAnApp = join(workDir, "not-an-app");
@@ -111,7 +111,7 @@ describe("chainform error messages", () => {
     const plain = await runCli(["plan", notAnApp], { env: serviceEnv(service) });
     expect(plain.code).toBe(1);
     expect(errorLines(plain)).toEqual([
-      `chainform plan: ${notAnApp} is not a cdktf app (it has no cdktf.json): pass the directory of a cdktf app (one with a cdktf.json), e.g. examples/cdktf/multichain-ci`,
+      `chainform plan: ${notAnApp} is not an app (it has no cdktf.json and no *.tf file): pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with \`npx chainform init\``,
     ]);
 
     const noCommand = join(workDir, "no-command");
@@ -122,15 +122,38 @@ describe("chainform error messages", () => {
     expect(errorLines(empty)[0]).toBe(`chainform deploy: ${join(noCommand, "cdktf.json")} has no "app" command: add one, e.g. "app": "npx tsx main.ts"`);
   });
 
-  it("an app that fails to synthesize: says so and shows what the app said", async () => {
+  it("an app that fails to synthesize: says so and shows the app's error", async () => {
     const broken = join(workDir, "broken-app");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "cdktf.json"), JSON.stringify({ app: "node main.js" }));
     writeFileSync(join(broken, "main.js"), 'throw new Error("the app is broken on purpose");\n');
     const result = await runCli(["deploy", broken], { env: serviceEnv(service) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${broken} exited 1\\): fix the app; it said:`));
-    expect(result.stderr).toMatch(/the app is broken on purpose/);
+    expect(result.stderr).toMatch(new RegExp(`chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${broken} exited 1\\): Error: the app is broken on purpose$`, "m"));
+  });
+
+  it("a construct that rejects its input: the construct's message alone, no stack trace, no problems dump", async () => {
+    const invalid = join(workDir, "invalid-app");
+    mkdirSync(invalid, { recursive: true });
+    writeFileSync(join(invalid, "cdktf.json"), JSON.stringify({ app: "node main.js" }));
+    // A real construct from the built package, given an address that is not one.
+    writeFileSync(
+      join(invalid, "main.js"),
+      `const { App, TerraformStack } = require(${JSON.stringify(require.resolve("cdktf"))});
+const { Environment, Network } = require(${JSON.stringify(join(__dirname, "..", "dist", "constructs"))});
+const app = new App();
+const stack = new TerraformStack(app, "ci");
+new Environment(stack, "environment", { displayName: "x", networks: [{ networkId: Network.MAINNET, accounts: [{ address: "0x12", balance: "1" }] }] });
+app.synth();
+`,
+    );
+    const result = await runCli(["deploy", invalid], { env: serviceEnv(service) });
+    expect(result.code).toBe(1);
+    const [line, ...rest] = errorLines(result);
+    expect(line).toMatch(new RegExp(`^chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${invalid} exited 1\\): ChainformValidationError: \\[ci/environment\\] networks\\[0\\]\\.accounts\\[0\\]: address "0x12" is not an address`));
+    expect(result.stderr).toMatch(/0x12/);
+    expect(rest).toEqual([]);
+    expect(result.stderr).not.toMatch(/^\s+at |problems: \[|Node\.js v/m);
   });
 
   it("missing terraform binary: says how to install it (exit 1)", async () => {
@@ -151,7 +174,13 @@ describe("chainform error messages", () => {
   it("bad usage: one line and exit 2", async () => {
     const unknownFlag = await runCli(["environments", "--colour"], { env: serviceEnv(service) });
     expect(unknownFlag.code).toBe(2);
-    expect(errorLines(unknownFlag)[0]).toMatch(/^chainform environments: Unknown option '--colour'/);
+    expect(errorLines(unknownFlag)).toEqual(["chainform environments: unknown option --colour: `chainform environments --help` lists the options"]);
+    const mistyped = await runCli(["deploy", "--stak", "ci", "some/app"]);
+    expect(mistyped.code).toBe(2);
+    expect(mistyped.stderr).toBe("chainform deploy: unknown option --stak: `chainform deploy --help` lists the options\n");
+    const seed = await runCli(["serve", "--seed"]);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toBe("chainform serve: --seed needs a value: pass it as `--seed VALUE` or `--seed=VALUE`\n");
     const unknownCommand = await runCli(["launch"]);
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toMatch(/^chainform: unknown command "launch"/);
@@ -163,12 +192,17 @@ describe("chainform error messages", () => {
   it("--help and --version", async () => {
     const help = await runCli(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["up", "deploy", "plan", "destroy", "outputs", "teardown", "environments", "networks", "projects", "channels", "action", "serve", "token", "terraformrc"]) {
+    for (const command of ["init", "up", "deploy", "plan", "destroy", "outputs", "teardown", "environments", "networks", "projects", "channels", "action", "serve", "token", "terraformrc"]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S`, "m"));
     }
     const teardownHelp = await runCli(["teardown", "--help"]);
     expect(teardownHelp.code).toBe(0);
     expect(teardownHelp.stdout).toMatch(/Exit codes: 0 deleted, 3 nothing to do/);
+    const serveHelp = await runCli(["serve", "--help"]);
+    expect(serveHelp.code).toBe(0);
+    for (const option of ["--host", "--port", "--data-dir", "--in-memory", "--seed", "--tls", "--rate-limit", "--burst-limit"]) {
+      expect(serveHelp.stdout).toMatch(new RegExp(`^  ${option} `, "m"));
+    }
     const version = await runCli(["--version"]);
     expect(version.stdout).toMatch(/^chainform \d+\.\d+\.\d+\n$/);
   });

@@ -2,6 +2,7 @@
  * `chainform deploy` then `chainform outputs` in each format, end to end with the real terraform binary, on a small
  * app of our own whose stack has only outputs (a multi-line one and a sensitive one), so it needs no provider.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,6 +50,22 @@ describe("chainform outputs", () => {
     const result = await cli(["outputs", app]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^chainform outputs: no synthesized app in .*cdktf\.out \(no manifest\.json\): run `chainform deploy` for this app first$/m);
+  });
+
+  it("synthesized but never deployed: one line saying to deploy, not terraform's box about init", async () => {
+    const synthesized = mkdtempSync(join(tmpdir(), "chainform-cli-outputs-synth-"));
+    try {
+      writeFileSync(join(synthesized, "synth.js"), SYNTH);
+      execFileSync(process.execPath, ["synth.js"], { cwd: synthesized, env: { ...process.env, CDKTF_OUTDIR: join(synthesized, "cdktf.out") } });
+      writeFileSync(join(synthesized, "cdktf.json"), JSON.stringify({ app: "node synth.js" }));
+      const result = await cli(["outputs", synthesized]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `chainform outputs: stack ci was never deployed (terraform init has not run in ${join(synthesized, "cdktf.out", "stacks", "ci")}): deploy it first (\`chainform deploy ${synthesized}\`)\n`,
+      );
+    } finally {
+      rmSync(synthesized, { recursive: true, force: true });
+    }
   });
 
   it("deploy runs the pipeline step by step with timings, showing the plan", async () => {

@@ -16,7 +16,8 @@ export const APP_OPTIONS = {
 } as const satisfies ParseArgsConfig["options"];
 
 /** Usage lines for {@link APP_OPTIONS}. */
-export const APP_OPTIONS_USAGE = `  APP_DIR           a cdktf app directory (with cdktf.json); default examples/cdktf/multichain-ci
+export const APP_OPTIONS_USAGE = `  APP_DIR           a cdktf or cdktn app (with cdktf.json) or a Terraform configuration (*.tf);
+                    default: the working directory (examples/cdktf/multichain-ci inside chainform's repository)
   --stack NAME      only this stack of the app (default: every stack)
   --show-secrets    also print the Admin RPC URLs (secrets: anyone holding one controls the chain)`;
 

@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { ApiError, CertificateError, ClientConfigError, ConnectionError, RateLimitError } from "../client";
 import { UsageError } from "./command";
 import { CliError, explainError, redactorFor } from "./errors";
@@ -42,6 +43,32 @@ describe("explainError", () => {
 
   it("keeps the full message as the --verbose details", () => {
     expect(explainError(api(409, "conflict"), env).details).toMatch(/Request: GET \/x/);
+  });
+});
+
+describe("option parsing errors", () => {
+  const parse = (args: string[], allowPositionals = true) => {
+    try {
+      parseArgs({ args, strict: true, allowPositionals, options: { seed: { type: "string" }, keep: { type: "boolean" } } });
+    } catch (error) {
+      return explainError(error, env, "serve");
+    }
+    throw new Error(`${args.join(" ")} parsed`);
+  };
+
+  it("says which option needs a value", () => {
+    expect(parse(["--seed"])).toEqual({ line: "--seed needs a value: pass it as `--seed VALUE` or `--seed=VALUE`", details: "", exitCode: 2 });
+  });
+
+  it("names a mistyped option once, without the parser's advice and its stray quote", () => {
+    const { line } = parse(["--sed", "x.json"]);
+    expect(line).toBe("unknown option --sed: `chainform serve --help` lists the options");
+    expect(line).not.toMatch(/'/);
+  });
+
+  it("explains a value given to a flag and an unexpected argument", () => {
+    expect(parse(["--keep=yes"]).line).toBe("--keep takes no value: pass it alone");
+    expect(parse(["extra"], false).line).toBe('unexpected argument "extra": this command takes none; `chainform serve --help` lists the options');
   });
 });
 

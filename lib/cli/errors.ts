@@ -60,14 +60,15 @@ const CREDENTIALS_HINT =
  * @example
  * explainError(new ConnectionError({...})).line // "cannot reach the chainform service at http://127.0.0.1:8787: ..."
  */
-export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.env): ExplainedError {
+export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.env, command?: string): ExplainedError {
   const baseUrl = optionsFromEnv({}, env).baseUrl;
   const details = error instanceof CliError ? error.details ?? "" : error instanceof Error ? error.message : String(error);
   const explained = (line: string, exitCode = EXIT_ERROR): ExplainedError => ({ line, details: details === line ? "" : details, exitCode });
 
   if (error instanceof CliError) return explained(error.message, error.exitCode);
-  if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith("ERR_PARSE_ARGS")) {
-    return explained((error as Error).message, EXIT_USAGE);
+  if (error instanceof UsageError) return explained(error.message, EXIT_USAGE);
+  if ((error as { code?: string } | null)?.code?.startsWith("ERR_PARSE_ARGS")) {
+    return { line: explainParseArgsError(error as Error & { code: string }, command), details: "", exitCode: EXIT_USAGE };
   }
   if (error instanceof RateLimitError) {
     const seconds = Math.ceil(error.retryAfterMs / 1000);
@@ -105,6 +106,29 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
   }
   if (error instanceof BaseError) return explained(error.shortMessage);
   return explained(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * node:util's parseArgs messages in the CLI's words: `Option '--seed <value>' argument missing` becomes
+ * `--seed needs a value: ...`, and an unknown option loses the advice about `--` (with its stray quote).
+ */
+export function explainParseArgsError(error: Error & { code: string }, command?: string): string {
+  const help = command ? `\`chainform ${command} --help\` lists the options` : "`chainform --help` lists the commands";
+  const quoted = /'(-[^' ]+)/.exec(error.message)?.[1];
+  switch (error.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option ${quoted ?? error.message}: ${help}`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      if (quoted && /argument missing/.test(error.message)) return `${quoted} needs a value: pass it as \`${quoted} VALUE\` or \`${quoted}=VALUE\``;
+      if (quoted && /does not take an argument/.test(error.message)) return `${quoted} takes no value: pass it alone`;
+      return `${error.message}: ${help}`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL": {
+      const argument = /Unexpected argument '(.*)'\./.exec(error.message)?.[1];
+      return `unexpected argument ${JSON.stringify(argument ?? "")}: this command takes none; ${help}`;
+    }
+    default:
+      return `${error.message}: ${help}`;
+  }
 }
 
 function explainApiError(error: ApiError, env: NodeJS.ProcessEnv): string {

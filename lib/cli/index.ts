@@ -14,6 +14,7 @@ import { version } from "../client/version";
  * and `chainform teardown` should not pay for the service nor `--version` for either.
  */
 const COMMAND_LOADERS: Readonly<Record<string, () => Command>> = {
+  init: () => (require("./commands/init") as typeof import("./commands/init")).default,
   up: () => (require("./commands/up") as typeof import("./commands/up")).default,
   deploy: () => (require("./commands/deploy") as typeof import("./commands/deploy")).default,
   plan: () => (require("./commands/plan") as typeof import("./commands/plan")).default,
@@ -64,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest, context);
   } catch (error) {
     const redact = redactorFor();
-    const explained = explainError(error);
+    const explained = explainError(error, process.env, name);
     process.stderr.write(`chainform ${name}: ${redact(explained.line)}\n`);
     if (context.verbose && explained.details) process.stderr.write(`${redact(explained.details)}\n`);
     else if (!context.verbose && explained.details) process.stderr.write("(run with --verbose for details)\n");

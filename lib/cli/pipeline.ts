@@ -5,7 +5,7 @@
  */
 import { relative } from "node:path";
 import { clientFromEnv } from "../client";
-import { loadApp, selectStacks, stackUsesChainform, synthesize, type CdktfApp, type Stack } from "./cdktf-app";
+import { loadApp, selectStacks, stackUsesChainform, synthesize, type App, type Stack } from "./cdktf-app";
 import { CliError, redactorFor } from "./errors";
 import type { Interrupts } from "./interrupts";
 import type { Progress } from "./progress";
@@ -53,7 +53,7 @@ export class Pipeline {
 
   private constructor(
     private readonly options: PipelineOptions,
-    private readonly app: CdktfApp,
+    private readonly app: App,
     private readonly terraform: Terraform,
   ) {
     this.redact = redactorFor(options.env);
@@ -69,9 +69,10 @@ export class Pipeline {
     const pipeline = new Pipeline(options, app, terraform);
     await progress.step("check the chainform service", () => pipeline.checkService());
     options.interrupts.throwIfRequested();
-    const synthesized = await progress.step(`synthesize ${displayPath(app.dir)}`, () =>
-      synthesizeUnlessUnchanged(app, env, () => synthesize(app, env)),
-    );
+    const synthesized =
+      app.kind === "hcl"
+        ? { stacks: await synthesize(app, env), reused: false }
+        : await progress.step(`synthesize ${displayPath(app.dir)}`, () => synthesizeUnlessUnchanged(app, env, () => synthesize(app, env)));
     if (synthesized.reused) progress.note("  nothing changed since the last synthesis: its output was reused");
     pipeline.stacks = selectStacks(synthesized.stacks, options.stack);
     for (const stack of pipeline.stacks) {

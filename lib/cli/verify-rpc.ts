@@ -4,6 +4,7 @@
  */
 import { CliError } from "./errors";
 import type { DeployedNetwork } from "./stack-state";
+import { parseBalance } from "../terraform/provider/amounts";
 
 /** What the checks found. */
 export interface RpcCheckSummary {
@@ -34,8 +35,9 @@ export async function verifyNetworks(networks: readonly DeployedNetwork[], timeo
         rpcs++;
         for (const account of network.accounts) {
           const balance = BigInt(await jsonRpc<string>(network.publicRpcUrl, "eth_getBalance", [account.address, "latest"], timeoutMs));
-          if (balance === BigInt(account.balance)) accounts++;
-          else failures.push(`${where}: ${account.address} holds ${balance} wei, expected ${BigInt(account.balance)}`);
+          const expected = weiOf(account.balance);
+          if (balance === expected) accounts++;
+          else failures.push(`${where}: ${account.address} holds ${balance} wei, expected ${expected}`);
         }
       } catch (error) {
         failures.push(`${where}: ${(error as Error).message}`);
@@ -66,4 +68,11 @@ export async function jsonRpc<T>(url: string, method: string, params: unknown[],
   if (body.error) throw new Error(`${method} got JSON-RPC error ${body.error.code}: ${body.error.message}`);
   if (!response.ok || body.result === undefined) throw new Error(`${method} got HTTP ${response.status} without a result`);
   return body.result;
+}
+
+/** A balance from the state in wei: the configuration keeps the user's spelling ("100ether", hex or decimal wei). */
+function weiOf(balance: string): bigint {
+  const parsed = parseBalance(balance);
+  if ("error" in parsed) throw new Error(`the state holds a balance chainform cannot read: ${parsed.error}`);
+  return parsed.wei;
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliConfigText, launcherScript, mirrorLayout, providerExecutableName, writeProviderMirror } from "./mirror";
+import { cliConfigText, fallbackMirrorRoot, launcherScript, mirrorLayout, providerExecutableName, terraformCliConfigPath, writeProviderMirror } from "./mirror";
 
 describe("provider mirror", () => {
   let root: string;
@@ -49,5 +49,35 @@ describe("provider mirror", () => {
     const launcherDir = join(layout.mirrorDir, "registry.terraform.io", "chainform", "chainform", "1.2.3", "linux_amd64");
     const relative = launcherScript("1.2.3").match(/"\$here\/([^"]+)"/)![1];
     expect(join(launcherDir, relative)).toBe(layout.loaderPath);
+  });
+});
+
+describe("provider mirror of a package that cannot be written", () => {
+  it("writes the CLI config and mirror to the cache, linking to the package's provider", () => {
+    // GIVEN a built package whose dist/terraform cannot take the CLI config (a directory stands in its place:
+    // root may write anywhere, so a read-only mode would not stop this test's writes)
+    const root = mkdtempSync(join(tmpdir(), "chainform-mirror-ro-"));
+    const cache = mkdtempSync(join(tmpdir(), "chainform-mirror-cache-"));
+    try {
+      writeFileSync(join(root, "package.json"), JSON.stringify({ name: "chainform", version: "1.2.3" }));
+      const layout = mirrorLayout(root);
+      mkdirSync(join(root, "dist", "provider"), { recursive: true });
+      writeFileSync(layout.bundlePath, "// bundle");
+      writeFileSync(layout.loaderPath, "// loader");
+      mkdirSync(layout.cliConfigPath, { recursive: true });
+      // WHEN the CLI config path is asked for
+      const path = terraformCliConfigPath(root, { XDG_CACHE_HOME: cache });
+      // THEN it lies in the cache, names the cache's mirror, and that mirror's launcher reaches the package's loader
+      const fallback = fallbackMirrorRoot(root, { XDG_CACHE_HOME: cache });
+      expect(path.startsWith(join(cache, "chainform", "1.2.3-"))).toBe(true);
+      const cached = mirrorLayout(fallback);
+      expect(readFileSync(path, "utf8")).toBe(cliConfigText(cached.mirrorDir));
+      const launcherDir = join(cached.mirrorDir, "registry.terraform.io", "chainform", "chainform", "1.2.3", "linux_amd64");
+      const relative = launcherScript("1.2.3").match(/"\$here\/([^"]+)"/)![1];
+      expect(realpathSync(join(launcherDir, relative))).toBe(realpathSync(layout.loaderPath));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

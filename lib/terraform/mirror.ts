@@ -9,8 +9,10 @@
  * same version on another machine (or another platform: every platform directory holds the same launcher) has the
  * same hash, so committed lock files stay valid.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 
 /** The provider's registry address: users write `source = "chainform/chainform"`. */
 export const PROVIDER_HOST = "registry.terraform.io";
@@ -98,16 +100,16 @@ export function cliConfigText(mirrorDir: string): string {
 /** Writes `path` only when its content differs, so an unchanged mirror keeps its files untouched. */
 function writeIfChanged(path: string, content: string, mode?: number): void {
   if (!existsSync(path) || readFileSync(path, "utf8") !== content) writeFileSync(path, content);
-  if (mode !== undefined) chmodSync(path, mode);
+  // chmod only when needed: an installed package may be read-only, and its shipped launchers are already 0755.
+  if (mode !== undefined && (statSync(path).mode & 0o777) !== mode) chmodSync(path, mode);
 }
 
 /**
  * Writes the mirror's launchers and the CLI config for the package at `root`. Idempotent.
  * @returns the layout written
  */
-export function writeProviderMirror(root: string = packageRoot()): MirrorLayout {
+export function writeProviderMirror(root: string = packageRoot(), version: string = packageVersion(root)): MirrorLayout {
   const layout = mirrorLayout(root);
-  const version = packageVersion(root);
   for (const platform of MIRROR_PLATFORMS) {
     const dir = join(layout.mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, version, platform);
     mkdirSync(dir, { recursive: true });
@@ -118,15 +120,47 @@ export function writeProviderMirror(root: string = packageRoot()): MirrorLayout 
 }
 
 /**
- * The CLI config path for `TF_CLI_CONFIG_FILE`, writing the mirror first when it is missing.
+ * Where the mirror goes when the package directory cannot be written (an installed package in a read-only
+ * node_modules, a shared image): `$XDG_CACHE_HOME/chainform/<version>-<hash of the package path>`, else
+ * `~/.cache/chainform/...`. It holds `dist/terraform/` as in the package and a `dist/provider` symbolic link to the
+ * package's provider, so the launcher finds the loader at the same relative place.
+ */
+export function fallbackMirrorRoot(root: string = packageRoot(), env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  const id = createHash("sha256").update(resolve(root)).digest("hex").slice(0, 12);
+  return join(cache, "chainform", `${packageVersion(root)}-${id}`);
+}
+
+/** Writes the mirror under `root`, or under {@link fallbackMirrorRoot} when `root` cannot be written. */
+function writeMirrorSomewhere(root: string, env: NodeJS.ProcessEnv): MirrorLayout {
+  try {
+    return writeProviderMirror(root);
+  } catch (error) {
+    const fallback = fallbackMirrorRoot(root, env);
+    const link = join(fallback, "dist", "provider");
+    mkdirSync(dirname(link), { recursive: true });
+    rmSync(link, { force: true });
+    symlinkSync(dirname(mirrorLayout(root).bundlePath), link);
+    try {
+      return writeProviderMirror(fallback, packageVersion(root));
+    } catch {
+      throw error; // the first failure says more
+    }
+  }
+}
+
+/**
+ * The CLI config path for `TF_CLI_CONFIG_FILE`, writing the mirror first when it is missing or names another
+ * place (a package installed from a tarball carries the mirror, and its CLI config is written on first use). When
+ * the package directory cannot be written, both go to {@link fallbackMirrorRoot}.
  * Fails when the provider bundle has not been built.
  * @example
  * process.env.TF_CLI_CONFIG_FILE = terraformCliConfigPath();
  */
-export function terraformCliConfigPath(root: string = packageRoot()): string {
+export function terraformCliConfigPath(root: string = packageRoot(), env: NodeJS.ProcessEnv = process.env): string {
   const layout = mirrorLayout(root);
   if (!existsSync(layout.bundlePath)) {
     throw new Error(`the provider bundle ${layout.bundlePath} is missing: run \`npm run build\` in ${root}`);
   }
-  return writeProviderMirror(root).cliConfigPath;
+  return writeMirrorSomewhere(root, env).cliConfigPath;
 }

@@ -5,11 +5,11 @@
 import { appendFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { appDirOf } from "../app-command";
-import { loadApp, readStacks, selectStacks } from "../cdktf-app";
+import { appStacks, loadApp, selectStacks } from "../cdktf-app";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 import { formatOutputs, OUTPUTS_FORMATS, type OutputsFormat, type TerraformOutput } from "../outputs-format";
-import { Terraform } from "../terraform";
+import { lastDiagnostics, Terraform } from "../terraform";
 
 const outputs: Command = {
   name: "outputs",
@@ -46,16 +46,25 @@ Reads the outputs of a deployed stack (terraform output) of the app synthesized 
     }
 
     const app = loadApp(appDirOf(positionals));
-    const stacks = selectStacks(readStacks(app.outDir), values.stack);
+    const stacks = selectStacks(appStacks(app), values.stack);
     if (stacks.length > 1) {
       throw new UsageError(`the app has ${stacks.length} stacks (${stacks.map((s) => s.name).join(", ")}): pick one with --stack NAME`);
     }
     const [stack] = stacks;
     const terraform = await Terraform.locate();
-    const result = await terraform.expect(["output", "-json", "-no-color"], { cwd: stack.dir }, `reading the outputs of stack ${stack.name}`);
+    const deploy = ["chainform deploy", ...positionals].join(" ");
+    const result = await terraform.run(["output", "-json", "-no-color"], { cwd: stack.dir });
+    if (result.code !== 0 && /terraform init|initialization required|not initialized/i.test(`${result.stderr}\n${result.stdout}`)) {
+      // Synthesized but never deployed: terraform's own answer is a 17-line box about `terraform init`.
+      throw new CliError(`stack ${stack.name} was never deployed (terraform init has not run in ${stack.dir}): deploy it first (\`${deploy}\`)`);
+    }
+    if (result.code !== 0) {
+      throw new CliError(`reading the outputs of stack ${stack.name} failed (terraform exited ${result.code}); terraform said:\n${lastDiagnostics(result)}`, {
+        details: `${result.stdout}\n${result.stderr}`.trim(),
+      });
+    }
     const found = JSON.parse(result.stdout || "{}") as Record<string, TerraformOutput>;
     if (Object.keys(found).length === 0) {
-      const deploy = ["chainform deploy", ...positionals].join(" ");
       throw new CliError(`stack ${stack.name} has no outputs yet: deploy it first (\`${deploy}\`)`);
     }
     const text = formatOutputs(found, format, { includeSensitive: values["include-sensitive"] });

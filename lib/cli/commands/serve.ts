@@ -17,6 +17,22 @@ export const DEFAULT_DATA_DIR = ".chainform";
 const serve: Command = {
   name: "serve",
   summary: "run the local service (offline, persistent in --data-dir)",
+  usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
+                       [--rate-limit N] [--burst-limit N]
+
+Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
+{"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
+
+  --host HOST        address to listen on (default ${DEFAULT_HOST})
+  --port N           port to listen on, 0 for a free one (default ${DEFAULT_PORT})
+  --data-dir DIR     where the service keeps its data between runs (default ${DEFAULT_DATA_DIR})
+  --in-memory        keep nothing on disk
+  --seed FILE        accounts, projects, users and keys to start with (JSON; default: one account acme, project demo)
+  --tls              serve HTTPS with a generated certificate
+  --rate-limit N     requests per key per minute (default 400, the hosted service's)
+  --burst-limit N    requests per minute from any client, keyed or not (default 250)
+The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
+`,
   async run(args) {
     const { values } = parseArgs({
       args,

@@ -35,6 +35,13 @@ describe("validators", () => {
     expect(even.validate(4, [])).toEqual([]);
     expect(even.validate(3, [])[0]?.detail).toBe("3 is odd: expected an even number.");
   });
+
+  test("a problem that already names the expectation says it once", () => {
+    const range = validator("a whole number from 1 to 9007199254740991", (n: number) =>
+      n >= 1 ? undefined : `${n} is not a whole number from 1 to 9007199254740991`,
+    );
+    expect(range.validate(0, [])[0]?.detail).toBe("0 is not a whole number from 1 to 9007199254740991.");
+  });
 });
 
 describe("validateConfig", () => {

@@ -23,7 +23,10 @@ export function validator<T>(description: string, check: (value: T) => string | 
     description,
     validate(value, path) {
       const problem = check(value);
-      return problem ? [diag.error("Invalid attribute value", `${problem}: expected ${description}.`, path)] : [];
+      if (!problem) return [];
+      // "5 is not a whole number from 1 to 3" already says what is expected: saying it twice reads as a stutter.
+      const detail = problem.includes(description) ? `${problem}.` : `${problem}: expected ${description}.`;
+      return [diag.error("Invalid attribute value", detail, path)];
     },
   };
 }

@@ -1,0 +1,220 @@
+/**
+ * chainform as its users get it: `npm pack` (which builds on prepack), then `npm install` of the tarball into a
+ * fresh project outside this repository, from the registry alone (no symlink into the repository), and every job
+ * run there with `npx --no -- chainform` (`--no`: npx fails instead of downloading anything; `--`: `--help` goes to chainform):
+ * - a Terraform configuration (HCL) with the CLI config from `chainform terraformrc`: init from the installed mirror,
+ *   apply, `chainform outputs`, destroy;
+ * - a CDK Terrain app (cdktn 0.24, `chainform/cdktn`) and a CDKTF app (cdktf 0.21, `chainform/cdktf`), each with an
+ *   Environment, a Bridge and lookups: deploy (synth, init, plan, apply), a second plan with no changes, outputs,
+ *   destroy;
+ * - `chainform init` of each template, then `npx chainform up` in it.
+ * One install serves every case (it builds better-sqlite3 from source here, which takes minutes). The project holds
+ * both frameworks and one `constructs` (10.7, which both accept); chainform brings no copy of its own.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cleanEnv, collect, ROOT, serviceEnv, type CliResult } from "./helpers/cli";
+import { startTestService, type TestService } from "./helpers/service";
+
+const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+/** Runs a command to completion in `cwd` with a clean environment plus `env`; never throws on a non-zero exit. */
+function run(command: string, args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}, timeoutMs = 600_000): Promise<CliResult> {
+  const started = performance.now();
+  const child = spawn(command, args, { cwd, env: cleanEnv({ CHECKPOINT_DISABLE: "1", npm_config_update_notifier: "false", ...env }), stdio: "pipe" });
+  return collect(child, timeoutMs, started);
+}
+
+/** Fails with the command's output when it did not exit 0. */
+function ok(result: CliResult, what: string): CliResult {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/** The CDK app the cdktn and cdktf cases share, importing `framework` and `chainform/<framework>`. */
+function cdkApp(framework: "cdktn" | "cdktf", slug: string): string {
+  return `import { App, TerraformOutput, TerraformStack } from "${framework}";
+import { Construct } from "constructs";
+import { Bridge, ChainformProvider, Environment, Network, Project, SupportedNetworks, ether } from "chainform/${framework}";
+
+class Ci extends TerraformStack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new ChainformProvider(this, "chainform");
+    const project = Project.fromSlug(this, "project", process.env.CHAINFORM_PROJECT ?? "demo");
+    const networks = new SupportedNetworks(this, "networks");
+    const env = new Environment(this, "environment", {
+      displayName: "${framework} app",
+      slug: "${slug}",
+      networks: [
+        { networkId: Network.MAINNET, chainId: 73571, accounts: [{ address: "0x1111111111111111111111111111111111111111", balance: ether(5) }] },
+        { networkId: Network.BASE, chainId: 84530 },
+      ],
+      bridge: Bridge.delayedRelay(10),
+    });
+    new TerraformOutput(this, "mainnet_rpc_url", { value: env.publicRpcUrl(Network.MAINNET) });
+    new TerraformOutput(this, "project_name", { value: project.projectName });
+    new TerraformOutput(this, "network_ids", { value: networks.networkIds });
+  }
+}
+
+const app = new App();
+new Ci(app, "ci");
+app.synth();
+`;
+}
+
+const HCL = `terraform {
+  required_providers {
+    chainform = { source = "chainform/chainform" }
+  }
+}
+
+provider "chainform" {}
+
+data "chainform_supported_networks" "all" {}
+
+resource "chainform_environment" "hcl" {
+  display_name = "hcl config"
+  slug         = "package-hcl"
+  network_config {
+    network_id = "1"
+    chain_id   = 73571
+  }
+}
+
+output "mainnet_rpc_url" { value = chainform_environment.hcl.public_rpc_urls["1"] }
+output "network_count" { value = length(data.chainform_supported_networks.all.networks) }
+`;
+
+describe("the packed package, installed into a fresh project", () => {
+  let work: string;
+  let project: string;
+  let service: TestService;
+  const npx = (args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}) => run("npx", ["--no", "--", "chainform", ...args], cwd, env);
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "chainform-package-"));
+    // npm pack runs prepack, which builds dist/ (TypeScript, contracts, the provider bundle and its mirror).
+    const packed = ok(await run("npm", ["pack", "--pack-destination", work], ROOT, {}, 900_000), "npm pack");
+    const tarball = join(work, packed.stdout.trim().split("\n").pop() as string);
+    expect(tarball).toBe(join(work, `chainform-${version}.tgz`));
+
+    project = join(work, "project");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-infra", version: "0.0.0", private: true }));
+    const started = performance.now();
+    ok(await run("npm", ["install", "--no-audit", "--no-fund", tarball, "cdktn@0.24", "cdktf@0.21", "constructs@~10.7.0"], project, {}, 1_800_000), "npm install");
+    process.stderr.write(`package-install: npm install took ${Math.round((performance.now() - started) / 1000)} s\n`);
+    service = await startTestService();
+  }, 2_700_000);
+
+  afterAll(async () => {
+    await service?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("holds the built code, none of the build-only dependencies, and no constructs of its own", async () => {
+    const installed = join(project, "node_modules", "chainform");
+    expect(realpathSync(installed).startsWith(realpathSync(project))).toBe(true); // a copy, not a link into the repo
+    for (const file of ["dist/cli/index.js", "dist/constructs/index.js", "dist/cdktn/index.d.ts", "dist/provider/terraform-provider-chainform.bundle.js"]) {
+      expect(existsSync(join(installed, file))).toBe(true);
+    }
+    for (const devOnly of ["protobufjs", "@grpc/grpc-js", "solc", "@peculiar/x509", "reflect-metadata", "jest"]) {
+      expect(existsSync(join(project, "node_modules", devOnly))).toBe(false);
+    }
+    expect(existsSync(join(installed, "node_modules", "constructs"))).toBe(false);
+    expect(readdirSync(join(project, "node_modules")).filter((name) => name === "constructs")).toHaveLength(1);
+    const help = ok(await npx(["--help"], project), "chainform --help");
+    expect(help.stdout).toMatch(/^  init +\S/m);
+    const serveHelp = ok(await npx(["serve", "--help"], project), "chainform serve --help");
+    expect(serveHelp.stdout).toMatch(/--data-dir DIR/);
+  });
+
+  it("serve runs the local service from the installed package; teardown talks to it", async () => {
+    // The installed executable itself (what npx runs), so that the test can stop it with a signal.
+    const serve = spawn(join(project, "node_modules", ".bin", "chainform"), ["serve", "--in-memory", "--port", "0"], { cwd: project, env: cleanEnv(), stdio: "pipe" });
+    const exited = collect(serve, 300_000);
+    try {
+      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>((resolve, reject) => {
+        let text = "";
+        serve.stdout.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+          if (text.includes("\n")) resolve(JSON.parse(text.split("\n")[0]) as never);
+        });
+        void exited.then((result) => reject(new Error(`chainform serve exited ${result.code}: ${result.stderr}`)));
+      });
+      const teardown = await npx(["teardown", "--prefix", "nothing-here-", "--yes"], project, serviceEnv(ready));
+      expect({ code: teardown.code, said: `${teardown.stdout}${teardown.stderr}` }).toEqual({ code: 3, said: expect.stringMatching(/Nothing to do/) });
+    } finally {
+      serve.kill("SIGTERM");
+    }
+    expect((await exited).code).toBe(0);
+  }, 300_000);
+
+  it("a Terraform configuration: init from the installed mirror, apply, outputs, destroy", async () => {
+    const dir = join(project, "hcl");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "main.tf"), HCL);
+    const config = ok(await npx(["terraformrc"], project), "chainform terraformrc").stdout.trim();
+    expect(readFileSync(config, "utf8")).toContain(JSON.stringify(join(realpathSync(project), "node_modules", "chainform", "dist", "terraform", "mirror")));
+    const env = { ...serviceEnv(service), TF_CLI_CONFIG_FILE: config };
+    const terraform = (args: string[]) => run("terraform", [...args, "-input=false", "-no-color"], dir, env);
+    const init = ok(await terraform(["init"]), "terraform init");
+    expect(init.stdout).toMatch(/Installing chainform\/chainform v\d/);
+    ok(await terraform(["apply", "-auto-approve"]), "terraform apply");
+    const outputs = ok(await npx(["outputs", dir], project, serviceEnv(service)), "chainform outputs");
+    const values = JSON.parse(outputs.stdout) as Record<string, unknown>;
+    expect(values.mainnet_rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rpc\/public\//);
+    expect(values.network_count).toBeGreaterThan(0);
+    ok(await terraform(["destroy", "-auto-approve"]), "terraform destroy");
+  }, 600_000);
+
+  for (const framework of ["cdktn", "cdktf"] as const) {
+    it(`a ${framework} app with Environment, Bridge and lookups: deploy, a second plan without changes, outputs, destroy`, async () => {
+      const dir = join(project, `${framework}-app`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "cdktf.json"), JSON.stringify({ language: "typescript", app: "npx tsx main.ts" }));
+      writeFileSync(join(dir, "main.ts"), cdkApp(framework, `package-${framework}`));
+      const env = serviceEnv(service);
+      ok(await npx(["deploy", dir], project, env), "chainform deploy");
+      // The stack was synthesized by the app's own framework, not by a copy chainform brought along.
+      const stack = JSON.parse(readFileSync(join(dir, "cdktf.out", "stacks", "ci", "cdk.tf.json"), "utf8")) as { "//": { metadata: { version: string } } };
+      expect(stack["//"].metadata.version).toBe(framework === "cdktn" ? "0.24.0" : "0.21.0");
+      const plan = ok(await npx(["plan", dir], project, env), "chainform plan");
+      expect(plan.stdout).toMatch(/No changes\./);
+      const outputs = JSON.parse(ok(await npx(["outputs", dir], project, env), "chainform outputs").stdout) as Record<string, unknown>;
+      expect(outputs.mainnet_rpc_url).toMatch(/\/rpc\/public\//);
+      expect(outputs.project_name).toEqual(expect.any(String));
+      expect(outputs.network_ids).toEqual(expect.arrayContaining(["1", "8453"]));
+      ok(await npx(["destroy", dir], project, env), "chainform destroy");
+    }, 900_000);
+  }
+
+  for (const template of ["cdktn", "cdktf", "hcl"] as const) {
+    it(`chainform init --template ${template}, then chainform up against the embedded service`, async () => {
+      const dir = join(project, "apps", `new-${template}`);
+      const created = ok(await npx(["init", dir, "--template", template], project), "chainform init");
+      expect(created.stdout).toMatch(/npm install\n {2}npx chainform up\n$/);
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+      expect(manifest.dependencies.chainform).toBe(`^${version}`);
+      // What `npm install` would put there is what the project installed: check that it satisfies the template's
+      // ranges, then share it instead of a second install of minutes (a link inside the temporary project).
+      const semver = require(join(project, "node_modules", "semver")) as { satisfies(v: string, range: string): boolean };
+      for (const [name, range] of Object.entries(manifest.dependencies)) {
+        const installed = (JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+        expect({ name, installed, satisfies: semver.satisfies(installed, range) }).toEqual({ name, installed, satisfies: true });
+      }
+      for (const file of [".gitignore", ".github/workflows/chainform.yml", template === "hcl" ? "main.tf" : "cdktf.json"]) {
+        expect(existsSync(join(dir, file))).toBe(true);
+      }
+      symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
+      const up = await npx(["up"], dir);
+      if (up.code !== 0) throw new Error(`chainform up exited ${up.code}:\n${up.stdout}\n${up.stderr}`);
+      expect(up.stderr).toMatch(/up: applied, checked and destroyed/);
+      expect(up.stdout).toMatch(/84530/);
+    }, 900_000);
+  }
+});

@@ -17,7 +17,7 @@ describe("work cache", () => {
       const appDir = join(dir, "app");
       mkdirSync(appDir);
       writeFileSync(join(appDir, "main.ts"), "new App();");
-      const app: CdktfApp = { dir: appDir, command: "npx tsx main.ts", outDir: join(appDir, "cdktf.out"), context: {} };
+      const app: CdktfApp = { kind: "cdktf", dir: appDir, command: "npx tsx main.ts", outDir: join(appDir, "cdktf.out"), context: {} };
       let runs = 0;
       let content = "{}";
       const synthesize = async (): Promise<Stack[]> => {

@@ -59,8 +59,8 @@ beforeAll(async () => {
   adminUrl = environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
   // eth_sendTransaction from an address nobody holds the key of: the Admin RPC impersonates any sender.
   await admin("tenderly_setBalance", [DEPLOYER, "0x56bc75e2d63100000"]);
-  const wallet = createWalletClient({ account: DEPLOYER, transport: http(adminUrl), chain: null });
-  const hash = await wallet.deployContract({ abi: tokenArtifact.abi, bytecode: tokenArtifact.bytecode, args: ["Chainform Token", "CFT", 18, 1000n] });
+  const wallet = createWalletClient({ account: DEPLOYER, transport: http(adminUrl) });
+  const hash = await wallet.deployContract({ abi: tokenArtifact.abi, bytecode: tokenArtifact.bytecode, args: ["Chainform Token", "CFT", 18, 1000n], chain: null });
   const receipt = await client().waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
   token = receipt.contractAddress!;
@@ -137,8 +137,8 @@ describe("viem", () => {
     const target = Number(before.timestamp) + 500;
     expect(await admin("tenderly_setNextBlockTimestamp", [`0x${target.toString(16)}`])).toBe(target);
     expect((await latest()).number).toBe(before.number);
-    const wallet = createWalletClient({ account: ALICE, transport: http(adminUrl), chain: null });
-    const hash = await wallet.sendTransaction({ to: BOB, value: 1n });
+    const wallet = createWalletClient({ account: ALICE, transport: http(adminUrl) });
+    const hash = await wallet.sendTransaction({ to: BOB, value: 1n, chain: null });
     const receipt = await client().waitForTransactionReceipt({ hash });
     expect((await client().getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(BigInt(target));
   });
@@ -160,6 +160,10 @@ describe("viem", () => {
     expect(await admin("evm_revert", [id])).toBe(true);
     expect(await balanceOf(ALICE)).toBe(parseEther("1"));
     expect((await latest()).number).toBe(height);
+    // The same id again, as a test suite reverting before each test does.
+    await admin("tenderly_setErc20Balance", [token, ALICE, "0x2"]);
+    expect(await admin("evm_revert", [id])).toBe(true);
+    expect(await balanceOf(ALICE)).toBe(parseEther("1"));
   });
 });
 

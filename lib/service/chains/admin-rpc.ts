@@ -79,6 +79,20 @@ export const ADMIN_METHODS: Readonly<Record<string, AdminMethod>> = {
     return timestamp;
   },
   tenderly_setNextBlockTimestamp: (rpc, params) => setNextTimestamp(rpc, params),
+  // anvil forgets a snapshot once reverted to; the real service's test-suite pattern (snapshot once, revert before
+  // each test) needs it again, so a revert re-takes it and the caller's id keeps pointing at the same state.
+  async evm_snapshot(rpc) {
+    return rpc.request<string>("evm_snapshot", []);
+  },
+  async evm_revert(rpc, params) {
+    const [id] = expect(params, 1, "[snapshot id]");
+    if (typeof id !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(id)) throw invalid(`params[0] must be a snapshot id such as "0x1", got ${JSON.stringify(id)}`);
+    const aliases = snapshotAliases(rpc);
+    const reverted = await rpc.request<boolean>("evm_revert", [aliases.get(id) ?? id]);
+    if (reverted) aliases.set(id, await rpc.request<string>("evm_snapshot", []));
+    else aliases.delete(id);
+    return reverted;
+  },
   async evm_mine(rpc, params) {
     // `[]`, `[timestamp]`, or hardhat's `[{ timestamp?, blocks? }]`; anvil wants both keys present in the object.
     if (params.length === 0) return rpc.request("evm_mine", []);
@@ -95,6 +109,15 @@ export const ADMIN_METHODS: Readonly<Record<string, AdminMethod>> = {
     return rpc.request("evm_mine", [Number(quantity(options, 0, BigInt(Number.MAX_SAFE_INTEGER)))]);
   },
 };
+
+const aliasesByChain = new WeakMap<JsonRpcClient, Map<string, string>>();
+
+/** A chain's snapshot ids as callers know them, mapped to anvil's current id for the same state. */
+function snapshotAliases(rpc: JsonRpcClient): Map<string, string> {
+  let aliases = aliasesByChain.get(rpc);
+  if (!aliases) aliasesByChain.set(rpc, (aliases = new Map()));
+  return aliases;
+}
 
 /** Whether chainform answers this method itself rather than passing it to the chain. */
 export function isAdminMethod(method: string): boolean {

@@ -89,9 +89,21 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** One decoded ABI value as Terraform text: decimal integers, true/false, addresses and bytes as hex, JSON for lists. */
-export function fromAbiValue(value: unknown): string {
+/**
+ * One decoded ABI value as Terraform text: decimal integers, true/false, lower-case addresses, bytes as hex, JSON
+ * for arrays and tuples (viem decodes addresses checksummed; lower case compares equal to what chainform_contract
+ * and the service report).
+ */
+export function fromAbiValue(parameter: Pick<AbiParameter, "type">, value: unknown): string {
+  if (parameter.type === "address" && typeof value === "string") return value.toLowerCase();
   if (typeof value === "string") return value;
   if (typeof value === "bigint" || typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  return toJson(value);
+}
+
+/** Decoded values as JSON text: integers as decimal strings, addresses in lower case. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "bigint" ? v.toString() : typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : v,
+  );
 }

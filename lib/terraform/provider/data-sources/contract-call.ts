@@ -3,7 +3,7 @@
  * result decoded, for `check` blocks and postconditions ("the token's owner is X", "the pool holds 1000 USDC").
  */
 import { at, attr, cty, defineDataSource, defineSchema, regex, type Model } from "../../framework";
-import { AbiValueError, fromAbiValue, toAbiValues } from "../abi-values";
+import { AbiValueError, fromAbiValue, toAbiValues, toJson } from "../abi-values";
 import { parseAbi } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider";
@@ -97,6 +97,6 @@ export const contractCallDataSource = defineDataSource<typeof contractCallSchema
       return void diagnostics.error("Cannot decode the result", `${fn.name} returned ${answer.slice(0, 66)}..., which does not decode as its outputs: ${(error as Error).message.split("\n")[0]}`, at("function"));
     }
     const outputs = fn.outputs.length === 1 ? [decoded] : (decoded as unknown[]);
-    return { ...config, result: outputs.map(fromAbiValue), result_json: fromAbiValue(outputs) };
+    return { ...config, result: outputs.map((value, i) => fromAbiValue(fn.outputs[i]!, value)), result_json: toJson(outputs) };
   },
 });

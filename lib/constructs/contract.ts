@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { Fn, Token, type ITerraformDependable } from "cdktf";
 import { Construct } from "constructs";
 import type { Abi, ContractConstructorArgs, ContractFunctionArgs, ContractFunctionName } from "viem" with { "resolution-mode": "import" };
 import * as contract from "./generated/contract";
@@ -156,6 +157,7 @@ export class Contract<TAbi extends Abi | readonly unknown[] = Abi> extends Const
     id: string,
     functionName: TName,
     args?: TAbi extends Abi ? ContractFunctionArgs<TAbi, "view" | "pure", TName & ContractFunctionName<TAbi, "view" | "pure">> : readonly unknown[],
+    after?: readonly (Construct & { resource?: ITerraformDependable })[],
   ): ContractCall {
     return new ContractCall(this, id, {
       environment: this.environment,
@@ -164,6 +166,7 @@ export class Contract<TAbi extends Abi | readonly unknown[] = Abi> extends Const
       abiJson: this.abiJson,
       functionName,
       args: args as readonly unknown[] | undefined,
+      after,
       provider: this.provider,
     });
   }
@@ -192,6 +195,11 @@ export interface ContractCallProps {
    */
   readonly args?: readonly unknown[];
   /**
+   * What must be in place before the call is read (e.g. the balances it checks).
+   * @default []
+   */
+  readonly after?: readonly (Construct & { resource?: ITerraformDependable })[];
+  /**
    * The provider configuration to use.
    * @default - the stack's default chainform provider
    */
@@ -212,12 +220,13 @@ export class ContractCall extends Construct {
       function: props.functionName,
       abi: props.abiJson,
       args: props.args?.map(toTerraformArg),
+      dependsOn: props.after?.map((c) => c.resource ?? (c as unknown as ITerraformDependable)),
       provider: terraformProvider(props.provider),
     });
   }
 
   /** Output `index` of the result, as text (a token). */
   public result(index = 0): string {
-    return this.dataSource.result[index] ?? "";
+    return Token.asString(Fn.element(this.dataSource.result, index));
   }
 }

@@ -95,7 +95,7 @@ describe("revertReason", () => {
   it("decodes Error(string), custom errors, and falls back to the chain's message", () => {
     const errorString = "0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000046e6f706500000000000000000000000000000000000000000000000000000000";
     expect(revertReason(abi, new ChainRpcError(3, "execution reverted: nope", errorString))).toBe('"nope"');
-    const custom = `0x${keccak256("0x" + Buffer.from("TooLow(uint256)").toString("hex")).slice(2, 10)}${"7".padStart(64, "0")}`;
+    const custom = `0x${keccak256(`0x${Buffer.from("TooLow(uint256)").toString("hex")}`).slice(2, 10)}${"7".padStart(64, "0")}`;
     expect(revertReason(abi, new ChainRpcError(3, "execution reverted", custom))).toBe("TooLow(7)");
     expect(revertReason(abi, new ChainRpcError(3, "execution reverted: out of gas"))).toBe("out of gas");
   });

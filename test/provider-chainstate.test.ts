@@ -225,6 +225,25 @@ describe("chain state through terraform", () => {
       },
       { name: "the plan after re-creation is empty", command: "plan", expectNoChanges: true },
       {
+        name: "verify = true without a verification API or compiler input: deployed, with a warning saying why",
+        config: config(`
+resource "chainform_contract" "verified" {
+  environment_id   = chainform_environment.seeded.id
+  vnet_id          = chainform_environment.seeded.vnets[0].id
+  artifact_path    = "token.json"
+  constructor_args = ["Verified", "VER", 18, 1]
+  verify           = true
+}
+`),
+        command: "apply",
+        async check(ctx, result) {
+          const output = (result.stdout + result.stderr).replace(/\s+/g, " ");
+          expect(output).toMatch(/Warning: The contract was deployed but not verified/);
+          expect(output).toMatch(/no verification API at http:\/\/127\.0\.0\.1:\d+\/explorer\/[0-9a-f-]+\/api|carries no compiler input/);
+          expect((await ctx.resource("chainform_contract.verified")).address).toMatch(/^0x[0-9a-f]{40}$/);
+        },
+      },
+      {
         name: "bad input at plan time: a missing artifact, one without bytecode, arguments that do not fit",
         before(ctx) {
           writeFileSync(join(ctx.tf.dir, "interface.json"), JSON.stringify({ abi: TOKEN.abi, bytecode: "0x" }));

@@ -29,6 +29,7 @@ function tokenArtifact(): string {
   return path;
 }
 
+/** One seeded environment: two forked networks, a token on each, funded holders, a snapshot per network. */
 export class SeededStack extends TerraformStack {
   public constructor(scope: Construct, id: string, name: string) {
     super(scope, id);

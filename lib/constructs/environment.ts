@@ -4,6 +4,8 @@ import * as dataEnvironment from "./generated/data-chainform-environment";
 import * as environment from "./generated/environment";
 import { normalizeBalance } from "./amounts";
 import type { BridgeConfig } from "./bridge";
+import { Contract, type DeployContractProps } from "./contract";
+import type { Abi } from "viem" with { "resolution-mode": "import" };
 import type { NetworkConfig, PrefundedAccount } from "./network";
 import { terraformProvider, type ProviderRef } from "./provider";
 import { ACCOUNT_RULES, BRIDGE_RULES, ENVIRONMENT_RULES, NETWORK_LIST_RULES, NETWORK_RULES } from "./rules";
@@ -206,6 +208,15 @@ export class Environment extends Construct implements IEnvironment {
       ...checkRules(NETWORK_RULES, network, where),
       ...(network.accounts ?? []).flatMap((a, j) => checkRules(ACCOUNT_RULES, a, `${where}.accounts[${j}]`)),
     ];
+  }
+
+  /**
+   * Deploys a contract into the Virtual Environment of `props.networkId` (`chainform_contract`).
+   * @example
+   * const token = env.deployContract("token", { networkId: Network.MAINNET, artifactPath: "out/Token.sol/Token.json", constructorArgs: ["T", "T", 18, 0n] });
+   */
+  public deployContract<const TAbi extends Abi | readonly unknown[] = Abi>(id: string, props: DeployContractProps<TAbi>): Contract<TAbi> {
+    return new Contract<TAbi>(this, id, { ...props, environment: this });
   }
 
   /** The environment's id (a token). */

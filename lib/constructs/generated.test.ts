@@ -115,6 +115,8 @@ describe("generated bindings", () => {
       bindings.dataChainformSupportedNetworks.DataChainformSupportedNetworks, bindings.dataChainformProjects.DataChainformProjects,
       bindings.dataChainformProject.DataChainformProject, bindings.dataChainformDeliveryChannels.DataChainformDeliveryChannels,
       bindings.dataChainformEnvironment.DataChainformEnvironment, bindings.dataChainformEnvironments.DataChainformEnvironments,
+      bindings.contract.Contract, bindings.erc20Balance.Erc20Balance, bindings.snapshot.Snapshot,
+      bindings.dataChainformContractCall.DataChainformContractCall,
     ].map((c) => c.tfResourceType).sort();
     expect(types).toEqual([...Object.keys(schema.resource_schemas), ...Object.keys(schema.data_source_schemas)].sort());
   });

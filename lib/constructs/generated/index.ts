@@ -2,7 +2,11 @@
 
 export * as provider from "./provider";
 export * as actionStop from "./action-stop";
+export * as contract from "./contract";
 export * as environment from "./environment";
+export * as erc20Balance from "./erc20-balance";
+export * as snapshot from "./snapshot";
+export * as dataChainformContractCall from "./data-chainform-contract-call";
 export * as dataChainformDeliveryChannels from "./data-chainform-delivery-channels";
 export * as dataChainformEnvironment from "./data-chainform-environment";
 export * as dataChainformEnvironments from "./data-chainform-environments";

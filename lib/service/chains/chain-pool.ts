@@ -21,6 +21,8 @@ export interface ChainPoolOptions {
   readonly launch: (key: string) => Promise<ChainNode>;
   /** A node unused for this long is stopped (state kept); 0 never stops. */
   readonly idleTimeoutMs: number;
+  /** Keys whose node must not be stopped when idle (e.g. it holds snapshots, which a restart loses). */
+  readonly keepRunning?: (key: string) => boolean;
 }
 
 /** The running chains of one kind. */
@@ -121,6 +123,7 @@ export class ChainPool {
 
   private async stopIfIdle(slot: Slot): Promise<void> {
     if (!slot.lock.idle || Date.now() - slot.lastUsed < this.options.idleTimeoutMs) return;
+    if (this.options.keepRunning?.(slot.key)) return;
     await this.stopSlot(slot);
   }
 

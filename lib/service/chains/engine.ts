@@ -29,6 +29,7 @@ import {
   type BridgeRelay,
 } from "./bridge";
 import { ChainPool } from "./chain-pool";
+import { ADMIN_METHODS, isAdminMethod } from "./admin-rpc";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, SIGNER_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS, isPublicMethod, isReadOnlyMethod } from "./methods";
 import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
@@ -65,6 +66,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly temporaryDir: string | null;
   private readonly unminedHashes = new Map<string, Set<string>>();
   private readonly relaysInFlight = new Set<string>();
+  /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
+  private readonly snapshotted = new Set<string>();
   private relayTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -76,7 +79,11 @@ export class BackendChainEngine implements ChainEngine {
     this.temporaryDir = host.dataDir ? null : mkdtempSync(join(tmpdir(), "chainform-chains-"));
     this.chainsDir = host.dataDir ? join(host.dataDir, "chains") : this.temporaryDir!;
     mkdirSync(this.chainsDir, { recursive: true });
-    this.vnets = new ChainPool({ launch: (id) => this.launchVnet(id), idleTimeoutMs: options.idleTimeoutMs ?? 300_000 });
+    this.vnets = new ChainPool({
+      launch: (id) => this.launchVnet(id),
+      idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
+      keepRunning: (id) => this.snapshotted.has(id),
+    });
     this.replicas = new ChainPool({ launch: (id) => this.launchReplica(id), idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000 });
     this.relays = new RelayStore(host.db);
     this.scheduleRelays();
@@ -105,6 +112,7 @@ export class BackendChainEngine implements ChainEngine {
       await this.vnets.use(vnetId, mode, async (node) => {
         const results = await forward(node.rpc, forwarded.map(({ request }) => request));
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
+        if (forwarded.some(({ request }, i) => request.method === "evm_snapshot" && "result" in results[i])) this.snapshotted.add(vnetId);
         deposits.push(...(await this.recordRpcEffects(node, spec, forwarded.map(({ request }, i) => ({ request, answer: results[i] })))));
       });
     }
@@ -191,6 +199,7 @@ export class BackendChainEngine implements ChainEngine {
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);
         this.unminedHashes.delete(vnetId);
+        this.snapshotted.delete(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
       }),
     );
@@ -409,12 +418,40 @@ function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | undefin
 }
 
 /**
- * Sends requests to the chain (one HTTP batch) with ids of our own, and returns the answers in order with the
- * callers' ids. `tenderly_setBalance` with a list of addresses (which anvil lacks) becomes one call per address.
+ * Sends requests to the chain and returns the answers in order with the callers' ids. Runs of ordinary methods go
+ * as one HTTP batch with ids of our own; the Admin RPC methods chainform implements (admin-rpc.ts) run in between,
+ * in order, so that a batch such as [setErc20Balance, balanceOf] sees its own writes.
  */
 async function forward(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
-  const expanded = requests.map(expandTenderly);
-  const sent = expanded.flat().map((r, id) => ({ jsonrpc: "2.0" as const, id, method: r.method, params: r.params ?? [] }));
+  const answers: JsonRpcResponse[] = [];
+  for (let i = 0; i < requests.length; ) {
+    if (isAdminMethod(requests[i].method)) {
+      answers.push(await runAdmin(rpc, requests[i]));
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < requests.length && !isAdminMethod(requests[j].method)) j += 1;
+    answers.push(...(await forwardBatch(rpc, requests.slice(i, j))));
+    i = j;
+  }
+  return answers;
+}
+
+async function runAdmin(rpc: JsonRpcClient, request: JsonRpcRequest): Promise<JsonRpcResponse> {
+  const id = validId(request.id);
+  const params = request.params === undefined ? [] : request.params;
+  if (!Array.isArray(params)) return rpcError(id, -32602, `${request.method} takes its params as an array`);
+  try {
+    return { jsonrpc: "2.0", id, result: await ADMIN_METHODS[request.method](rpc, params) };
+  } catch (error) {
+    if (error instanceof JsonRpcError) return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+    return rpcError(id, -32603, `the chain did not answer: ${(error as Error).message}`);
+  }
+}
+
+async function forwardBatch(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
+  const sent = requests.map((r, id) => ({ jsonrpc: "2.0" as const, id, method: r.method, params: r.params ?? [] }));
   let raw: JsonRpcResponse[];
   try {
     const answer = await rpc.send(sent);
@@ -423,27 +460,12 @@ async function forward(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]):
     return requests.map((r) => rpcError(r.id, -32603, `the chain did not answer: ${(error as Error).message}`));
   }
   const byId = new Map(raw.map((a) => [a.id, a]));
-  let next = 0;
   return requests.map((request, i) => {
-    const parts = expanded[i].map(() => byId.get(next++));
+    const answer = byId.get(i);
     const id = validId(request.id);
-    if (parts.some((p) => !p)) return rpcError(id, -32603, "the chain did not answer this call");
-    const failed = parts.find((p) => "error" in p!);
-    if (failed) return { ...failed, id };
-    return { jsonrpc: "2.0", id, result: "result" in parts[0]! ? parts[0].result : null };
+    if (!answer) return rpcError(id, -32603, "the chain did not answer this call");
+    return { ...answer, id };
   });
-}
-
-function expandTenderly(request: JsonRpcRequest): JsonRpcRequest[] {
-  const params = request.params as unknown[] | undefined;
-  if (request.method === "tenderly_setBalance" && Array.isArray(params) && Array.isArray(params[0])) {
-    return (params[0] as unknown[]).map((address) => ({ ...request, method: "anvil_setBalance", params: [address, params[1]] }));
-  }
-  if (request.method === "tenderly_addBalance" && Array.isArray(params)) {
-    const addresses = Array.isArray(params[0]) ? (params[0] as unknown[]) : [params[0]];
-    return addresses.map((address) => ({ ...request, method: "anvil_addBalance", params: [address, params[1]] }));
-  }
-  return [request];
 }
 
 /** A gas limit for an API-sent transaction: the estimate, or a fixed amount when it reverts (it is mined failed). */

@@ -37,6 +37,8 @@ export const STATE_CHEATCODES: ReadonlySet<string> = new Set([
   "tenderly_setBalance",
   "tenderly_addBalance",
   "tenderly_setErc20Balance",
+  "tenderly_addErc20Balance",
+  "tenderly_setMaxErc20Balance",
   "tenderly_setStorageAt",
   "tenderly_setCode",
   "tenderly_setNonce",
@@ -75,10 +77,20 @@ export const STATE_CHEATCODES: ReadonlySet<string> = new Set([
   "evm_increaseTime",
   "evm_setBlockGasLimit",
   "evm_setTime",
+  "evm_increaseBlocks",
+  "tenderly_setNextBlockTimestamp",
 ]);
 
 /** Methods that mine blocks: pending transactions may have been included. */
-export const MINING_METHODS: ReadonlySet<string> = new Set(["evm_mine", "anvil_mine", "anvil_mine_detailed", "hardhat_mine"]);
+export const MINING_METHODS: ReadonlySet<string> = new Set([
+  "evm_mine",
+  "anvil_mine",
+  "anvil_mine_detailed",
+  "hardhat_mine",
+  "evm_increaseBlocks",
+  "evm_increaseTime",
+  "evm_setNextBlockTimestamp",
+]);
 
 /** Methods that only read, so they may run beside other reads and simulations. */
 export function isReadOnlyMethod(method: string): boolean {

@@ -6,6 +6,10 @@ import { createClient, DEFAULT_BASE_URL, InsecureUrlError, ClientConfigError, ty
 import { at, attr, defineProvider, defineSchema, isUnknown, validator } from "../framework";
 import { actionStop } from "./resources/action-stop";
 import { environment } from "./resources/environment";
+import { contract } from "./resources/contract";
+import { erc20Balance } from "./resources/erc20-balance";
+import { snapshot } from "./resources/snapshot";
+import { contractCallDataSource } from "./data-sources/contract-call";
 import { deliveryChannelsDataSource } from "./data-sources/delivery-channels";
 import { environmentDataSource } from "./data-sources/environment";
 import { environmentsDataSource } from "./data-sources/environments";
@@ -170,7 +174,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
       return undefined as never;
     }
   },
-  resources: [environment, actionStop],
+  resources: [environment, actionStop, contract, erc20Balance, snapshot],
   dataSources: [
     supportedNetworksDataSource,
     projectsDataSource,
@@ -178,6 +182,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
     deliveryChannelsDataSource,
     environmentDataSource,
     environmentsDataSource,
+    contractCallDataSource,
   ],
 });
 

@@ -1,0 +1,126 @@
+import type { ITerraformDependable } from "cdktf";
+import { Construct } from "constructs";
+import * as erc20Balance from "./generated/erc20-balance";
+import * as snapshot from "./generated/snapshot";
+import type { Contract } from "./contract";
+import type { IEnvironment } from "./environment";
+import { terraformProvider, type ProviderRef } from "./provider";
+import { checkRules, throwIfProblems, type Rule } from "./validation";
+
+/** Properties of an {@link Erc20Balance}. */
+export interface Erc20BalanceProps {
+  /** The environment. */
+  readonly environment: IEnvironment;
+  /** The network whose Virtual Environment holds the token. */
+  readonly networkId: string;
+  /** The token: a {@link Contract} of this stack, or an address. */
+  readonly token: Contract<any> | string;
+  /** The address whose balance is set. */
+  readonly holder: string;
+  /** The balance in the token's smallest unit (a bigint, a whole number, or decimal / 0x hex text). */
+  readonly amount: bigint | number | string;
+  /**
+   * The provider configuration to use.
+   * @default - the stack's default chainform provider
+   */
+  readonly provider?: ProviderRef;
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const BALANCE_RULES: readonly Rule<Erc20BalanceProps>[] = [
+  { reads: (p) => [p.holder], check: (p) => (ADDRESS.test(p.holder) ? undefined : `holder must be an address (0x and 40 hex digits), got ${JSON.stringify(p.holder)}`) },
+  {
+    reads: (p) => [p.token],
+    check: (p) => (typeof p.token !== "string" || ADDRESS.test(p.token) ? undefined : `token must be a Contract or an address, got ${JSON.stringify(p.token)}`),
+  },
+  {
+    reads: (p) => [p.amount],
+    check: (p) => (amountText(p.amount) === null ? `amount must be a whole number from 0 to 2^256 - 1, got ${String(p.amount)}` : undefined),
+  },
+];
+
+function amountText(amount: bigint | number | string): string | null {
+  const text = typeof amount === "string" ? amount : typeof amount === "bigint" || Number.isSafeInteger(amount) ? BigInt(amount).toString() : "";
+  if (!/^(0|[1-9][0-9]{0,77})$/.test(text) && !/^0x[0-9a-fA-F]{1,64}$/.test(text)) return null;
+  return BigInt(text) < 1n << 256n ? text : null;
+}
+
+/**
+ * `chainform_erc20_balance`: a holder's token balance on one Virtual Environment, set through the Admin RPC and set
+ * again when it drifts.
+ * @example
+ * new Erc20Balance(this, "alice", { environment: env, networkId: Network.MAINNET, token, holder: ALICE, amount: 1000n * 10n ** 18n });
+ */
+export class Erc20Balance extends Construct {
+  /** The generated `chainform_erc20_balance` binding. */
+  public readonly resource: erc20Balance.Erc20Balance;
+
+  public constructor(scope: Construct, id: string, props: Erc20BalanceProps) {
+    super(scope, id);
+    throwIfProblems(this, checkRules(BALANCE_RULES, props));
+    this.resource = new erc20Balance.Erc20Balance(this, "Resource", {
+      environmentId: props.environment.environmentId,
+      vnetId: props.environment.vnet(props.networkId).id,
+      token: typeof props.token === "string" ? props.token : props.token.address,
+      holder: props.holder,
+      amount: amountText(props.amount) ?? String(props.amount),
+      provider: terraformProvider(props.provider),
+    });
+  }
+}
+
+/** Properties of a {@link Snapshot}. */
+export interface SnapshotProps {
+  /** The environment. */
+  readonly environment: IEnvironment;
+  /** The network whose Virtual Environment is snapshotted. */
+  readonly networkId: string;
+  /**
+   * What must be in place before the snapshot is taken (contracts, balances).
+   * @default []
+   */
+  readonly after?: readonly (Construct & { resource?: ITerraformDependable })[];
+  /**
+   * Values whose change takes a new snapshot.
+   * @default - none
+   */
+  readonly triggers?: Readonly<Record<string, string>>;
+  /**
+   * The provider configuration to use.
+   * @default - the stack's default chainform provider
+   */
+  readonly provider?: ProviderRef;
+}
+
+/**
+ * `chainform_snapshot`: an `evm_snapshot` of one Virtual Environment taken after `after`; test suites revert to it
+ * with `revertRequest` through the Admin RPC.
+ * @example
+ * const seeded = new Snapshot(this, "seeded", { environment: env, networkId: Network.MAINNET, after: [token, alice] });
+ * new TerraformOutput(this, "revert", { value: seeded.revertRequest });
+ */
+export class Snapshot extends Construct {
+  /** The generated `chainform_snapshot` binding. */
+  public readonly resource: snapshot.Snapshot;
+
+  public constructor(scope: Construct, id: string, props: SnapshotProps) {
+    super(scope, id);
+    this.resource = new snapshot.Snapshot(this, "Resource", {
+      environmentId: props.environment.environmentId,
+      vnetId: props.environment.vnet(props.networkId).id,
+      triggers: props.triggers,
+      dependsOn: (props.after ?? []).map((c) => c.resource ?? (c as unknown as ITerraformDependable)),
+      provider: terraformProvider(props.provider),
+    });
+  }
+
+  /** The snapshot id (a token). */
+  public get snapshotId(): string {
+    return this.resource.id;
+  }
+
+  /** The JSON-RPC request that reverts to the snapshot (a token). */
+  public get revertRequest(): string {
+    return this.resource.revertRequest;
+  }
+}

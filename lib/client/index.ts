@@ -34,3 +34,4 @@ export * from "./actions/simulateVnetTransaction";
 export { diffEnvironment, type EnvironmentDifference } from "./utils/environmentDiff";
 
 export type * from "../spec";
+export { RPC_NAMES } from "../spec/environments";

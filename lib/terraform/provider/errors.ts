@@ -11,9 +11,8 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../../client";
-import type { PathStep, ValuePath } from "../protocol/cty/path";
-import type { Diagnostics } from "../framework";
-import type { ChainformProviderData } from "./provider";
+import type { Diagnostics, PathStep, ValuePath } from "../framework";
+import type { ChainformProviderData } from "./provider-data";
 
 /** Where the failed call came from, for the diagnostic's wording and path. */
 export interface ErrorContext {

@@ -1,9 +1,19 @@
 /** The one mapping from a stored environment to the spec's Environment object. */
-import type { Environment } from "../../../spec";
+import { RPC_NAMES, type Environment, type VnetRpc } from "../../../spec";
 import type { EnvironmentRecord } from "../../store";
 
-/** The Environment as the API returns it; RPC URLs are built on `baseUrl`. */
-export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Environment {
+/** Who asks: a caller who may not write (a read-only key) never receives Admin RPC URLs, which grant writes. */
+export interface Audience {
+  /** true when the caller may change things (not a read-only key). */
+  readonly mayWrite: boolean;
+}
+
+/**
+ * The Environment as the API returns it: the documented fields only (no `network_configs`, `bridge_config` or
+ * chain-id overrides, which stay stored). RPC URLs are built on `baseUrl`; the `Admin RPC` entry of each vnet is
+ * left out for an audience that may not write.
+ */
+export function toEnvironment(record: EnvironmentRecord, baseUrl: string, audience: Audience): Environment {
   return {
     id: record.id,
     display_name: record.display_name,
@@ -17,20 +27,19 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Envir
     })),
     active_instance: {
       id: record.instance_id,
-      vnets: record.vnets.map((vnet) => ({
-        id: vnet.id,
-        display_name: vnet.display_name,
-        slug: vnet.slug,
-        status: vnet.status,
-        rpcs: [
-          { name: "Admin RPC", url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` },
-          { name: "Public RPC", url: `${baseUrl}/rpc/public/${vnet.id}` },
-        ],
-        fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
-        chain_config: { chain_id: vnet.chain_id },
-      })),
+      vnets: record.vnets.map((vnet) => {
+        const rpcs: VnetRpc[] = [];
+        if (audience.mayWrite) rpcs.push({ name: RPC_NAMES.admin, url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` });
+        rpcs.push({ name: RPC_NAMES.public, url: `${baseUrl}/rpc/public/${vnet.id}` });
+        return {
+          id: vnet.id,
+          display_name: vnet.display_name,
+          slug: vnet.slug,
+          status: vnet.status,
+          rpcs,
+          fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
+        };
+      }),
     },
-    network_configs: record.network_configs,
-    bridge_config: record.bridge_config,
   };
 }

@@ -2,7 +2,7 @@
 import { ApiError, type Environment } from "../../../client";
 import { at, attr, defineDataSource, defineSchema, isUnknown, type Model } from "../../framework";
 import { reportError } from "../errors";
-import { requireProject, type ChainformProviderData } from "../provider";
+import { requireProject, type ChainformProviderData } from "../provider-data";
 import { adminRpcUrlsAttribute, endpointsOf, publicRpcUrlsAttribute, vnetsAttribute } from "../resources/vnets";
 
 /** The data source schema. */

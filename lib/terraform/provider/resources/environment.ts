@@ -35,7 +35,8 @@ import {
 import { BALANCE_FORMATS, canonicalHex, normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
-import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute } from "./vnets";
+import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
+import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
 
 /** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
 const MAX_NETWORKS = 16;
@@ -369,7 +370,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
   },
 
-  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, private: priorPrivate, setPrivate }) {
+  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, keepInPlace, private: priorPrivate, setPrivate }) {
     if (state !== null) {
       // If this turns out to be a replacement, Terraform plans the new object again with no prior state but with
       // this private data: the slug check below must not mistake the environment being replaced for a squatter.
@@ -386,6 +387,19 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         });
       }
       if (!isUnknown(plan.bridge) && plan.bridge.length !== state.bridge.length) replace(at("bridge"));
+      // After an import, state lacks what the service does not return (chain-id overrides, explorer, accounts,
+      // bridge): the configuration's values are taken as they are, in place, instead of replacing the environment.
+      if (priorPrivate?.["imported"] === true) {
+        state.network_config.forEach((prior, i) => {
+          if (prior.chain_id === null) keepInPlace(at("network_config", i, "chain_id"));
+          if (prior.explorer.length === 0) keepInPlace(at("network_config", i, "explorer"));
+          if (prior.account.length === 0) keepInPlace(at("network_config", i, "account"));
+        });
+        if (state.bridge.length === 0) keepInPlace(at("bridge"));
+      }
+      if (!isUnknown(plan.network_config) && !isUnknown(plan.bridge) && !isUnknown(plan.vnets) && Array.isArray(plan.vnets)) {
+        plan.vnets = withSettings(plan.vnets as VnetState[], plan.network_config as never, plan.bridge as never);
+      }
       // A new slug_prefix replaces the environment unless its slug already starts with it (e.g. after import).
       if (!isUnknown(config.slug_prefix) && config.slug_prefix !== state.slug_prefix) {
         if (config.slug_prefix !== null && !(state.slug ?? "").startsWith(config.slug_prefix)) replace(at("slug_prefix"));
@@ -521,7 +535,8 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 
   // Only changes of spelling reach update (every change of meaning forces replacement): nothing to send.
   async update({ plan, state }) {
-    return { ...state, ...pickInputs(plan as unknown as EnvironmentState) };
+    const inputs = pickInputs(plan as unknown as EnvironmentState);
+    return { ...state, ...inputs, vnets: withSettings(state.vnets as VnetState[], inputs.network_config, inputs.bridge) };
   },
 
   async delete({ state, providerData: data, diagnostics }) {
@@ -546,8 +561,10 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     };
   },
 
-  async importState({ id, providerData: data, diagnostics }) {
+  async importState({ id, providerData: data, diagnostics, setPrivate }) {
     if (!requireProject(data, diagnostics, "import the environment")) return;
+    // What the service does not return is unknown to the imported state: the first plan takes it from the configuration.
+    setPrivate({ imported: true });
     const hint = `Import takes the environment's id (a UUID) or its slug, e.g.\n\n  terraform import chainform_environment.<name> ci-main\n\nList them with data.chainform_environments or \`chainform environments\`.`;
     try {
       if (UUID.test(id)) {
@@ -571,6 +588,15 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 /** The arguments of a plan (what update may change: spellings, and slug_prefix when the slug already fits it). */
 function pickInputs(plan: EnvironmentState): Pick<EnvironmentState, "network_config" | "bridge" | "slug_prefix"> {
   return { network_config: plan.network_config, bridge: plan.bridge, slug_prefix: plan.slug_prefix };
+}
+
+/** The vnets with what state knows beyond the service's answer: each chain id and the bridge address. */
+function withSettings(vnets: readonly VnetState[], networks: readonly NetworkConfigState[], bridge: readonly BridgeState[]): VnetState[] {
+  return vnets.map((vnet) => ({
+    ...vnet,
+    chain_id: networks.find((n) => n.network_id === vnet.network_id)?.chain_id ?? vnet.network_id,
+    bridge_address: bridge[0]?.enabled === true ? BRIDGE_ADDRESS : null,
+  }));
 }
 
 /** The credential may not write, so the service left out the Admin RPC URLs. */

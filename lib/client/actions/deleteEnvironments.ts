@@ -15,7 +15,10 @@ export interface DeleteEnvironmentsReturnType {
   requested: number;
   /** Ids this call removed. */
   deleted: number;
-  /** Ids that were already gone, which counts as success. */
+  /**
+   * Ids gone without this call confirming it deleted them: already missing, or (when the service's 404 does not
+   * list the missing ids) possibly deleted by the batch itself. Either way they no longer exist.
+   */
   alreadyMissing: number;
   /** Batch requests sent (one per chunk of 100). */
   batches: number;

@@ -62,12 +62,12 @@ describe("Environment", () => {
       network_config: [
         {
           network_id: "1",
-          chain_id: 73571,
+          chain_id: "73571",
           block_number: "0x121eac0",
           account: [{ address: ALICE, balance: "0x56bc75e2d63100000" }],
           explorer: { enabled: true, verification_visibility: "abi" },
         },
-        { network_id: "8453", chain_id: 84530, block_number: "0x10" },
+        { network_id: "8453", chain_id: "84530", block_number: "0x10" },
       ],
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
     });
@@ -118,7 +118,7 @@ describe("Environment", () => {
     expect(returned).toBe(env);
     expect(env.networkIds).toEqual(["1", "8453", "42161"]);
     expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
-      network_config: [{ network_id: "1" }, { network_id: "8453", chain_id: 84530 }, { network_id: "42161" }],
+      network_config: [{ network_id: "1" }, { network_id: "8453", chain_id: "84530" }, { network_id: "42161" }],
     });
   });
 
@@ -402,8 +402,8 @@ describe("Environment", () => {
       display_name: "PR local",
       slug: "pr-local",
       network_config: [
-        { network_id: "1", chain_id: 73571, account: [{ address: ALICE, balance: ether(100) }] },
-        { network_id: "8453", chain_id: 84530 },
+        { network_id: "1", chain_id: "73571", account: [{ address: ALICE, balance: ether(100) }] },
+        { network_id: "8453", chain_id: "84530" },
         { network_id: "42161" },
       ],
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },

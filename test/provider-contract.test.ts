@@ -38,6 +38,7 @@ describe("the client against the documented shapes", () => {
 
   test("stopping a Web3 Action succeeds on a 200 without a body", async () => {
     await expect(client.stopAction({ actionId: "a1" })).resolves.toEqual({ id: "a1", name: null, status: "stopped" });
+    await expect(client.stopAction({ actionId: "plain-text" })).resolves.toEqual({ id: "plain-text", name: null, status: "stopped" });
   });
 
   test("project simulate keeps transaction (logs, call trace) and contracts; a list that ignores page still ends", async () => {

@@ -180,6 +180,8 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
     if (/^\/v1\/account\/[^/]+\/delivery-channels$/.test(path) && method === "GET") return void (onlyQuery([]) && send(response, 200, { delivery_channels: [DELIVERY_CHANNEL] }));
     if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/actions\/action\/[^/]+\/stop$/.test(path) && method === "POST") {
       if (body !== undefined) return reject("this endpoint takes no body");
+      // The docs show no body; an action named "plain-text" answers with a non-JSON one, which is a success too.
+      if (path.endsWith("/plain-text/stop")) return void response.writeHead(200, { "content-type": "text/plain" }).end("Action stopped");
       return send(response, 200, undefined);
     }
     if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/simulate$/.test(path) && method === "POST") {

@@ -38,6 +38,7 @@ export async function stopAction(client: BaseClient, params: StopActionParameter
     method: "POST",
     path: `${projectPath(client, params)}/actions/action/${segment("actionId", params.actionId)}/stop`,
     retry: "idempotent",
+    anyBody: true,
     parse: (body) => stoppedFrom(body, params.actionId),
   });
 }

@@ -27,19 +27,25 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string, audien
     })),
     active_instance: {
       id: record.instance_id,
-      vnets: record.vnets.map((vnet) => {
-        const rpcs: VnetRpc[] = [];
-        if (audience.mayWrite) rpcs.push({ name: RPC_NAMES.admin, url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` });
-        rpcs.push({ name: RPC_NAMES.public, url: `${baseUrl}/rpc/public/${vnet.id}` });
-        return {
-          id: vnet.id,
-          display_name: vnet.display_name,
-          slug: vnet.slug,
-          status: vnet.status,
-          rpcs,
-          fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
-        };
-      }),
+      vnets: record.vnets.map((vnet) => ({
+        id: vnet.id,
+        display_name: vnet.display_name,
+        slug: vnet.slug,
+        status: vnet.status,
+        rpcs: visibleTo(audience, [
+          { name: RPC_NAMES.admin, url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` },
+          { name: RPC_NAMES.public, url: `${baseUrl}/rpc/public/${vnet.id}` },
+        ]),
+        fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
+      })),
     },
   };
+}
+
+/** The Admin entries (HTTP and WebSocket) carry the secret that grants writes. */
+const ADMIN_RPC_NAMES: ReadonlySet<string> = new Set([RPC_NAMES.admin, RPC_NAMES.adminWebsocket]);
+
+/** The rpcs entries an audience may see: every entry, or without the Admin ones for a caller who may not write. */
+function visibleTo(audience: Audience, rpcs: VnetRpc[]): VnetRpc[] {
+  return audience.mayWrite ? rpcs : rpcs.filter((rpc) => !ADMIN_RPC_NAMES.has(rpc.name));
 }

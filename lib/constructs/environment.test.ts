@@ -122,6 +122,19 @@ describe("Environment", () => {
     });
   });
 
+  it("passes slugPrefix and a chain id given as a decimal string (exact above 2^53)", () => {
+    // GIVEN an environment replaced with create-before-destroy, and a chain id beyond 2^53
+    const stack = newStack();
+    new Environment(stack, "env", { displayName: "Preview", slugPrefix: "pr-", networks: [{ networkId: Network.MAINNET, chainId: "9007199254740993" }] });
+    // THEN both reach the resource as written
+    expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
+      slug_prefix: "pr-",
+      network_config: [{ network_id: "1", chain_id: "9007199254740993" }],
+    });
+    // AND slug with slugPrefix is refused
+    expect(() => new Environment(newStack(), "env", { displayName: "Both", slug: "x", slugPrefix: "pr-", networks: [{ networkId: "1" }] })).toThrow(/give slug or slugPrefix, not both/);
+  });
+
   it("starts with no networks and gets them from addNetwork", () => {
     // GIVEN an environment without networks
     const stack = newStack();

@@ -215,9 +215,6 @@ export type Known = {
   readonly bridge?: readonly Partial<Record<keyof BridgeState, unknown>>[] | unknown;
 } | null;
 
-/** @deprecated the old name of {@link Known}. */
-export type WrittenAs = Known;
-
 /**
  * The one mapping from the service's Environment to state. From the answer it takes what the service documents:
  * id, display name, slug, created_at, the instance, the networks in order with their fork blocks (keeping the

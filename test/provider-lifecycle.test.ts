@@ -4,9 +4,11 @@
  * - create_before_destroy with a fixed slug fails with the slug_prefix advice, and destroy still works;
  * - an environment created out of band with a declared slug blocks apply with a working import command, while
  *   `plan -refresh-only` and `destroy` work;
- * - with `adopt_existing = true` the same apply converges to exactly the declared environments.
+ * - with `adopt_existing = true` the same apply converges to exactly the declared environments, also after a real
+ *   "crash mid-apply": the service commits a create whose answer never arrives (a fault proxy drops it).
  */
-import { PROVIDER_BLOCK, useAcceptanceSuite } from "./helpers/acceptance";
+import { PROVIDER_BLOCK, providerEnv, useAcceptanceSuite } from "./helpers/acceptance";
+import { startFaultProxy } from "./helpers/fault-proxy";
 
 const provider = (settings = "") => `${PROVIDER_BLOCK}
 provider "chainform" {
@@ -217,5 +219,52 @@ describe("chainform_environment lifecycle through terraform", () => {
         },
       },
     ]);
+  }, 240_000);
+
+  test("after a create whose answer was lost mid-apply: safe by default, converges with adopt_existing", async () => {
+    // GIVEN a proxy in front of the service that will drop the answer to one create (the service commits it)
+    const proxy = await startFaultProxy(suite.service.baseUrl);
+    try {
+      const run = await suite.workspace(providerEnv(suite.service, { CHAINFORM_BASE_URL: proxy.baseUrl }));
+      const declared =
+        environment("one", [`  display_name = "Crash one"`, `  slug         = "crash-one"`, network("1")].join("\n")) +
+        environment("two", [`  display_name = "Crash two"`, `  slug         = "crash-two"`, network("8453")].join("\n"));
+      // max_retries = 0: the client does not look for its lost create, as when the service itself died.
+      const settings = (adopt: boolean) => `  max_retries = 0${adopt ? "\n  adopt_existing = true" : ""}`;
+      await run.steps([
+        {
+          name: "the apply fails: one create's answer is lost after the service committed it",
+          before: () => proxy.inject("drop-after", (r) => r.method === "POST" && r.url.endsWith("/environments")),
+          config: provider(settings(false)) + declared,
+          command: "apply",
+          expectError: /cannot reach the service|did not answer|unexpected answer|connection/i,
+          async check(ctx) {
+            expect(await slugs()).toEqual(["crash-one", "crash-two"]);
+            expect(await ctx.state()).toHaveLength(1);
+          },
+        },
+        {
+          name: "by default the next apply adopts nothing and says how to: import or adopt_existing",
+          command: "apply",
+          expectError: /already has environment [0-9a-f-]{36} with slug "crash-(one|two)"[\s\S]*terraform import <address>[\s\S]*adopt_existing = true/,
+          check: async (ctx) => expect(await ctx.state()).toHaveLength(1),
+        },
+        {
+          name: "with adopt_existing the same apply converges to exactly the declared environments",
+          config: provider(settings(true)) + declared,
+          command: "apply",
+          async check(ctx) {
+            const remote = await suite.client.listEnvironments();
+            expect(remote.map((e) => e.slug).sort()).toEqual(["crash-one", "crash-two"]);
+            const ids = [(await ctx.resource("chainform_environment.one")).id, (await ctx.resource("chainform_environment.two")).id];
+            expect(ids.sort()).toEqual(remote.map((e) => e.id).sort());
+          },
+        },
+        { name: "plan is empty", command: "plan", expectNoChanges: true },
+        { name: "destroy", command: "destroy", check: async () => expect(await slugs()).toEqual([]) },
+      ]);
+    } finally {
+      await proxy.close();
+    }
   }, 240_000);
 });

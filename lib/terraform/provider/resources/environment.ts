@@ -461,7 +461,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
   },
 
-  async create({ plan, providerData: data, diagnostics }) {
+  async create({ plan, config, providerData: data, diagnostics }) {
     if (!requireProject(data, diagnostics, "create the environment")) return;
     const prefix = typeof plan.slug_prefix === "string" && !isUnknown(plan.slug_prefix) ? plan.slug_prefix : null;
     const fixedSlug = known(plan.slug) ? plan.slug : null;
@@ -485,7 +485,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
           return;
         }
         if (fixedSlug === null && prefix !== null && attempt < 2) continue;
-        const path = fixedSlug !== null && plan.slug_prefix === null ? at("slug") : at("display_name");
+        const path = config.slug !== null ? at("slug") : config.slug_prefix !== null ? at("slug_prefix") : at("display_name");
         if (data.adoptExisting) {
           const differences = diffEnvironment(request, existing);
           if (differences.length === 0) {

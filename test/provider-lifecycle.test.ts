@@ -32,7 +32,8 @@ const CBD = `  lifecycle {
 
 describe("chainform_environment lifecycle through terraform", () => {
   const suite = useAcceptanceSuite();
-  const slugs = async () => (await suite.client.listEnvironments()).map((e) => e.slug).sort();
+  /** The project's environment slugs (those starting with `prefix`, when given: each test has its own). */
+  const slugs = async (prefix = "") => (await suite.client.listEnvironments()).map((e) => e.slug).filter((slug) => slug.startsWith(prefix)).sort();
   const exists = async (id: string) =>
     suite.client.getEnvironment({ environmentId: id }).then(
       () => true,
@@ -67,11 +68,11 @@ describe("chainform_environment lifecycle through terraform", () => {
           expect(env.slug).toMatch(/^cbd-[0-9a-f]{8}$/);
           expect(env.slug).not.toBe(first.slug);
           expect(await exists(first.id)).toBe(false);
-          expect(await slugs()).toEqual([env.slug]);
+          expect(await slugs("cbd-")).toEqual([env.slug]);
         },
       },
       { name: "plan is empty after the replacement", command: "plan", expectNoChanges: true },
-      { name: "destroy", command: "destroy", check: async () => expect(await slugs()).toEqual([]) },
+      { name: "destroy", command: "destroy", check: async () => expect(await slugs("cbd-")).toEqual([]) },
     ]);
   }, 180_000);
 
@@ -148,7 +149,7 @@ describe("chainform_environment lifecycle through terraform", () => {
         command: "destroy",
         async check(ctx) {
           expect(await ctx.state()).toEqual([]);
-          expect(await slugs()).toEqual(["oob-env"]);
+          expect(await slugs("oob-")).toEqual(["oob-env"]);
         },
       },
       {
@@ -161,11 +162,11 @@ describe("chainform_environment lifecycle through terraform", () => {
         command: "apply",
         async check(ctx) {
           expect((await ctx.resource("chainform_environment.oob")).id).toBe(outOfBand);
-          expect(await slugs()).toEqual(["oob-env", "oob-keeper"]);
+          expect(await slugs("oob-")).toEqual(["oob-env", "oob-keeper"]);
         },
       },
       { name: "plan is empty", command: "plan", expectNoChanges: true },
-      { name: "destroy removes both", command: "destroy", check: async () => expect(await slugs()).toEqual([]) },
+      { name: "destroy removes both", command: "destroy", check: async () => expect(await slugs("oob-")).toEqual([]) },
     ]);
   }, 240_000);
 
@@ -192,7 +193,7 @@ describe("chainform_environment lifecycle through terraform", () => {
         async check(ctx, result) {
           expect((result.stdout + result.stderr).replace(/\s+/g, " ")).toMatch(/Adopted an existing environment/);
           expect((await ctx.resource("chainform_environment.alpha")).id).toBe(alpha);
-          expect(await slugs()).toEqual(["adopt-alpha", "adopt-beta"]);
+          expect(await slugs("adopt-")).toEqual(["adopt-alpha", "adopt-beta"]);
           expect((await ctx.resource("chainform_environment.alpha")).bridge).toEqual([{ enabled: true, relay_mode: null, delay_seconds: null }]);
         },
       },
@@ -215,7 +216,7 @@ describe("chainform_environment lifecycle through terraform", () => {
         command: "destroy",
         async check(ctx) {
           expect(await ctx.state()).toEqual([]);
-          expect(await slugs()).toEqual(["adopt-gamma"]);
+          expect(await slugs("adopt-")).toEqual(["adopt-gamma"]);
         },
       },
     ]);
@@ -239,7 +240,7 @@ describe("chainform_environment lifecycle through terraform", () => {
           command: "apply",
           expectError: /cannot reach the service|did not answer|unexpected answer|connection/i,
           async check(ctx) {
-            expect(await slugs()).toEqual(["crash-one", "crash-two"]);
+            expect(await slugs("crash-")).toEqual(["crash-one", "crash-two"]);
             expect(await ctx.state()).toHaveLength(1);
           },
         },
@@ -254,14 +255,14 @@ describe("chainform_environment lifecycle through terraform", () => {
           config: provider(settings(true)) + declared,
           command: "apply",
           async check(ctx) {
-            const remote = await suite.client.listEnvironments();
+            const remote = (await suite.client.listEnvironments()).filter((e) => e.slug.startsWith("crash-"));
             expect(remote.map((e) => e.slug).sort()).toEqual(["crash-one", "crash-two"]);
             const ids = [(await ctx.resource("chainform_environment.one")).id, (await ctx.resource("chainform_environment.two")).id];
             expect(ids.sort()).toEqual(remote.map((e) => e.id).sort());
           },
         },
         { name: "plan is empty", command: "plan", expectNoChanges: true },
-        { name: "destroy", command: "destroy", check: async () => expect(await slugs()).toEqual([]) },
+        { name: "destroy", command: "destroy", check: async () => expect(await slugs("crash-")).toEqual([]) },
       ]);
     } finally {
       await proxy.close();

@@ -62,7 +62,7 @@ const providerBuilt = existsSync(mirrorLayout().bundlePath);
     for (const [name, chainId] of [["mainnet", 73571], ["base", 84530], ["arbitrum", 42170]] as const) {
       expect(outputs[`${name}_rpc_url`].value).toEqual(expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/public/`)));
       expect(outputs[`${name}_admin_rpc_url`]).toEqual({ value: expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/admin/`)), sensitive: true, type: "string" });
-      expect(outputs[`${name}_chain_id`].value).toBe(chainId);
+      expect(outputs[`${name}_chain_id`].value).toBe(String(chainId));
       // AND the public RPC answers with that chain id
       const response = await fetch(outputs[`${name}_rpc_url`].value as string, {
         method: "POST",

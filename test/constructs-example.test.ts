@@ -66,9 +66,9 @@ describe("examples/cdktf/multichain-ci", () => {
       slug: "pr-123-multichain",
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
       network_config: [
-        { network_id: "1", chain_id: 73571, account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
-        { network_id: "8453", chain_id: 84530, account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
-        { network_id: "42161", chain_id: 42170, account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
+        { network_id: "1", chain_id: "73571", account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
+        { network_id: "8453", chain_id: "84530", account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
+        { network_id: "42161", chain_id: "42170", account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
       ],
     });
   });
@@ -112,8 +112,8 @@ describe("examples/cdktf/pull-request (the issue's example, verbatim)", () => {
       slug: "pr-42",
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
       network_config: [
-        { network_id: "1", chain_id: 73571, account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
-        { network_id: "8453", chain_id: 84530 },
+        { network_id: "1", chain_id: "73571", account: [{ address: DEPLOYER, balance: HUNDRED_ETHER }] },
+        { network_id: "8453", chain_id: "84530" },
         { network_id: "42161" },
       ],
     });

@@ -24,9 +24,10 @@ describe("examples/hcl through terraform", () => {
           const outputs = await ctx.outputs();
           expect(Object.keys(outputs.public_rpc_urls!.value as object).sort()).toEqual(["1", "42161", "8453"]);
           expect(outputs.admin_rpc_urls!.sensitive).toBe(true);
-          expect(outputs.chain_ids!.value).toEqual({ "1": 73571, "8453": 84530, "42161": 42161 });
+          expect(outputs.chain_ids!.value).toEqual({ "1": "73571", "8453": "84530", "42161": "42161" });
+          expect(outputs.bridge_address!.value).toBe("0x00000000000000000000000000000000c4a1b71d");
           const env = (await suite.client.listEnvironments()).find((e) => e.slug === "ci-example");
-          expect(env?.bridge_config).toEqual({ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 });
+          expect(env?.networks.map((n) => n.network_id)).toEqual(["1", "8453", "42161"]);
         },
       },
       { name: "plan is empty", command: "plan", expectNoChanges: true },

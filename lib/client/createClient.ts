@@ -15,6 +15,7 @@ import { listSupportedNetworks } from "./actions/listSupportedNetworks";
 import {
   iterateTransactions,
   listTransactions,
+  type ListTransactionsQuery,
   type InstanceLocation,
   type ListTransactionsParameters,
 } from "./actions/listTransactions";
@@ -23,7 +24,6 @@ import { simulateInstanceTransaction, type SimulateInstanceTransactionParameters
 import { simulateTransaction, type SimulateTransactionParameters } from "./actions/simulateTransaction";
 import { simulateVnetTransaction, type SimulateVnetTransactionParameters } from "./actions/simulateVnetTransaction";
 import { stopAction, type StopActionParameters } from "./actions/stopAction";
-import type { ListTransactionsQuery } from "../spec";
 import type { ProjectScope } from "./utils/scope";
 
 /** Binds every operation to a client, so `client.getEnvironment(params)` is `getEnvironment(client, params)`. */

@@ -31,6 +31,12 @@ export * from "./actions/getTransaction";
 export * from "./actions/sendTransaction";
 export * from "./actions/simulateInstanceTransaction";
 export * from "./actions/simulateVnetTransaction";
-export { diffEnvironment, type EnvironmentDifference } from "./utils/environmentDiff";
+export { diffEnvironment, UNVERIFIABLE_SETTINGS, type EnvironmentDifference } from "./utils/environmentDiff";
+export * from "./records/transaction";
+// The client's own, tolerant names win over the local service's schemas of the same name.
+export type { TransactionStatus, TransactionCategory, TransactionKind } from "./records/transaction";
+export type { ListTransactionsQuery } from "./actions/listTransactions";
+export * from "./records/simulation";
 
 export type * from "../spec";
+export { RPC_NAMES } from "../spec/environments";

@@ -62,12 +62,12 @@ describe("Environment", () => {
       network_config: [
         {
           network_id: "1",
-          chain_id: 73571,
+          chain_id: "73571",
           block_number: "0x121eac0",
           account: [{ address: ALICE, balance: "0x56bc75e2d63100000" }],
           explorer: { enabled: true, verification_visibility: "abi" },
         },
-        { network_id: "8453", chain_id: 84530, block_number: "0x10" },
+        { network_id: "8453", chain_id: "84530", block_number: "0x10" },
       ],
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },
     });
@@ -118,8 +118,21 @@ describe("Environment", () => {
     expect(returned).toBe(env);
     expect(env.networkIds).toEqual(["1", "8453", "42161"]);
     expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
-      network_config: [{ network_id: "1" }, { network_id: "8453", chain_id: 84530 }, { network_id: "42161" }],
+      network_config: [{ network_id: "1" }, { network_id: "8453", chain_id: "84530" }, { network_id: "42161" }],
     });
+  });
+
+  it("passes slugPrefix and a chain id given as a decimal string (exact above 2^53)", () => {
+    // GIVEN an environment replaced with create-before-destroy, and a chain id beyond 2^53
+    const stack = newStack();
+    new Environment(stack, "env", { displayName: "Preview", slugPrefix: "pr-", networks: [{ networkId: Network.MAINNET, chainId: "9007199254740993" }] });
+    // THEN both reach the resource as written
+    expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
+      slug_prefix: "pr-",
+      network_config: [{ network_id: "1", chain_id: "9007199254740993" }],
+    });
+    // AND slug with slugPrefix is refused
+    expect(() => new Environment(newStack(), "env", { displayName: "Both", slug: "x", slugPrefix: "pr-", networks: [{ networkId: "1" }] })).toThrow(/give slug or slugPrefix, not both/);
   });
 
   it("starts with no networks and gets them from addNetwork", () => {
@@ -402,8 +415,8 @@ describe("Environment", () => {
       display_name: "PR local",
       slug: "pr-local",
       network_config: [
-        { network_id: "1", chain_id: 73571, account: [{ address: ALICE, balance: ether(100) }] },
-        { network_id: "8453", chain_id: 84530 },
+        { network_id: "1", chain_id: "73571", account: [{ address: ALICE, balance: ether(100) }] },
+        { network_id: "8453", chain_id: "84530" },
         { network_id: "42161" },
       ],
       bridge: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 },

@@ -21,6 +21,13 @@ export interface EnvironmentProps {
    */
   readonly slug?: string;
   /**
+   * Prefix of a generated unique slug (the prefix, a dash, 8 hex digits), instead of `slug`: use it when the
+   * environment is replaced with `lifecycle: { createBeforeDestroy: true }`, so that the replacement never
+   * collides with the environment it replaces.
+   * @default - no prefix: `slug`, or the slug derived from `displayName`
+   */
+  readonly slugPrefix?: string;
+  /**
    * The networks to fork. More can be added with {@link Environment.addNetwork}; by synth there must be one.
    * @default []
    */
@@ -45,8 +52,8 @@ export interface VnetAttributes {
   readonly slug: string;
   /** Status, e.g. `running`. */
   readonly status: string;
-  /** The chain id it answers with. */
-  readonly chainId: number;
+  /** The chain id it answers with, as a decimal string (exact at any size; the provider's `vnets[*].chain_id`). */
+  readonly chainId: string;
   /** Public RPC URL. */
   readonly publicRpcUrl: string;
   /** Admin RPC URL: a secret, so outputs of it need `sensitive: true`. */
@@ -94,7 +101,7 @@ function vnetOf(state: EnvironmentState, networkId: string): VnetAttributes {
     id: Token.asString(attribute("id")),
     slug: Token.asString(attribute("slug")),
     status: Token.asString(attribute("status")),
-    chainId: Token.asNumber(attribute("chain_id")),
+    chainId: Token.asString(attribute("chain_id")),
     publicRpcUrl: rpcUrl(state, "public_rpc_urls", networkId),
     adminRpcUrl: rpcUrl(state, "admin_rpc_urls", networkId),
   };
@@ -120,7 +127,7 @@ function toNetworkBlock(network: NetworkConfig): environment.EnvironmentNetworkC
   const { blockNumber } = network;
   return {
     networkId: network.networkId,
-    chainId: network.chainId,
+    chainId: network.chainId === undefined ? undefined : typeof network.chainId === "string" ? network.chainId : isToken(network.chainId) ? Token.asString(network.chainId) : String(network.chainId),
     blockNumber:
       typeof blockNumber !== "number" ? blockNumber
       : isToken(blockNumber) ? Fn.format("0x%x", [blockNumber])
@@ -177,6 +184,7 @@ export class Environment extends Construct implements IEnvironment {
     throwIfProblems(this, [
       ...(isToken(props.networks) ? [WHOLE_LIST_TOKEN("networks")] : []),
       ...checkRules(ENVIRONMENT_RULES, props),
+      ...(props.slug !== undefined && props.slugPrefix !== undefined ? ["give slug or slugPrefix, not both: slugPrefix generates the slug"] : []),
       ...(props.bridge ? checkRules(BRIDGE_RULES, props.bridge) : []),
       ...networks.flatMap((n, i) => Environment.networkProblems(n, `networks[${i}]`)),
       ...checkRules(NETWORK_LIST_RULES, networks),
@@ -185,6 +193,7 @@ export class Environment extends Construct implements IEnvironment {
     this.resource = new environment.Environment(this, "Resource", {
       displayName: props.displayName,
       slug: props.slug,
+      slugPrefix: props.slugPrefix,
       bridge: props.bridge,
       networkConfig: this.networks.map(toNetworkBlock),
       provider: terraformProvider(props.provider),

@@ -73,7 +73,7 @@ describe("generated bindings", () => {
       networkConfig: [
         {
           networkId: "1",
-          chainId: 73571,
+          chainId: "73571",
           account: [{ address: "0x1111111111111111111111111111111111111111", balance: "100ether" }],
           explorer: { enabled: true, verificationVisibility: "source" },
         },
@@ -93,7 +93,7 @@ describe("generated bindings", () => {
       network_config: [
         {
           network_id: "1",
-          chain_id: 73571,
+          chain_id: "73571",
           account: [{ address: "0x1111111111111111111111111111111111111111", balance: "100ether" }],
           explorer: { enabled: true, verification_visibility: "source" },
         },

@@ -84,10 +84,10 @@ export interface NetworkConfig {
   readonly networkId: string;
   /**
    * The chain id the Virtual Environment answers with. A distinct one keeps wallets from confusing the fork with
-   * the real network.
+   * the real network. A decimal string (e.g. `"73571"`) is exact at any size; a number only up to 2^53.
    * @default - the forked network's chain id
    */
-  readonly chainId?: number;
+  readonly chainId?: number | string;
   /**
    * The block to fork at, hex (`0x...`) or a non-negative integer.
    * @default - the network's latest block

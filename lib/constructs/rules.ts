@@ -53,8 +53,9 @@ export const NETWORK_RULES: readonly Rule<NetworkConfig>[] = [
   {
     reads: (n) => [n.chainId],
     check: (n) =>
-      n.chainId !== undefined && !(Number.isSafeInteger(n.chainId) && n.chainId > 0)
-        ? `chainId ${show(n.chainId)} is not a chain id: use a positive integer, e.g. 73571`
+      n.chainId !== undefined &&
+      !(typeof n.chainId === "number" ? Number.isSafeInteger(n.chainId) && n.chainId > 0 : CHAIN_ID.test(n.chainId))
+        ? `chainId ${show(n.chainId)} is not a chain id: use a positive integer, e.g. 73571, or a decimal string, e.g. "73571"`
         : undefined,
   },
   {

@@ -72,14 +72,28 @@ export const CreateEnvironmentRequest = Type.Object(
 );
 export type CreateEnvironmentRequest = Static<typeof CreateEnvironmentRequest>;
 
-/** An RPC endpoint of a Virtual Environment. `Admin RPC` URLs are secrets. */
+/**
+ * Names of the `rpcs` entries the hosted service documents (real-service-notes.md): `Admin RPC` (full cheatcode
+ * access, a secret), `Public RPC`, and their WebSocket variants. Clients match these names and ignore others.
+ */
+export const RPC_NAMES = {
+  admin: "Admin RPC",
+  public: "Public RPC",
+  adminWebsocket: "Admin websocket RPC",
+  publicWebsocket: "Public websocket RPC",
+} as const;
+
+/**
+ * An RPC endpoint of a Virtual Environment. `Admin RPC` URLs are secrets, and a caller who may not write (a
+ * read-only key) never receives them: the entry is left out of `rpcs`.
+ */
 export const VnetRpc = Type.Object({
-  name: Type.Union([Type.Literal("Admin RPC"), Type.Literal("Public RPC")]),
+  name: Type.String({ description: "Admin RPC, Public RPC, Admin websocket RPC, Public websocket RPC" }),
   url: Type.String(),
 });
 export type VnetRpc = Static<typeof VnetRpc>;
 
-/** A Virtual Environment inside an environment's active instance. */
+/** A Virtual Environment inside an environment's active instance: the documented fields only. */
 export const EnvironmentVnet = Type.Object({
   id: Uuid,
   display_name: Type.String(),
@@ -90,9 +104,6 @@ export const EnvironmentVnet = Type.Object({
     network_id: Type.Integer({ description: "Chain ID of the forked network" }),
     block_number: HexQuantity,
   }),
-  chain_config: Type.Object(
-    { chain_id: Type.Integer({ description: "chainform: the chain ID this Virtual Environment answers with" }) },
-  ),
   explorer_url: Type.Optional(
     Type.String({ description: "chainform local extra: the public explorer page, present only when explorer_config.enabled" }),
   ),
@@ -109,9 +120,10 @@ export const EnvironmentNetwork = Type.Object({
 export type EnvironmentNetwork = Static<typeof EnvironmentNetwork>;
 
 /**
- * Environment (spec: Resources). chainform also returns what the environment was created with,
- * `network_configs` and `bridge_config` normalized (defaults filled, hex lowercased), so that clients can
- * detect drift and import an environment: the spec leaves fields beyond those listed open.
+ * Environment (spec: Resources), with the documented fields only (real-service-notes.md). What the environment was
+ * created with (`network_configs`, `bridge_config`, chain-id overrides, accounts) is kept by the service but never
+ * returned: the hosted service documents none of it, so no client may depend on it. The Terraform provider keeps
+ * those settings in its state instead.
  */
 export const Environment = Type.Object({
   id: Uuid,
@@ -120,14 +132,14 @@ export const Environment = Type.Object({
   created_at: DateTime,
   networks: Type.Array(EnvironmentNetwork),
   active_instance: Type.Object({ id: Uuid, vnets: Type.Array(EnvironmentVnet) }),
-  network_configs: Type.Array(NetworkConfig),
-  bridge_config: Type.Object({
-    enabled: Type.Boolean(),
-    relay_mode: Type.Union(RELAY_MODE_VALUES.map((v) => Type.Literal(v))),
-    delay_seconds: Type.Integer({ minimum: 0 }),
-  }),
 });
 export type Environment = Static<typeof Environment>;
+
+/** The settings an environment was created with, normalized (defaults filled): stored, never returned. */
+export interface StoredEnvironmentSettings {
+  readonly network_configs: NetworkConfig[];
+  readonly bridge_config: { enabled: boolean; relay_mode: RelayMode; delay_seconds: number };
+}
 
 /** GET .../environments query: pagination. */
 export const ListEnvironmentsQuery = PaginationQuery;

@@ -36,7 +36,7 @@ export interface Step {
   /**
    * After the import: the imported resource's state must equal the state before it, except the listed
    * attribute paths (dot-separated, e.g. `network_config.0.account.0.balance`), which `importVerifyIgnore`
-   * compares with its function instead when given one.
+   * compares with its function instead when given one. A path ending in `.*` covers everything under it.
    */
   readonly importVerify?: boolean;
   /** Paths compared loosely by import-verify, with an optional comparison of the two values. */
@@ -186,7 +186,8 @@ export async function acceptance(options: AcceptanceOptions = {}): Promise<Accep
     if (!before) throw new Error(`step "${s.name}": import-verify needs ${address} in state before the import`);
     const after = await ctx.resource(address);
     const differences = diff(before.values, after, "").filter(({ path, a, b }) => {
-      const rule = s.importVerifyIgnore?.[path];
+      const prefix = Object.keys(s.importVerifyIgnore ?? {}).find((key) => key.endsWith(".*") && (path + ".").startsWith(key.slice(0, -1)));
+      const rule = s.importVerifyIgnore?.[path] ?? (prefix ? s.importVerifyIgnore![prefix] : undefined);
       return rule === undefined ? true : rule === true ? false : !rule(a, b);
     });
     if (differences.length > 0) {

@@ -2,6 +2,8 @@
 #   export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc)
 #   terraform init && terraform apply
 # The provider reads CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
+# Chain ids are decimal strings: exact at any size (see lib/terraform/provider/README.md).
+# To replace it with create_before_destroy, use slug_prefix instead of slug (see replaceable.tf.example).
 terraform {
   required_providers {
     chainform = {
@@ -24,7 +26,7 @@ resource "chainform_environment" "ci" {
 
   network_config {
     network_id = "1"
-    chain_id   = 73571
+    chain_id   = "73571"
     explorer {
       enabled                 = true
       verification_visibility = "abi"
@@ -37,7 +39,7 @@ resource "chainform_environment" "ci" {
 
   network_config {
     network_id = "8453"
-    chain_id   = 84530
+    chain_id   = "84530"
     account {
       address = var.deployer
       balance = "0x56bc75e2d63100000"
@@ -69,4 +71,9 @@ output "admin_rpc_urls" {
 output "chain_ids" {
   description = "Chain id each Virtual Environment answers with, keyed by network id."
   value       = { for vnet in chainform_environment.ci.vnets : vnet.network_id => vnet.chain_id }
+}
+
+output "bridge_address" {
+  description = "Address of the bridge contract, the same on every network of the environment."
+  value       = chainform_environment.ci.vnets[0].bridge_address
 }

@@ -19,7 +19,7 @@ succeeds too. --json prints the action as the service returns it.
     const client = clientFromEnv();
     try {
       const stopped = await client.stopAction({ actionId: id });
-      process.stdout.write(values.json ? `${JSON.stringify(stopped, null, 2)}\n` : `Action ${stopped.name} (${stopped.id}) is ${stopped.status}.\n`);
+      process.stdout.write(values.json ? `${JSON.stringify(stopped, null, 2)}\n` : `Action ${stopped.name ?? stopped.id}${stopped.name ? ` (${stopped.id})` : ""} is ${stopped.status}.\n`);
       return 0;
     } finally {
       await client.close();

@@ -24,9 +24,10 @@ export type CreateEnvironmentErrorType = RequestErrorType;
  * `ci-run-42`), so the result is the same as letting the service pick it. After an ambiguous failure (timeout,
  * connection broken after sending, 5xx) it looks that slug up and returns the environment if the failed attempt
  * created it; otherwise it posts again, and the service's slug uniqueness turns a late duplicate into a conflict,
- * which is again resolved by the lookup. A found environment counts as ours only if it matches the request
- * (`diffEnvironment` is empty), so a different environment that already had the slug is never returned: the
- * caller gets the service's 400 naming `/slug`, as without any fault.
+ * which is again resolved by the lookup (any 400/409/422 then triggers it: the hosted service documents no conflict
+ * body). A found environment counts as ours only if it matches the request as far as the documented response
+ * shows (`diffEnvironment` is empty: display name, slug, networks and fork blocks), so a different environment that
+ * already had the slug is never returned: the caller gets the service's error, as without any fault.
  *
  * @example
  * const env = await createEnvironment(client, {
@@ -61,7 +62,7 @@ export async function createEnvironment(
       }
       return await client.request({ method: "POST", path, body, retry: "unsent", parse: parseEnvironment });
     } catch (error) {
-      if (mayExist && isSlugConflict(error)) {
+      if (mayExist && error instanceof ApiError && [400, 409, 422].includes(error.status)) {
         const existing = await findCreated();
         if (existing) return existing;
       }
@@ -81,10 +82,25 @@ function isAmbiguous(error: unknown): boolean {
   );
 }
 
-/** The service's answer to a slug that is taken (400 naming `/slug`; 409 tolerated). */
+/**
+ * Whether an error may be the service's answer to a slug that is taken: a 409, or a 400/422 that names `/slug`
+ * (the local service's `error.data.field`) or speaks of the slug in its message. The hosted service documents no
+ * conflict body, so callers confirm with a lookup of the slug ({@link slugTakenBy}) instead of trusting this alone.
+ */
 export function isSlugConflict(error: unknown): error is ApiError {
   if (!(error instanceof ApiError)) return false;
   if (error.status === 409) return true;
+  if (error.status !== 400 && error.status !== 422) return false;
   const field = error.data?.["field"];
-  return error.status === 400 && (field === "/slug" || field === "slug");
+  if (field === "/slug" || field === "slug") return true;
+  return /slug/i.test(error.serviceMessage ?? "");
+}
+
+/**
+ * After a failed create with an explicit slug: the environment that holds that slug, if the failure may be a slug
+ * conflict (any 400, 409 or 422: whatever the body says) and the lookup finds one; otherwise null.
+ */
+export async function slugTakenBy(client: BaseClient, scope: ProjectScope, slug: string, error: unknown): Promise<Environment | null> {
+  if (!(error instanceof ApiError) || ![400, 409, 422].includes(error.status)) return null;
+  return getEnvironmentBySlug(client, { ...scope, slug });
 }

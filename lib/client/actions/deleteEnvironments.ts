@@ -2,6 +2,7 @@ import { MAX_BATCH_DELETE_IDS } from "../../spec";
 import type { BaseClient } from "../client";
 import { ApiError, type RequestErrorType } from "../errors";
 import { environmentsPath, type ProjectScope } from "../utils/scope";
+import { deleteEnvironment } from "./deleteEnvironment";
 
 /** Parameters of {@link deleteEnvironments}. */
 export interface DeleteEnvironmentsParameters extends ProjectScope {
@@ -14,7 +15,10 @@ export interface DeleteEnvironmentsReturnType {
   requested: number;
   /** Ids this call removed. */
   deleted: number;
-  /** Ids the service reported missing (`error.data.missing_ids`): already gone, which counts as success. */
+  /**
+   * Ids gone without this call confirming it deleted them: already missing, or (when the service's 404 does not
+   * list the missing ids) possibly deleted by the batch itself. Either way they no longer exist.
+   */
   alreadyMissing: number;
   /** Batch requests sent (one per chunk of 100). */
   batches: number;
@@ -24,9 +28,11 @@ export type DeleteEnvironmentsErrorType = RequestErrorType;
 
 /**
  * Deletes many environments with the batch endpoint (`DELETE .../environments`, body `{ environment_ids }`),
- * 100 ids per call. The service deletes the ids that exist and answers 404 with `error.data.missing_ids` for the
- * rest; those count as already deleted, since the end state, "none of these exist", is what was asked for. A
- * chunk retried after an ambiguous failure may report ids its first attempt deleted as missing.
+ * 100 ids per call. The service deletes the ids that exist and answers 404 for the rest; those count as already
+ * deleted, since the end state, "none of these exist", is what was asked for. The local service names them in
+ * `error.data.missing_ids`; the hosted service documents no such field, so a 404 without it is resolved by deleting
+ * that chunk's ids one by one (a 404 there means already gone). A chunk retried after an ambiguous failure may
+ * report ids its first attempt deleted as missing.
  *
  * @example
  * const ids = []
@@ -55,9 +61,18 @@ async function deleteChunk(client: BaseClient, scope: ProjectScope, chunk: strin
     await client.request({ method: "DELETE", path: environmentsPath(client, scope), body: { environment_ids: chunk } });
     return 0;
   } catch (error) {
-    const missingIds = error instanceof ApiError && error.status === 404 ? error.data?.["missing_ids"] : undefined;
-    if (!Array.isArray(missingIds)) throw error;
-    const inChunk = new Set(chunk);
-    return new Set(missingIds.filter((id) => typeof id === "string" && inChunk.has(id))).size;
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    const missingIds = error.data?.["missing_ids"];
+    if (Array.isArray(missingIds)) {
+      const inChunk = new Set(chunk);
+      return new Set(missingIds.filter((id) => typeof id === "string" && inChunk.has(id))).size;
+    }
+    // No list of the missing ids: find out one by one, which also deletes any the batch left behind.
+    let missing = 0;
+    for (const environmentId of chunk) {
+      const { deleted } = await deleteEnvironment(client, { ...scope, environmentId, ensureDeleted: true });
+      if (!deleted) missing++;
+    }
+    return missing;
   }
 }

@@ -4,7 +4,7 @@ import type { RequestErrorType } from "../errors";
 import { diffEnvironment, type EnvironmentDifference } from "../utils/environmentDiff";
 import type { ProjectScope } from "../utils/scope";
 import { slugify } from "../../spec/slug";
-import { createEnvironment, isSlugConflict } from "./createEnvironment";
+import { createEnvironment, slugTakenBy } from "./createEnvironment";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 
 /** Parameters of {@link ensureEnvironment}: the wanted environment. Its slug defaults to `slugify(display_name)`. */
@@ -24,7 +24,9 @@ export type EnsureEnvironmentErrorType = RequestErrorType;
  * Create-or-get by slug: returns the project's environment with the spec's slug (default
  * `slugify(display_name)`, deterministic so repeated runs find the same one), creating it when there is none.
  * An existing environment is returned as it is, never modified; `differences` says where it departs from the
- * spec so the caller can decide to recreate it.
+ * spec so the caller can decide to recreate it. Only what the documented Environment shows is compared (display
+ * name, slug, networks and fork blocks); accounts, chain-id overrides, explorer and bridge settings are not in the
+ * response and cannot be checked.
  *
  * @example
  * const { environment, created, differences } = await ensureEnvironment(client, {
@@ -42,7 +44,7 @@ export async function ensureEnvironment(client: BaseClient, params: EnsureEnviro
     return { environment: await createEnvironment(client, spec), created: true, differences: [] };
   } catch (error) {
     // Someone else created it between our lookup and our POST.
-    const raced = isSlugConflict(error) ? await getEnvironmentBySlug(client, spec) : null;
+    const raced = await slugTakenBy(client, spec, spec.slug, error);
     if (raced) return found(raced);
     throw error;
   }

@@ -1,9 +1,8 @@
-import type { Transaction } from "../../spec";
+import { parseTransaction, type TransactionRecord } from "../records/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { segment } from "../transport/url";
 import { instancePath } from "../utils/scope";
-import { single } from "../utils/shape";
 import type { InstanceLocation } from "./listTransactions";
 
 /** Parameters of {@link getTransaction}. */
@@ -12,7 +11,7 @@ export interface GetTransactionParameters extends InstanceLocation {
   txHash: string;
 }
 /** The transaction record. */
-export type GetTransactionReturnType = Transaction;
+export type GetTransactionReturnType = TransactionRecord;
 /** Errors {@link getTransaction} can throw; an unknown hash is an ApiError 404. */
 export type GetTransactionErrorType = RequestErrorType;
 
@@ -21,12 +20,12 @@ export type GetTransactionErrorType = RequestErrorType;
  *
  * @example
  * const tx = await getTransaction(client, { environmentId, instanceId, txHash })
- * console.log(tx.status, tx.gas_used)
+ * console.log(tx.status, tx.kind, tx.rpc_method)
  */
 export async function getTransaction(client: BaseClient, params: GetTransactionParameters): Promise<GetTransactionReturnType> {
   return client.request({
     method: "GET",
     path: `${instancePath(client, params)}/transactions/${segment("txHash", params.txHash)}`,
-    parse: single<Transaction>("transaction", ["hash"]),
+    parse: parseTransaction,
   });
 }

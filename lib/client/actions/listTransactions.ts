@@ -1,9 +1,8 @@
-import type { ListTransactionsQuery, Transaction } from "../../spec";
+import { parseTransactions, type TransactionCategory, type TransactionKind, type TransactionRecord, type TransactionStatus } from "../records/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { paginate } from "../utils/paginate";
 import { instancePath, type ProjectScope } from "../utils/scope";
-import { list } from "../utils/shape";
 
 /** Which environment instance: the environment id and its `active_instance.id`. */
 export interface InstanceLocation extends ProjectScope {
@@ -11,10 +10,20 @@ export interface InstanceLocation extends ProjectScope {
   instanceId: string;
 }
 
+/** Filters and page of {@link listTransactions} (names as decided for the local service; the hosted docs name none). */
+export interface ListTransactionsQuery {
+  page?: number;
+  perPage?: number;
+  status?: TransactionStatus;
+  category?: TransactionCategory;
+  kind?: TransactionKind;
+  from?: string;
+  to?: string;
+}
 /** Parameters of {@link listTransactions}: the instance, a page and optional filters. */
 export type ListTransactionsParameters = InstanceLocation & ListTransactionsQuery;
 /** One page of transactions across the instance's Virtual Environments, newest first. */
-export type ListTransactionsReturnType = Transaction[];
+export type ListTransactionsReturnType = TransactionRecord[];
 /** Errors {@link listTransactions} can throw. */
 export type ListTransactionsErrorType = RequestErrorType;
 
@@ -25,7 +34,8 @@ function query(params: ListTransactionsQuery) {
 
 /**
  * Lists one page of an instance's transactions: `GET .../environments/{id}/instance/{instanceId}/transactions`,
- * filtered by `status`, `category`, `kind`, `from`, `to`.
+ * filtered by `status`, `category`, `kind`, `from`, `to`. The documented answer is a bare array of records;
+ * `{ transactions: [...] }` is read too.
  *
  * @example
  * const failed = await listTransactions(client, {
@@ -39,7 +49,7 @@ export async function listTransactions(client: BaseClient, params: ListTransacti
     method: "GET",
     path: `${instancePath(client, params)}/transactions`,
     query: query(params),
-    parse: list<Transaction>("transactions"),
+    parse: parseTransactions,
   });
 }
 
@@ -47,13 +57,13 @@ export async function listTransactions(client: BaseClient, params: ListTransacti
  * Iterates over every transaction of an instance matching the filters, pages of 100.
  *
  * @example
- * for await (const tx of iterateTransactions(client, { environmentId, instanceId, kind: "create" })) {
- *   console.log(tx.contract_address)
+ * for await (const tx of iterateTransactions(client, { environmentId, instanceId, status: "failed" })) {
+ *   console.log(tx.tx_hash, tx.error_reason)
  * }
  */
 export function iterateTransactions(
   client: BaseClient,
   params: InstanceLocation & Omit<ListTransactionsQuery, "page">,
-): AsyncGenerator<Transaction, void, undefined> {
+): AsyncGenerator<TransactionRecord, void, undefined> {
   return paginate((page, perPage) => listTransactions(client, { ...params, page, perPage }), params.perPage ?? 100);
 }

@@ -1,9 +1,9 @@
-import type { SendTransactionRequest, Transaction } from "../../spec";
+import type { SendTransactionRequest } from "../../spec";
+import { parseTransaction, type TransactionRecord } from "../records/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { segment } from "../transport/url";
 import { instancePath } from "../utils/scope";
-import { single } from "../utils/shape";
 import type { InstanceLocation } from "./listTransactions";
 
 /** Parameters of {@link sendTransaction}: the Virtual Environment and the call (hex strings; `from` required). */
@@ -12,7 +12,7 @@ export interface SendTransactionParameters extends InstanceLocation, SendTransac
   vnetId: string;
 }
 /** The executed, mined transaction. */
-export type SendTransactionReturnType = Transaction;
+export type SendTransactionReturnType = TransactionRecord;
 /** Errors {@link sendTransaction} can throw. */
 export type SendTransactionErrorType = RequestErrorType;
 
@@ -20,7 +20,8 @@ export type SendTransactionErrorType = RequestErrorType;
  * Executes a transaction on one Virtual Environment of an instance, keeping its state:
  * `POST .../instance/{instanceId}/vnet/{vnetId}/transactions`. Not idempotent, so it is retried only when the
  * service certainly did not receive it (429, connection refused); an ambiguous failure is thrown as is: check
- * `listTransactions` before sending again.
+ * `listTransactions` before sending again. The answer is read as the documented record without ever failing on
+ * its shape: the transaction has run by then, and an error would invite a second send.
  *
  * @example
  * const tx = await sendTransaction(client, {
@@ -34,6 +35,6 @@ export async function sendTransaction(client: BaseClient, params: SendTransactio
     path: `${instancePath(client, params)}/vnet/${segment("vnetId", params.vnetId)}/transactions`,
     body: { callArgs: params.callArgs },
     retry: "unsent",
-    parse: single<Transaction>("transaction", ["hash"]),
+    parse: parseTransaction,
   });
 }

@@ -1,13 +1,18 @@
-import type { ProjectSimulationRequest, Simulation } from "../../spec";
+import type { ProjectSimulationRequest } from "../../spec";
+import { parseProjectSimulation, type ProjectSimulationResult } from "../records/simulation";
+import { ShapeMismatch } from "../transport/transport";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { projectPath, withoutScope, type ProjectScope } from "../utils/scope";
-import { single } from "../utils/shape";
 
 /** Parameters of {@link simulateTransaction}: the spec's body fields plus the scope. */
 export type SimulateTransactionParameters = ProjectSimulationRequest & ProjectScope;
-/** The simulation record (with `id`; kept for `listSimulations` when `save` was true). */
-export type SimulateTransactionReturnType = Simulation;
+/**
+ * The documented answer `{ transaction, simulation, contracts }`: the simulated transaction (logs and call trace
+ * under `transaction.transaction_info`), the simulation record (with `id`; kept for `listSimulations` when `save`
+ * was true) and the contracts involved.
+ */
+export type SimulateTransactionReturnType = ProjectSimulationResult;
 /** Errors {@link simulateTransaction} can throw. */
 export type SimulateTransactionErrorType = RequestErrorType;
 
@@ -23,7 +28,7 @@ export type SimulateTransactionErrorType = RequestErrorType;
  *   to: "0x0000000000000000000000000000000000000002",
  *   value: "0x1",
  * })
- * console.log(sim.status, sim.gas_used)
+ * console.log(sim.simulation.id, sim.transaction?.transaction_info?.logs)
  */
 export async function simulateTransaction(
   client: BaseClient,
@@ -34,6 +39,10 @@ export async function simulateTransaction(
     path: `${projectPath(client, params)}/simulate`,
     body: withoutScope(params),
     retry: params.save ? "unsent" : "idempotent",
-    parse: single<Simulation>("simulation", ["id"]),
+    parse: (body) => {
+      const result = parseProjectSimulation(body);
+      if (!result) throw new ShapeMismatch("Expected { transaction, simulation: { id, ... }, contracts }.");
+      return result;
+    },
   });
 }

@@ -32,6 +32,8 @@ export interface RequestOptions {
   retry?: RetryPolicy;
   /** Checks and unwraps the parsed body; throw {@link ShapeMismatch} when it does not fit. */
   parse?: (body: unknown) => unknown;
+  /** A success whose body is not JSON is handed to `parse` as its text instead of failing (default false). */
+  anyBody?: boolean;
 }
 
 /** Thrown by a `parse` function: the body does not have the expected shape (becomes InvalidResponseError). */
@@ -169,7 +171,8 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
       try {
         parsed = text.trim() === "" ? undefined : JSON.parse(text);
       } catch (cause) {
-        throw new AttemptFailure({ kind: "invalid", status: response.statusCode, details: "The body is not JSON.", cause });
+        if (options.anyBody) parsed = text;
+        else throw new AttemptFailure({ kind: "invalid", status: response.statusCode, details: "The body is not JSON.", cause });
       }
       try {
         return options.parse ? options.parse(parsed) : parsed;

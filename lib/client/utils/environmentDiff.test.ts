@@ -1,31 +1,35 @@
 import type { Environment } from "../../spec";
 import { diffEnvironment } from "./environmentDiff";
 
-const existing = {
+// The documented Environment: no network_configs, bridge_config or chain_config (real-service-notes.md).
+const existing: Environment = {
   id: "00000000-0000-4000-8000-000000000001",
   display_name: "Staging",
   slug: "staging",
   created_at: "2025-01-01T00:00:00.000Z",
-  networks: [],
-  active_instance: { id: "00000000-0000-4000-8000-000000000002", vnets: [] },
-  network_configs: [
-    {
-      network_id: "1",
-      block_number: "0x1234",
-      chain_config_overrides: { chain_id: "73571" },
-      explorer_config: { enabled: false, verification_visibility: "bytecode" },
-      accounts: [{ address: "0x00000000000000000000000000000000000000aa", balance: "0xde0b6b3a7640000" }],
-    },
-  ],
-  bridge_config: { enabled: false, relay_mode: "autoRelay", delay_seconds: 0 },
-} as Environment;
+  networks: [{ id: "00000000-0000-4000-8000-000000000003", network_id: "1", network_name: "Mainnet", block_number: "0x1234" }],
+  active_instance: {
+    id: "00000000-0000-4000-8000-000000000002",
+    vnets: [
+      {
+        id: "00000000-0000-4000-8000-000000000004",
+        display_name: "Staging Mainnet",
+        slug: "staging-mainnet",
+        status: "running",
+        rpcs: [{ name: "Public RPC", url: "https://rpc.example/1" }],
+        fork_config: { network_id: 1, block_number: "0x1234" },
+      },
+    ],
+  },
+};
 
 describe("diffEnvironment", () => {
-  it("matches what the spec states, with hex and address case normalized", () => {
+  it("matches what the documented response shows, with hex normalized", () => {
     expect(
       diffEnvironment(
         {
           display_name: "Staging",
+          slug: "staging",
           network_configs: [
             {
               network_id: "1",
@@ -33,37 +37,33 @@ describe("diffEnvironment", () => {
               accounts: [{ address: "0x00000000000000000000000000000000000000AA", balance: "0x0DE0B6B3A7640000" }],
             },
           ],
+          bridge_config: { enabled: true },
         },
         existing,
       ),
     ).toEqual([]);
   });
 
-  it("reports each differing field with a JSON pointer", () => {
+  it("reports each differing documented field with a JSON pointer", () => {
     expect(
       diffEnvironment(
-        {
-          display_name: "Staging 2",
-          network_configs: [{ network_id: "1", block_number: "0x1" }, { network_id: "8453" }],
-          bridge_config: { enabled: true },
-        },
+        { display_name: "Staging 2", slug: "other", network_configs: [{ network_id: "1", block_number: "0x1" }, { network_id: "8453" }] },
         existing,
       ),
     ).toEqual([
       { path: "/display_name", expected: "Staging 2", actual: "Staging" },
+      { path: "/slug", expected: "other", actual: "staging" },
       { path: "/network_configs/length", expected: 2, actual: 1 },
       { path: "/network_configs/0/block_number", expected: "0x1", actual: "0x1234" },
       { path: "/network_configs/1/network_id", expected: "8453", actual: undefined },
-      { path: "/bridge_config/enabled", expected: true, actual: false },
     ]);
   });
 
-  it("compares an omitted bridge config with the service defaults", () => {
-    const bridged = { ...existing, bridge_config: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 } } as Environment;
-    expect(diffEnvironment({ display_name: "Staging", network_configs: [{ network_id: "1" }] }, bridged).map((d) => d.path)).toEqual([
-      "/bridge_config/enabled",
-      "/bridge_config/relay_mode",
-      "/bridge_config/delay_seconds",
+  it("reads the networks from the vnets' fork_config when networks[] is empty", () => {
+    const vnetsOnly = { ...existing, networks: [] };
+    expect(diffEnvironment({ display_name: "Staging", network_configs: [{ network_id: "1", block_number: "0x1234" }] }, vnetsOnly)).toEqual([]);
+    expect(diffEnvironment({ display_name: "Staging", network_configs: [{ network_id: "10" }] }, vnetsOnly).map((d) => d.path)).toEqual([
+      "/network_configs/0/network_id",
     ]);
   });
 });

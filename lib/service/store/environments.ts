@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { Environment, NetworkConfig } from "../../spec";
+import type { NetworkConfig, StoredEnvironmentSettings } from "../../spec";
 
 /** A Virtual Environment as stored. */
 export interface VnetRecord {
@@ -36,7 +36,7 @@ export interface EnvironmentRecord {
   readonly created_at: string;
   readonly instance_id: string;
   readonly network_configs: NetworkConfig[];
-  readonly bridge_config: Environment["bridge_config"];
+  readonly bridge_config: StoredEnvironmentSettings["bridge_config"];
   readonly vnets: VnetRecord[];
 }
 
@@ -46,7 +46,7 @@ export interface NewEnvironment {
   readonly slug: string;
   readonly displayName: string;
   readonly networkConfigs: NetworkConfig[];
-  readonly bridgeConfig: Environment["bridge_config"];
+  readonly bridgeConfig: StoredEnvironmentSettings["bridge_config"];
   readonly vnets: readonly {
     readonly networkId: string;
     readonly networkName: string;

@@ -50,3 +50,5 @@ export { serveProvider } from "./serve";
 export { planResourceChange } from "./plan";
 export { validateConfig } from "./validate";
 export { Unknown, isUnknown, isKnownDeep, cty, TypedValue } from "../protocol/cty";
+export type { UnknownValue } from "../protocol/cty/unknown";
+export type { PathStep, ValuePath } from "../protocol/cty/path";

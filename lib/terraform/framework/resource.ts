@@ -51,6 +51,8 @@ export interface DeleteRequest<S extends Schema<any>, D> extends HandlerContext<
 export interface ImportRequest<D> extends HandlerContext<D> {
   /** What the user passed to `terraform import` or an `import` block. */
   readonly id: string;
+  /** Sets the private data stored with the imported state (e.g. to remember what import could not recover). */
+  setPrivate(value: Record<string, unknown> | null): void;
 }
 
 /** Input of `validate`. */
@@ -73,6 +75,11 @@ export interface ModifyPlanRequest<S extends Schema<any>, D> extends HandlerCont
   readonly config: Config<S>;
   /** Marks an attribute whose change forces replacement. */
   requiresReplace(path: ValuePath): void;
+  /**
+   * Withdraws the replacement that attributes at or under `path` asked for (their plan modifiers ran first): the
+   * change becomes an in-place update. For values the prior state could not know (e.g. after an import).
+   */
+  keepInPlace(path: ValuePath): void;
   /**
    * The resource's private data from the prior plan or state (JSON the provider wrote with `setPrivate`); Terraform
    * passes a replacement's first plan's private data to its second, null-prior plan, which is how that plan can

@@ -156,3 +156,35 @@ test("ValidateResourceConfig runs the schema validators and skips unknowns", asy
   expect(response.diagnostics).toEqual([]);
   expect(isUnknown(decodeDynamicValue(dv(Unknown), type))).toBe(true);
 });
+
+test("keepInPlace withdraws replacements under a path, and importState's private data reaches Terraform", async () => {
+  // GIVEN a resource whose modifyPlan asks to replace for text and part, then keeps part in place, and whose import
+  // remembers that it imported
+  const kept = defineResource<typeof schema, Store>({
+    ...note,
+    typeName: "test_kept",
+    modifyPlan({ state, requiresReplace, keepInPlace }) {
+      if (state === null) return;
+      requiresReplace([{ attribute: "text" }]);
+      requiresReplace([{ attribute: "part" }, { index: 0 }, { attribute: "n" }]);
+      keepInPlace([{ attribute: "part" }]);
+    },
+    async importState({ id, setPrivate }) {
+      setPrivate({ imported: true });
+      return { id };
+    },
+  });
+  const providerSchema = defineSchema({ description: "p", attributes: {} });
+  const local = createProviderServer(async () => defineProvider({ typeName: "test", schema: providerSchema, configure: () => store, resources: [kept] }));
+  await local.configureProvider!({ terraform_version: "1.11.4", config: encodeDynamicValue({}, blockType(providerSchema)), client_capabilities: null }, { signal });
+  // WHEN it plans a change
+  const plan = await local.planResourceChange!(
+    { type_name: "test_kept", prior_state: dv(state()), proposed_new_state: dv(state({ text: "x", part: [{ n: 1 }] })), config: dv(state({ text: "x", id: null, part: [{ n: 1 }] })), prior_private: Buffer.alloc(0), provider_meta: null, client_capabilities: null },
+    { signal },
+  );
+  // THEN only text forces replacement
+  expect(plan.requires_replace).toEqual([{ steps: [{ attribute_name: "text" }] }]);
+  // AND an import carries the private data
+  const imported = await local.importResourceState!({ type_name: "test_kept", id: "n9", client_capabilities: null }, { signal });
+  expect(JSON.parse(Buffer.from(imported.imported_resources![0]!.private!).toString())).toEqual({ imported: true });
+});

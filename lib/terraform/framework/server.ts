@@ -170,6 +170,10 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
           state: prior as never,
           config: config as never,
           requiresReplace: (path: ValuePath) => requiresReplace.push(path),
+          keepInPlace: (prefix: ValuePath) => {
+            const under = (path: ValuePath) => prefix.length <= path.length && prefix.every((step, i) => JSON.stringify(step) === JSON.stringify(path[i]));
+            for (let i = requiresReplace.length - 1; i >= 0; i--) if (under(requiresReplace[i]!)) requiresReplace.splice(i, 1);
+          },
           private: decodePrivate(request.prior_private),
           setPrivate: (value) => {
             plannedPrivate = value === null ? new Uint8Array(0) : Buffer.from(JSON.stringify(value));
@@ -217,11 +221,18 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
         diagnostics.error("Import not supported", `${request.type_name} cannot be imported; declare it in configuration instead.`);
         return done(diagnostics);
       }
-      const result = await definition.importState({ id: request.id, ...context(diagnostics, rpc) });
+      let importedPrivate: Uint8Array | undefined;
+      const result = await definition.importState({
+        id: request.id,
+        setPrivate: (value) => {
+          importedPrivate = value === null ? undefined : Buffer.from(JSON.stringify(value));
+        },
+        ...context(diagnostics, rpc),
+      });
       const state = result === undefined ? null : toState(definition, result, diagnostics, true);
       if (state === null) return done(diagnostics);
       return {
-        imported_resources: [{ type_name: request.type_name, state: encodeDynamicValue(state, type) }],
+        imported_resources: [{ type_name: request.type_name, state: encodeDynamicValue(state, type), ...(importedPrivate ? { private: importedPrivate } : {}) }],
         ...done(diagnostics),
       };
     },

@@ -13,9 +13,8 @@ import {
   TimeoutError,
   describeAttempts,
 } from "../../client";
-import type { PathStep, ValuePath } from "../protocol/cty/path";
-import type { Diagnostics } from "../framework";
-import type { ChainformProviderData } from "./provider";
+import type { Diagnostics, PathStep, ValuePath } from "../framework";
+import type { ChainformProviderData } from "./provider-data";
 
 /** Where the failed call came from, for the diagnostic's wording and path. */
 export interface ErrorContext {

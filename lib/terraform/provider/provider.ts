@@ -2,7 +2,7 @@
  * The chainform provider: its `provider "chainform" {}` block, configured from arguments or environment variables
  * (decisions.md), and the resources and data sources it serves. Every service call goes through the typed client.
  */
-import { createClient, DEFAULT_BASE_URL, InsecureUrlError, ClientConfigError, type Client } from "../../client";
+import { createClient, DEFAULT_BASE_URL, InsecureUrlError, ClientConfigError } from "../../client";
 import { at, attr, defineProvider, defineSchema, isUnknown, validator } from "../framework";
 import { actionStop } from "./resources/action-stop";
 import { environment } from "./resources/environment";
@@ -16,22 +16,10 @@ import { environmentsDataSource } from "./data-sources/environments";
 import { projectDataSource } from "./data-sources/project";
 import { projectsDataSource } from "./data-sources/projects";
 import { supportedNetworksDataSource } from "./data-sources/supported-networks";
+import type { ChainformProviderData } from "./provider-data";
 
-/** What every resource and data source receives: the client and what it was configured with. */
-export interface ChainformProviderData {
-  /** The API client. */
-  readonly client: Client;
-  /** The service's base URL (never contains credentials). */
-  readonly baseUrl: string;
-  /** Which credential is used, for diagnostics; null when none is configured. */
-  readonly credential: "access key" | "bearer token" | null;
-  /** Where that credential came from ("the provider's access_key", "CHAINFORM_ACCESS_KEY"). */
-  readonly credentialSource: string;
-  /** The account of project-scoped calls. */
-  readonly accountSlug: string | undefined;
-  /** The project of project-scoped calls. */
-  readonly projectSlug: string | undefined;
-}
+export type { ChainformProviderData } from "./provider-data";
+export { requireProject } from "./provider-data";
 
 const positive = validator("a number greater than 0", (n: number) => (n > 0 ? undefined : `${n} is not greater than 0`));
 const count = validator("a whole number from 0 to 100", (n: number) =>
@@ -85,6 +73,11 @@ export const providerSchema = defineSchema({
     ca_file: attr.string({
       description:
         "A PEM file of certificates to trust besides the system's, e.g. the tls-cert.pem of a service started with `chainform serve --tls`. Environment variable: CHAINFORM_CA_FILE.",
+      optional: true,
+    }),
+    adopt_existing: attr.bool({
+      description:
+        "When a chainform_environment's create finds its slug taken (e.g. the service committed a create but died before answering), adopt that environment instead of failing, if its display name, slug and networks (with fork blocks) match the configuration. Accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and are trusted. Environment variable: CHAINFORM_ADOPT_EXISTING (true/false); default false.",
       optional: true,
     }),
     max_retries: attr.number({
@@ -155,6 +148,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
         credentialSource: credential === "access key" ? sourceName(key.source, "access_key") : sourceName(token.source, "bearer_token"),
         accountSlug: account.value,
         projectSlug: project.value,
+        adoptExisting: typeof c.adopt_existing === "boolean" ? c.adopt_existing : env["CHAINFORM_ADOPT_EXISTING"] === "true",
       };
     } catch (error) {
       if (!(error instanceof InsecureUrlError || error instanceof ClientConfigError)) throw error;
@@ -192,18 +186,4 @@ function sourceName(source: string, argument: string): string {
 
 function createUserAgentSuffix(): string {
   return `node ${process.version}`;
-}
-
-/**
- * The account and project of project-scoped calls, or a diagnostic saying what to set.
- * @returns false (after adding the error) when either is missing
- */
-export function requireProject(data: ChainformProviderData, diagnostics: import("../framework").Diagnostics, action: string): boolean {
-  const missing = [
-    data.accountSlug ? undefined : "account_slug (or CHAINFORM_ACCOUNT)",
-    data.projectSlug ? undefined : "project_slug (or CHAINFORM_PROJECT)",
-  ].filter(Boolean);
-  if (missing.length === 0) return true;
-  diagnostics.error(`Could not ${action}: no project selected`, `Set ${missing.join(" and ")} in the provider block or the environment.`);
-  return false;
 }

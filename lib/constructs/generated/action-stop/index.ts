@@ -68,7 +68,7 @@ export class ActionStop extends cdktf.TerraformResource {
   }
 
   /**
-   * Name of the Web3 Action.
+   * Name of the Web3 Action, when the service's answer carried it (the hosted service documents no body; then null).
    * Terraform: `name` (computed).
    */
   public get name() {

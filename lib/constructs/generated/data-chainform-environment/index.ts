@@ -11,7 +11,7 @@ export class DataChainformEnvironmentVnetsOutputReference extends cdktf.ComplexO
   }
 
   /**
-   * Admin RPC URL of this Virtual Environment. A secret: anyone holding it can change the chain's state.
+   * Admin RPC URL of this Virtual Environment. A secret: anyone holding it can change the chain's state. Null when the credential may not write (a read-only key never receives it).
    * Terraform: `admin_rpc_url` (computed, sensitive).
    */
   public get adminRpcUrl() {
@@ -19,11 +19,19 @@ export class DataChainformEnvironmentVnetsOutputReference extends cdktf.ComplexO
   }
 
   /**
-   * Chain ID this Virtual Environment answers with.
+   * Address of the bridge contract on this Virtual Environment when the environment's bridge is enabled (0x00000000000000000000000000000000c4a1b71d on the local service, the same on every chain); null otherwise, and always null on the data sources, which cannot tell whether the bridge is on.
+   * Terraform: `bridge_address` (computed).
+   */
+  public get bridgeAddress() {
+    return this.getStringAttribute("bridge_address");
+  }
+
+  /**
+   * Chain ID this Virtual Environment answers with, as a decimal string (exact for ids above 2^53, and the same type as chain_id in chainform_supported_networks). On the resource: network_config.chain_id, else network_id. The service's answer does not include an override, so a data source reports the forked network's id.
    * Terraform: `chain_id` (computed).
    */
   public get chainId() {
-    return this.getNumberAttribute("chain_id");
+    return this.getStringAttribute("chain_id");
   }
 
   /**
@@ -119,7 +127,7 @@ export class DataChainformEnvironment extends cdktf.TerraformDataSource {
 
   private _adminRpcUrls = new cdktf.StringMap(this, "admin_rpc_urls");
   /**
-   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets: full cheatcode access.
+   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets: full cheatcode access. Empty when the credential may not write.
    * Terraform: `admin_rpc_urls` (computed, sensitive).
    */
   public get adminRpcUrls(): cdktf.StringMap {

@@ -11,7 +11,7 @@ export class EnvironmentVnetsOutputReference extends cdktf.ComplexObject {
   }
 
   /**
-   * Admin RPC URL of this Virtual Environment. A secret: anyone holding it can change the chain's state.
+   * Admin RPC URL of this Virtual Environment. A secret: anyone holding it can change the chain's state. Null when the credential may not write (a read-only key never receives it).
    * Terraform: `admin_rpc_url` (computed, sensitive).
    */
   public get adminRpcUrl() {
@@ -19,11 +19,19 @@ export class EnvironmentVnetsOutputReference extends cdktf.ComplexObject {
   }
 
   /**
-   * Chain ID this Virtual Environment answers with.
+   * Address of the bridge contract on this Virtual Environment when the environment's bridge is enabled (0x00000000000000000000000000000000c4a1b71d on the local service, the same on every chain); null otherwise, and always null on the data sources, which cannot tell whether the bridge is on.
+   * Terraform: `bridge_address` (computed).
+   */
+  public get bridgeAddress() {
+    return this.getStringAttribute("bridge_address");
+  }
+
+  /**
+   * Chain ID this Virtual Environment answers with, as a decimal string (exact for ids above 2^53, and the same type as chain_id in chainform_supported_networks). On the resource: network_config.chain_id, else network_id. The service's answer does not include an override, so a data source reports the forked network's id.
    * Terraform: `chain_id` (computed).
    */
   public get chainId() {
-    return this.getNumberAttribute("chain_id");
+    return this.getStringAttribute("chain_id");
   }
 
   /**
@@ -268,10 +276,10 @@ export interface EnvironmentNetworkConfig {
    */
   readonly blockNumber?: string;
   /**
-   * Chain ID the Virtual Environment answers with; defaults to the forked network's.
+   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.
    * Terraform: `chain_id` (optional).
    */
-  readonly chainId?: number;
+  readonly chainId?: string;
   /**
    * Chain ID of the network to fork, as a decimal string (see chainform_supported_networks).
    * Terraform: `network_id` (required).
@@ -297,7 +305,7 @@ export function environmentNetworkConfigToTerraform(struct?: EnvironmentNetworkC
   }
   return {
     block_number: cdktf.stringToTerraform(struct!.blockNumber),
-    chain_id: cdktf.numberToTerraform(struct!.chainId),
+    chain_id: cdktf.stringToTerraform(struct!.chainId),
     network_id: cdktf.stringToTerraform(struct!.networkId),
     account: cdktf.listMapper(environmentNetworkConfigAccountToTerraform, true)(struct!.account),
     explorer: environmentNetworkConfigExplorerToTerraform(struct!.explorer),
@@ -319,11 +327,11 @@ export class EnvironmentNetworkConfigOutputReference extends cdktf.ComplexObject
   }
 
   /**
-   * Chain ID the Virtual Environment answers with; defaults to the forked network's.
+   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.
    * Terraform: `chain_id` (optional).
    */
   public get chainId() {
-    return this.getNumberAttribute("chain_id");
+    return this.getStringAttribute("chain_id");
   }
 
   /**
@@ -375,10 +383,15 @@ export interface EnvironmentConfig extends cdktf.TerraformMetaArguments {
    */
   readonly displayName: string;
   /**
-   * Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42).
+   * Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42), or generated from slug_prefix. Conflicts with slug_prefix. A fixed slug cannot be used with lifecycle { create_before_destroy = true }: the replacement would need the slug while the old environment still holds it; use slug_prefix.
    * Terraform: `slug` (optional, computed).
    */
   readonly slug?: string;
+  /**
+   * Creates a unique slug beginning with this prefix: the prefix, a dash unless it ends with one, and 8 random hex digits ("ci-" → ci-3f9a0c1b), like AWS's name_prefix. Use it with lifecycle { create_before_destroy = true }, so that a replacement never collides with the environment it replaces. Conflicts with slug. The slug is known after apply.
+   * Terraform: `slug_prefix` (optional).
+   */
+  readonly slugPrefix?: string;
   /**
    * Bridge between the environment's Virtual Environments.
    * Terraform: `bridge` block, at most 1.
@@ -418,13 +431,14 @@ export class Environment extends cdktf.TerraformResource {
     });
     this._displayNameValue = config.displayName;
     this._slugValue = config.slug;
+    this._slugPrefixValue = config.slugPrefix;
     this._bridgeValue = config.bridge;
     this._networkConfigValue = config.networkConfig;
   }
 
   private _adminRpcUrls = new cdktf.StringMap(this, "admin_rpc_urls");
   /**
-   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets: full cheatcode access.
+   * Admin RPC URL of each Virtual Environment, keyed by network_id. Secrets: full cheatcode access. Empty when the credential may not write.
    * Terraform: `admin_rpc_urls` (computed, sensitive).
    */
   public get adminRpcUrls(): cdktf.StringMap {
@@ -481,7 +495,7 @@ export class Environment extends cdktf.TerraformResource {
   }
 
   /**
-   * Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42).
+   * Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42), or generated from slug_prefix. Conflicts with slug_prefix. A fixed slug cannot be used with lifecycle { create_before_destroy = true }: the replacement would need the slug while the old environment still holds it; use slug_prefix.
    * Terraform: `slug` (optional, computed).
    */
   public get slug() {
@@ -499,6 +513,26 @@ export class Environment extends cdktf.TerraformResource {
     return this._slugValue;
   }
   private _slugValue?: string;
+
+  /**
+   * Creates a unique slug beginning with this prefix: the prefix, a dash unless it ends with one, and 8 random hex digits ("ci-" → ci-3f9a0c1b), like AWS's name_prefix. Use it with lifecycle { create_before_destroy = true }, so that a replacement never collides with the environment it replaces. Conflicts with slug. The slug is known after apply.
+   * Terraform: `slug_prefix` (optional).
+   */
+  public get slugPrefix() {
+    return this.getStringAttribute("slug_prefix");
+  }
+  public set slugPrefix(value: string) {
+    this._slugPrefixValue = value;
+  }
+  /** Unsets `slug_prefix`. */
+  public resetSlugPrefix(): void {
+    this._slugPrefixValue = undefined;
+  }
+  /** The configured `slug_prefix`, as given. */
+  public get slugPrefixInput(): string | undefined {
+    return this._slugPrefixValue;
+  }
+  private _slugPrefixValue?: string;
 
   private _vnets = new EnvironmentVnetsList(this, "vnets", false);
   /**
@@ -553,6 +587,7 @@ export class Environment extends cdktf.TerraformResource {
     return {
       display_name: cdktf.stringToTerraform(this._displayNameValue),
       slug: cdktf.stringToTerraform(this._slugValue),
+      slug_prefix: cdktf.stringToTerraform(this._slugPrefixValue),
       bridge: environmentBridgeToTerraform(this._bridgeValue),
       network_config: cdktf.listMapper(environmentNetworkConfigToTerraform, true)(this._networkConfigValue),
     };

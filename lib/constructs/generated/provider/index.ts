@@ -21,6 +21,11 @@ export interface ChainformProviderConfig {
    */
   readonly accountSlug?: string;
   /**
+   * When a chainform_environment's create finds its slug taken (e.g. the service committed a create but died before answering), adopt that environment instead of failing, if its display name, slug and networks (with fork blocks) match the configuration. Accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and are trusted. Environment variable: CHAINFORM_ADOPT_EXISTING (true/false); default false.
+   * Terraform: `adopt_existing` (optional).
+   */
+  readonly adoptExisting?: boolean | cdktf.IResolvable;
+  /**
    * Base URL of the chainform API. Environment variable: CHAINFORM_BASE_URL; default http://127.0.0.1:8787. Plain http:// only for loopback hosts.
    * Terraform: `base_url` (optional).
    */
@@ -69,6 +74,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     this._aliasValue = config.alias;
     this._accessKeyValue = config.accessKey;
     this._accountSlugValue = config.accountSlug;
+    this._adoptExistingValue = config.adoptExisting;
     this._baseUrlValue = config.baseUrl;
     this._bearerTokenValue = config.bearerToken;
     this._caFileValue = config.caFile;
@@ -109,6 +115,18 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     this._accountSlugValue = value;
   }
   private _accountSlugValue?: string;
+
+  /**
+   * When a chainform_environment's create finds its slug taken (e.g. the service committed a create but died before answering), adopt that environment instead of failing, if its display name, slug and networks (with fork blocks) match the configuration. Accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and are trusted. Environment variable: CHAINFORM_ADOPT_EXISTING (true/false); default false.
+   * Terraform: `adopt_existing` (optional).
+   */
+  public get adoptExisting(): boolean | cdktf.IResolvable | undefined {
+    return this._adoptExistingValue;
+  }
+  public set adoptExisting(value: boolean | cdktf.IResolvable | undefined) {
+    this._adoptExistingValue = value;
+  }
+  private _adoptExistingValue?: boolean | cdktf.IResolvable;
 
   /**
    * Base URL of the chainform API. Environment variable: CHAINFORM_BASE_URL; default http://127.0.0.1:8787. Plain http:// only for loopback hosts.
@@ -186,6 +204,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     return {
       access_key: cdktf.stringToTerraform(this._accessKeyValue),
       account_slug: cdktf.stringToTerraform(this._accountSlugValue),
+      adopt_existing: cdktf.booleanToTerraform(this._adoptExistingValue),
       base_url: cdktf.stringToTerraform(this._baseUrlValue),
       bearer_token: cdktf.stringToTerraform(this._bearerTokenValue),
       ca_file: cdktf.stringToTerraform(this._caFileValue),

@@ -11,6 +11,11 @@ const base = "/public/v1/account/acme/project/demo/environments";
 const create = (body: unknown, as = "alice", path = base) => call(service, "POST", path, { as, body });
 let counter = 0;
 const unique = () => `env ${++counter}`;
+/** What the service stored for an environment (never returned). */
+const storedSettings = (id: string) => {
+  const row = service.app.service.store.db.prepare("SELECT network_configs, bridge_config FROM environments WHERE id = ?").get(id) as { network_configs: string; bridge_config: string };
+  return { network_configs: JSON.parse(row.network_configs), bridge_config: JSON.parse(row.bridge_config) };
+};
 
 describe("POST environments", () => {
   test("creates a multi-network environment: networks, active_instance vnets with rpcs, fork and chain config", async () => {
@@ -36,20 +41,25 @@ describe("POST environments", () => {
     const [mainnet, baseVnet] = body.active_instance.vnets;
     expect(mainnet.status).toBe("running");
     expect(mainnet.fork_config).toEqual({ network_id: 1, block_number: "0xabc" });
-    expect(mainnet.chain_config).toEqual({ chain_id: 1 });
-    expect(baseVnet.chain_config).toEqual({ chain_id: 84530001 });
+    // The documented vnet fields only; the chain id override is stored, not returned.
+    expect(Object.keys(mainnet).sort()).toEqual(["display_name", "fork_config", "id", "rpcs", "slug", "status"]);
+    expect(Object.keys(baseVnet).sort()).toEqual(["display_name", "fork_config", "id", "rpcs", "slug", "status"]);
     expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC"]);
     expect(mainnet.rpcs[0].url).toMatch(new RegExp(`^${service.baseUrl}/rpc/admin/[A-Za-z0-9_-]{43}$`));
     expect(mainnet.rpcs[1].url).toBe(`${service.baseUrl}/rpc/public/${mainnet.id}`);
-    expect(body.network_configs[1].accounts).toEqual([{ address: `0x${"ab".repeat(20)}`, balance: "0xde0b6b3a7640000" }]);
-    expect(body.network_configs[0]).toEqual({ network_id: "1", block_number: "0xabc" });
-    expect(body.bridge_config).toEqual({ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 });
+    // The documented Environment fields only; what it was created with is stored, normalized.
+    expect(Object.keys(body).sort()).toEqual(["active_instance", "created_at", "display_name", "id", "networks", "slug"]);
+    const stored = storedSettings(body.id);
+    expect(stored.network_configs[1].accounts).toEqual([{ address: `0x${"ab".repeat(20)}`, balance: "0xde0b6b3a7640000" }]);
+    expect(stored.network_configs[1].chain_config_overrides).toEqual({ chain_id: "84530001" });
+    expect(stored.network_configs[0]).toEqual({ network_id: "1", block_number: "0xabc" });
+    expect(stored.bridge_config).toEqual({ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 });
   });
 
   test("fills bridge defaults and keeps a given slug", async () => {
     const { body } = await create({ display_name: unique(), slug: "given-slug", network_configs: [{ network_id: "10" }] });
     expect(body.slug).toBe("given-slug");
-    expect(body.bridge_config).toEqual({ enabled: false, relay_mode: "autoRelay", delay_seconds: 0 });
+    expect(storedSettings(body.id).bridge_config).toEqual({ enabled: false, relay_mode: "autoRelay", delay_seconds: 0 });
   });
 
   test("a slug conflict is a 400 naming the slug and the existing environment", async () => {

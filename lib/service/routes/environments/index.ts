@@ -3,7 +3,7 @@
  * `/public/v1/account/{accountSlug}/project/{projectSlug}/environments`. Creating only writes rows; chains
  * start lazily on first use. Deleting destroys the chains of the deleted vnets.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import {
@@ -18,10 +18,15 @@ import {
 import { badRequest, notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { planEnvironment } from "./plan";
-import { toEnvironment } from "./render";
+import { toEnvironment, type Audience } from "./render";
 
 /** Path prefix of the environment endpoints. */
 export const ENVIRONMENTS_PATH = "/public/v1/account/:accountSlug/project/:projectSlug/environments";
+
+/** Whether the caller may receive Admin RPC URLs: only callers who may write (decisions: never a read-only key). */
+function audienceOf(request: FastifyRequest): Audience {
+  return { mayWrite: request.requester != null && !request.requester.readOnly };
+}
 
 /** The environment routes. */
 export default async function environmentRoutes(app: FastifyInstance): Promise<void> {
@@ -49,7 +54,7 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
           { environment_id: result.slugTakenBy, slug: plan.slug },
         );
       }
-      return toEnvironment(result.created, baseUrlOf(request));
+      return toEnvironment(result.created, baseUrlOf(request), audienceOf(request));
     },
   );
 
@@ -60,7 +65,8 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
       const project = projectOf(request);
       const { page, perPage } = pageOf(request.query);
       const baseUrl = baseUrlOf(request);
-      return { environments: store.environments.page(project.id, page, perPage).map((e) => toEnvironment(e, baseUrl)) };
+      const audience = audienceOf(request);
+      return { environments: store.environments.page(project.id, page, perPage).map((e) => toEnvironment(e, baseUrl, audience)) };
     },
   );
 
@@ -71,7 +77,7 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
       const project = projectOf(request);
       const environment = store.environments.get(project.id, request.params.environmentId);
       if (!environment) throw notFound("rid:vnet", `environment ${request.params.environmentId} not found`);
-      return toEnvironment(environment, baseUrlOf(request));
+      return toEnvironment(environment, baseUrlOf(request), audienceOf(request));
     },
   );
 

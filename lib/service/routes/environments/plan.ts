@@ -3,7 +3,7 @@
  * network with Virtual Environments, no network twice, no chain id twice, `delay_seconds` only with
  * `delayedRelay`), defaults (fork point, chain id, bridge settings, slug) and normalized hex.
  */
-import type { CreateEnvironmentRequest, Environment, NetworkConfig } from "../../../spec";
+import type { CreateEnvironmentRequest, NetworkConfig, StoredEnvironmentSettings } from "../../../spec";
 import { badRequest } from "../../errors";
 import { slugify } from "../../../spec/slug";
 import type { NewEnvironment, Store } from "../../store";
@@ -90,7 +90,7 @@ function normalizedConfig(config: NetworkConfig, accounts: NetworkConfig["accoun
   return normalized;
 }
 
-function bridgeConfigOf(request: CreateEnvironmentRequest): Environment["bridge_config"] {
+function bridgeConfigOf(request: CreateEnvironmentRequest): StoredEnvironmentSettings["bridge_config"] {
   const bridge = request.bridge_config ?? {};
   const relayMode = bridge.relay_mode ?? "autoRelay";
   if (bridge.delay_seconds !== undefined && relayMode !== "delayedRelay") {

@@ -1,9 +1,19 @@
 /** The one mapping from a stored environment to the spec's Environment object. */
-import { explorerEnabled, explorerUrl, type Environment } from "../../../spec";
+import { RPC_NAMES, explorerEnabled, explorerUrl, type Environment, type VnetRpc } from "../../../spec";
 import type { EnvironmentRecord } from "../../store";
 
-/** The Environment as the API returns it; RPC URLs are built on `baseUrl`. */
-export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Environment {
+/** Who asks: a caller who may not write (a read-only key) never receives Admin RPC URLs, which grant writes. */
+export interface Audience {
+  /** true when the caller may change things (not a read-only key). */
+  readonly mayWrite: boolean;
+}
+
+/**
+ * The Environment as the API returns it: the documented fields only (no `network_configs`, `bridge_config` or
+ * chain-id overrides, which stay stored). RPC URLs are built on `baseUrl`; the `Admin RPC` entry of each vnet is
+ * left out for an audience that may not write.
+ */
+export function toEnvironment(record: EnvironmentRecord, baseUrl: string, audience: Audience): Environment {
   return {
     id: record.id,
     display_name: record.display_name,
@@ -22,16 +32,21 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Envir
         display_name: vnet.display_name,
         slug: vnet.slug,
         status: vnet.status,
-        rpcs: [
-          { name: "Admin RPC", url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` },
-          { name: "Public RPC", url: `${baseUrl}/rpc/public/${vnet.id}` },
-        ],
+        rpcs: visibleTo(audience, [
+          { name: RPC_NAMES.admin, url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` },
+          { name: RPC_NAMES.public, url: `${baseUrl}/rpc/public/${vnet.id}` },
+        ]),
         fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
-        chain_config: { chain_id: vnet.chain_id },
         ...(explorerEnabled(record.network_configs[vnet.position]) && { explorer_url: explorerUrl(baseUrl, vnet.id) }),
       })),
     },
-    network_configs: record.network_configs,
-    bridge_config: record.bridge_config,
   };
+}
+
+/** The Admin entries (HTTP and WebSocket) carry the secret that grants writes. */
+const ADMIN_RPC_NAMES: ReadonlySet<string> = new Set([RPC_NAMES.admin, RPC_NAMES.adminWebsocket]);
+
+/** The rpcs entries an audience may see: every entry, or without the Admin ones for a caller who may not write. */
+function visibleTo(audience: Audience, rpcs: VnetRpc[]): VnetRpc[] {
+  return audience.mayWrite ? rpcs : rpcs.filter((rpc) => !ADMIN_RPC_NAMES.has(rpc.name));
 }

@@ -2,7 +2,7 @@
 import type { DeliveryChannel } from "../../../client";
 import { attr, cty, defineDataSource, defineSchema, type Model } from "../../framework";
 import { reportError } from "../errors";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 
 /** The data source schema. */
 export const deliveryChannelsSchema = defineSchema({

@@ -2,8 +2,9 @@
 import { ApiError, type Environment } from "../../../client";
 import { at, attr, defineDataSource, defineSchema, isUnknown, type Model } from "../../framework";
 import { reportError } from "../errors";
-import { requireProject, type ChainformProviderData } from "../provider";
-import { adminRpcUrlsAttribute, endpointsOf, publicRpcUrlsAttribute, vnetsAttribute } from "../resources/vnets";
+import { requireProject, type ChainformProviderData } from "../provider-data";
+import { warnNoAdminRpc } from "../resources/environment";
+import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute } from "../resources/vnets";
 
 /** The data source schema. */
 export const environmentDataSchema = defineSchema({
@@ -47,9 +48,11 @@ export const environmentDataSource = defineDataSource<typeof environmentDataSche
   async read({ config, providerData: data, diagnostics }) {
     if (!requireProject(data, diagnostics, "read the environment")) return;
     try {
-      if (config.id !== null) return toState(await data.client.getEnvironment({ environmentId: config.id }));
-      const found = await data.client.getEnvironmentBySlug({ slug: config.slug! });
-      if (found) return toState(found);
+      const found = config.id !== null ? await data.client.getEnvironment({ environmentId: config.id }) : await data.client.getEnvironmentBySlug({ slug: config.slug! });
+      if (found) {
+        if (lacksAdminRpc(found)) warnNoAdminRpc(diagnostics);
+        return toState(found);
+      }
       diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${config.slug}".`, at("slug"));
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {

@@ -2,7 +2,7 @@
 import type { Environment } from "../../../client";
 import { attr, cty, defineDataSource, defineSchema, type Model } from "../../framework";
 import { reportError } from "../errors";
-import { requireProject, type ChainformProviderData } from "../provider";
+import { requireProject, type ChainformProviderData } from "../provider-data";
 import { endpointsOf } from "../resources/vnets";
 
 /** The data source schema. */

@@ -2,7 +2,7 @@
 import type { Project } from "../../../client";
 import { at, attr, defineDataSource, defineSchema, type Model } from "../../framework";
 import { reportError } from "../errors";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 import { projectFields } from "./projects";
 
 /** The data source schema. */

@@ -2,7 +2,7 @@
 import type { Project } from "../../../client";
 import { attr, cty, defineDataSource, defineSchema, type Model } from "../../framework";
 import { reportError } from "../errors";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 
 /** The object type of one project in `projects`. */
 export const projectObject = cty.object({

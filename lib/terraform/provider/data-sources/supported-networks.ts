@@ -2,7 +2,7 @@
 import { SUPPORTED_FEATURES, type SupportedNetwork } from "../../../spec";
 import { attr, cty, defineDataSource, defineSchema, oneOf, type Model } from "../../framework";
 import { reportError } from "../errors";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 
 const network = cty.object({
   network_name: cty.string,

@@ -3,10 +3,10 @@
  * action succeeds); destroying it does nothing, the action stays stopped. The service has no read of an action,
  * so state keeps what the stop returned.
  */
-import { ApiError, type Web3Action } from "../../../client";
+import { ApiError, type StopActionReturnType } from "../../../client";
 import { at, attr, defineResource, defineSchema, lengthBetween, requiresReplace, useStateForUnknown, type Model } from "../../framework";
 import { reportError } from "../errors";
-import { requireProject, type ChainformProviderData } from "../provider";
+import { requireProject, type ChainformProviderData } from "../provider-data";
 
 /** The resource schema. */
 export const actionStopSchema = defineSchema({
@@ -22,7 +22,7 @@ export const actionStopSchema = defineSchema({
     }),
     // Computed
     id: attr.string({ description: "Identifier of the Web3 Action.", computed: true, planModifiers: [useStateForUnknown()] }),
-    name: attr.string({ description: "Name of the Web3 Action.", computed: true, planModifiers: [useStateForUnknown()] }),
+    name: attr.string({ description: "Name of the Web3 Action, when the service's answer carried it (the hosted service documents no body; then null).", computed: true, planModifiers: [useStateForUnknown()] }),
     status: attr.string({ description: "Status of the Web3 Action: stopped.", computed: true, planModifiers: [useStateForUnknown()] }),
   },
 });
@@ -31,8 +31,9 @@ export const actionStopSchema = defineSchema({
 export type ActionStopState = Model<typeof actionStopSchema>;
 
 /** The one mapping from the service's action to state. */
-export function toState(action: Web3Action, actionId: string): ActionStopState {
-  return { action_id: actionId, id: action.id, name: action.name, status: action.status };
+export function toState(action: StopActionReturnType, actionId: string): ActionStopState {
+  // name is null when the answer did not carry the action (a computed attribute may be null).
+  return { action_id: actionId, id: action.id, name: action.name as string, status: action.status };
 }
 
 /** The resource. */

@@ -1,38 +1,31 @@
 import type { Environment } from "../../../client";
 import { normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
 import { environmentFieldPath } from "../errors";
-import { createRequest, toState, type EnvironmentState } from "./environment";
+import { createRequest, slugFromPrefix, toState, type EnvironmentState } from "./environment";
 
-const vnet = (networkId: number, chainId: number, n: number) => ({
+const vnet = (networkId: number, n: number) => ({
   id: `00000000-0000-4000-8000-00000000000${n}`,
   display_name: `env (${networkId})`,
   slug: `env-${networkId}`,
   status: "running",
   rpcs: [
-    { name: "Admin RPC" as const, url: `http://svc/rpc/admin/secret${n}` },
-    { name: "Public RPC" as const, url: `http://svc/rpc/public/${n}` },
+    { name: "Admin RPC", url: `http://svc/rpc/admin/secret${n}` },
+    { name: "Public RPC", url: `http://svc/rpc/public/${n}` },
   ],
   fork_config: { network_id: networkId, block_number: "0x10" },
-  chain_config: { chain_id: chainId },
 });
 
+// The documented Environment: no network_configs, bridge_config or chain_config.
 const service: Environment = {
   id: "11111111-1111-4111-8111-111111111111",
   display_name: "Env",
   slug: "env",
   created_at: "2026-01-01T00:00:00.000Z",
-  networks: [],
-  active_instance: { id: "22222222-2222-4222-8222-222222222222", vnets: [vnet(1, 73571, 1), vnet(8453, 8453, 2)] },
-  network_configs: [
-    {
-      network_id: "1",
-      chain_config_overrides: { chain_id: "73571" },
-      explorer_config: { enabled: true },
-      accounts: [{ address: "0xabcdef0000000000000000000000000000000001", balance: "0x56bc75e2d63100000" }],
-    },
-    { network_id: "8453", block_number: "0xa" },
+  networks: [
+    { id: "33333333-3333-4333-8333-333333333331", network_id: "1", network_name: "Ethereum Mainnet", block_number: "0x10" },
+    { id: "33333333-3333-4333-8333-333333333332", network_id: "8453", network_name: "Base", block_number: "0xa" },
   ],
-  bridge_config: { enabled: true, relay_mode: "autoRelay", delay_seconds: 0 },
+  active_instance: { id: "22222222-2222-4222-8222-222222222222", vnets: [vnet(1, 1), vnet(8453, 2)] },
 };
 
 describe("balances", () => {
@@ -69,27 +62,35 @@ describe("balances", () => {
 });
 
 describe("toState", () => {
-  it("maps the service's environment, keeping how the configuration spelled equal values", () => {
-    // GIVEN a plan that wrote the balance in ether, the address in upper case and the block number padded
+  it("takes what the service shows from the answer and the rest from the plan, keeping equal spellings", () => {
+    // GIVEN a plan with settings the service does not return, and the block number padded
     const state = toState(service, {
+      slug_prefix: null,
       network_config: [
-        { network_id: "1", block_number: null, account: [{ address: "0xABCDEF0000000000000000000000000000000001", balance: "100ether" }] },
-        { network_id: "8453", block_number: "0x000A", account: [] },
+        {
+          network_id: "1",
+          block_number: null,
+          chain_id: "73571",
+          explorer: [{ enabled: true, verification_visibility: null }],
+          account: [{ address: "0xABCDEF0000000000000000000000000000000001", balance: "100ether" }],
+        },
+        { network_id: "8453", block_number: "0x000A", chain_id: null, explorer: [], account: [] },
       ],
       bridge: [{ enabled: true, relay_mode: null, delay_seconds: null }],
     });
-    // THEN state keeps those spellings, and holds everything else as the service says
+    // THEN state holds the plan's settings, the service's values of what it shows, and the known spellings
     expect(state).toEqual<EnvironmentState>({
       id: service.id,
       display_name: "Env",
       slug: "env",
+      slug_prefix: null,
       created_at: "2026-01-01T00:00:00.000Z",
       instance_id: service.active_instance.id,
       network_config: [
         {
           network_id: "1",
           block_number: "0x10",
-          chain_id: 73571,
+          chain_id: "73571",
           explorer: [{ enabled: true, verification_visibility: null }],
           account: [{ address: "0xABCDEF0000000000000000000000000000000001", balance: "100ether" }],
         },
@@ -97,27 +98,51 @@ describe("toState", () => {
       ],
       bridge: [{ enabled: true, relay_mode: null, delay_seconds: null }],
       vnets: [
-        { id: service.active_instance.vnets[0]!.id, network_id: "1", chain_id: 73571, slug: "env-1", status: "running", public_rpc_url: "http://svc/rpc/public/1", admin_rpc_url: "http://svc/rpc/admin/secret1" },
-        { id: service.active_instance.vnets[1]!.id, network_id: "8453", chain_id: 8453, slug: "env-8453", status: "running", public_rpc_url: "http://svc/rpc/public/2", admin_rpc_url: "http://svc/rpc/admin/secret2" },
+        { id: service.active_instance.vnets[0]!.id, network_id: "1", chain_id: "73571", slug: "env-1", status: "running", public_rpc_url: "http://svc/rpc/public/1", admin_rpc_url: "http://svc/rpc/admin/secret1", bridge_address: "0x00000000000000000000000000000000c4a1b71d" },
+        { id: service.active_instance.vnets[1]!.id, network_id: "8453", chain_id: "8453", slug: "env-8453", status: "running", public_rpc_url: "http://svc/rpc/public/2", admin_rpc_url: "http://svc/rpc/admin/secret2", bridge_address: "0x00000000000000000000000000000000c4a1b71d" },
       ],
       public_rpc_urls: { "1": "http://svc/rpc/public/1", "8453": "http://svc/rpc/public/2" },
       admin_rpc_urls: { "1": "http://svc/rpc/admin/secret1", "8453": "http://svc/rpc/admin/secret2" },
     });
   });
 
-  it("shows the service's values where they mean something else (drift)", () => {
-    const state = toState(service, {
-      network_config: [{ network_id: "1", account: [{ address: "0x9999999999999999999999999999999999999999", balance: "1ether" }] }],
-      bridge: [{ enabled: false, relay_mode: "delayedRelay", delay_seconds: 5 }],
-    });
-    expect(state.network_config[0]!.account).toEqual([{ address: "0xabcdef0000000000000000000000000000000001", balance: "0x56bc75e2d63100000" }]);
-    expect(state.bridge).toEqual([{ enabled: true, relay_mode: "autoRelay", delay_seconds: 0 }]);
+  it("shows the service's fork block where it means another block (drift)", () => {
+    const state = toState(service, { network_config: [{ network_id: "1", block_number: "0x11" }], bridge: [] });
+    expect(state.network_config[0]!.block_number).toBe("0x10");
+    expect(state.vnets[0]!.bridge_address).toBeNull();
   });
 
-  it("without a configuration (import), leaves out a bridge at its defaults and defaults inside a bridge", () => {
-    expect(toState({ ...service, bridge_config: { enabled: false, relay_mode: "autoRelay", delay_seconds: 0 } }, null).bridge).toEqual([]);
-    expect(toState(service, null).bridge).toEqual([{ enabled: true, relay_mode: null, delay_seconds: null }]);
-    expect(toState(service, null).network_config[0]!.account[0]!.balance).toBe("0x56bc75e2d63100000");
+  it("on import (nothing known) recovers the networks and fork blocks, and no settings the service does not show", () => {
+    const state = toState(service, null);
+    expect(state.network_config).toEqual([
+      { network_id: "1", block_number: "0x10", chain_id: null, explorer: [], account: [] },
+      { network_id: "8453", block_number: "0xa", chain_id: null, explorer: [], account: [] },
+    ]);
+    expect(state.bridge).toEqual([]);
+    expect(state.vnets.map((v) => v.chain_id)).toEqual(["1", "8453"]);
+  });
+
+  it("copes with a caller who may not write: no Admin RPC entries gives empty admin URLs, not a crash", () => {
+    const readOnly: Environment = {
+      ...service,
+      active_instance: {
+        ...service.active_instance,
+        vnets: service.active_instance.vnets.map((v) => ({ ...v, rpcs: v.rpcs.filter((r) => r.name !== "Admin RPC") })),
+      },
+    };
+    const state = toState(readOnly, null);
+    expect(state.admin_rpc_urls).toEqual({});
+    expect(state.vnets.map((v) => v.admin_rpc_url)).toEqual([null, null]);
+    expect(state.public_rpc_urls).toEqual({ "1": "http://svc/rpc/public/1", "8453": "http://svc/rpc/public/2" });
+  });
+});
+
+describe("slugFromPrefix", () => {
+  it("joins the prefix and 8 hex digits with one dash", () => {
+    expect(slugFromPrefix("ci-", () => "3f9a0c1b")).toBe("ci-3f9a0c1b");
+    expect(slugFromPrefix("ci", () => "3f9a0c1b")).toBe("ci-3f9a0c1b");
+    expect(slugFromPrefix("ci")).toMatch(/^ci-[0-9a-f]{8}$/);
+    expect(slugFromPrefix("ci")).not.toBe(slugFromPrefix("ci"));
   });
 });
 
@@ -127,7 +152,7 @@ describe("createRequest", () => {
       display_name: "Env",
       slug: "env",
       network_config: [
-        { network_id: "1", block_number: "0x00FF", chain_id: 5, explorer: [{ enabled: null, verification_visibility: "abi" }], account: [{ address: "0x1111111111111111111111111111111111111111", balance: "1ether" }] },
+        { network_id: "1", block_number: "0x00FF", chain_id: "5", explorer: [{ enabled: null, verification_visibility: "abi" }], account: [{ address: "0x1111111111111111111111111111111111111111", balance: "1ether" }] },
         { network_id: "8453", block_number: null, chain_id: null, explorer: [], account: [] },
       ],
       bridge: [{ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 }],

@@ -3,8 +3,15 @@
  * optional bridge between them. The service has no update endpoint, so every change of meaning replaces the
  * environment and the plan names the attribute that forces it. Changes of spelling only (`"100ether"` written as
  * `"0x56bc75e2d63100000"`, an address in other letter case) are in-place updates that call nothing.
+ *
+ * The service's documented Environment shows the display name, slug, networks with their fork blocks, and each
+ * vnet's RPC URLs; it does not show what the environment was created with (chain-id overrides, accounts,
+ * explorer, bridge). Those live in Terraform state: state keeps what was applied, and read refreshes only what
+ * the service shows. See lib/terraform/provider/README.md for what import can and cannot recover.
  */
-import { ApiError, isSlugConflict, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
+import { randomBytes } from "node:crypto";
+import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
+import { ChainIdString } from "../../../spec/common";
 import { slugify } from "../../../spec/slug";
 import {
   at,
@@ -23,19 +30,18 @@ import {
   validator,
   type Diagnostics,
   type Model,
+  type UnknownValue,
 } from "../../framework";
-import type { UnknownValue } from "../../protocol/cty/unknown";
 import { BALANCE_FORMATS, canonicalHex, normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
 import { environmentFieldPath, reportError } from "../errors";
-import type { ChainformProviderData } from "../provider";
-import { requireProject } from "../provider";
-import { adminRpcUrlsAttribute, endpointsOf, publicRpcUrlsAttribute, vnetsAttribute } from "./vnets";
+import { requireProject, type ChainformProviderData } from "../provider-data";
+import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
+import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
 
 /** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
 const MAX_NETWORKS = 16;
 const MAX_ACCOUNTS = 100;
 const MAX_DELAY_SECONDS = 86_400;
-const BRIDGE_DEFAULTS = { enabled: false, relay_mode: "autoRelay", delay_seconds: 0 } as const;
 
 const balance = validator(BALANCE_FORMATS, (text: string) => {
   const parsed = parseBalance(text);
@@ -52,8 +58,26 @@ const replaceUnlessSame = (what: string, same: (a: string, b: string) => boolean
   );
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** Slug syntax (lib/spec's Slug); a prefix may end with a dash. */
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const SLUG_PREFIX = /^[a-z0-9]+(-[a-z0-9]+)*-?$/;
+/** Length of the unique suffix that slug_prefix gets (8 lowercase hex digits), and the slug's longest length. */
+const SUFFIX_LENGTH = 8;
+const MAX_SLUG_LENGTH = 100;
+const CHAIN_ID = new RegExp(ChainIdString.pattern!);
+
+/**
+ * A slug from `slug_prefix`: the prefix, a dash unless it ends with one, and 8 random hex digits (AWS's
+ * `name_prefix` convention), e.g. `ci-` → `ci-3f9a0c1b`.
+ */
+export function slugFromPrefix(prefix: string, random: () => string = () => randomBytes(SUFFIX_LENGTH / 2).toString("hex")): string {
+  return `${prefix}${prefix.endsWith("-") ? "" : "-"}${random()}`;
+}
+
 /** The resource schema. */
 export const environmentSchema = defineSchema({
+  // Version 1: network_config.chain_id became a string (was a number); vnets gained bridge_address.
+  version: 1,
   description:
     "A throw-away blockchain environment: one Virtual Environment (a fork of a real network with its own RPC URLs) per `network_config`, optionally bridged. There is no update: changing any argument replaces the environment.",
   attributes: {
@@ -66,11 +90,17 @@ export const environmentSchema = defineSchema({
     }),
     // Optional
     slug: attr.string({
-      description: "Slug of the environment, unique in the project; derived from display_name when omitted (\"CI run 42\" → ci-run-42).",
+      description:
+        "Slug of the environment, unique in the project; derived from display_name when omitted (\"CI run 42\" → ci-run-42), or generated from slug_prefix. Conflicts with slug_prefix. A fixed slug cannot be used with lifecycle { create_before_destroy = true }: the replacement would need the slug while the old environment still holds it; use slug_prefix.",
       optional: true,
       computed: true,
-      validators: [regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "lowercase letters and digits in dash-separated groups"), lengthBetween(1, 100)],
+      validators: [regex(SLUG, "lowercase letters and digits in dash-separated groups"), lengthBetween(1, MAX_SLUG_LENGTH)],
       planModifiers: [useStateForUnknown(), requiresReplace()],
+    }),
+    slug_prefix: attr.string({
+      description: `Creates a unique slug beginning with this prefix: the prefix, a dash unless it ends with one, and ${SUFFIX_LENGTH} random hex digits (\"ci-\" → ci-3f9a0c1b), like AWS's name_prefix. Use it with lifecycle { create_before_destroy = true }, so that a replacement never collides with the environment it replaces. Conflicts with slug. The slug is known after apply.`,
+      optional: true,
+      validators: [regex(SLUG_PREFIX, "lowercase letters and digits in dash-separated groups, optionally ending with a dash"), lengthBetween(1, MAX_SLUG_LENGTH - SUFFIX_LENGTH - 1)],
     }),
     // Computed
     id: attr.string({ description: "Identifier of the environment.", computed: true, planModifiers: [useStateForUnknown()] }),
@@ -99,10 +129,11 @@ export const environmentSchema = defineSchema({
           validators: [regex(/^0x[0-9a-fA-F]{1,64}$/, "a hex block number such as 0x12a05f2")],
           planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameQuantity)],
         }),
-        chain_id: attr.number({
-          description: "Chain ID the Virtual Environment answers with; defaults to the forked network's.",
+        chain_id: attr.string({
+          description:
+            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.",
           optional: true,
-          validators: [wholeNumber(1, Number.MAX_SAFE_INTEGER)],
+          validators: [regex(CHAIN_ID, "a chain id in decimal, e.g. \"73571\"")],
           planModifiers: [requiresReplace()],
         }),
       },
@@ -167,67 +198,69 @@ export type EnvironmentState = Model<typeof environmentSchema>;
 type NetworkConfigState = EnvironmentState["network_config"][number];
 type BridgeState = EnvironmentState["bridge"][number];
 
-/** What the configuration said, where state keeps the user's spelling (balances, addresses, block numbers). */
-export type WrittenAs = {
-  readonly network_config?: readonly { network_id?: unknown; block_number?: unknown; account?: readonly { address?: unknown; balance?: unknown }[] }[];
-  readonly bridge?: readonly Partial<Record<keyof BridgeState, unknown>>[];
+/**
+ * What Terraform already knows of the environment: the plan (create) or the prior state (read). It supplies what
+ * the service's answer does not show (chain-id overrides, explorer, accounts, bridge, slug_prefix) and the user's
+ * spelling of what it does show. Null on import.
+ */
+export type Known = {
+  readonly slug_prefix?: unknown;
+  readonly network_config?: readonly {
+    network_id?: unknown;
+    block_number?: unknown;
+    chain_id?: unknown;
+    explorer?: unknown;
+    account?: readonly { address?: unknown; balance?: unknown }[] | unknown;
+  }[] | unknown;
+  readonly bridge?: readonly Partial<Record<keyof BridgeState, unknown>>[] | unknown;
 } | null;
 
 /**
- * The one mapping from the service's Environment to state. `writtenAs` is the plan (create) or prior state (read):
- * where it spells a value differently but means the same (a balance in ether, an address in upper case, a block
- * number with leading zeros), state keeps its spelling, so that the next plan is empty; where it left an optional
- * argument out and the service holds the default, state leaves it out too. Without it (import), state holds the
- * service's canonical values and leaves out what equals the default.
+ * The one mapping from the service's Environment to state. From the answer it takes what the service documents:
+ * id, display name, slug, created_at, the instance, the networks in order with their fork blocks (keeping the
+ * known spelling of the same block number), and the vnets' RPC URLs. Everything else comes from `known`, matched
+ * by network_id: the chain-id override, explorer settings and accounts of each network, and the bridge. A network
+ * the answer shows that `known` lacks (import) gets no settings: the service cannot tell them.
  */
-export function toState(environment: Environment, writtenAs: WrittenAs): EnvironmentState {
-  const endpoints = endpointsOf(environment);
-  const network_config = environment.network_configs.map((config, index): NetworkConfigState => {
-    const written = writtenAs?.network_config?.find((n) => n.network_id === config.network_id) ?? writtenAs?.network_config?.[index];
-    const vnet =
-      environment.active_instance.vnets.find((v) => String(v.fork_config.network_id) === config.network_id) ??
-      environment.active_instance.vnets[index];
-    const blockNumber = config.block_number ?? vnet?.fork_config.block_number ?? null;
+export function toState(environment: Environment, known: Known): EnvironmentState {
+  const knownNetworks = listOf(known?.network_config);
+  const fromAnswer = (environment.networks?.length ?? 0) > 0
+    ? environment.networks.map((n) => ({ network_id: String(n.network_id), block_number: n.block_number ?? null }))
+    : (environment.active_instance?.vnets ?? []).map((v) => ({ network_id: String(v.fork_config?.network_id), block_number: v.fork_config?.block_number ?? null }));
+  const network_config = fromAnswer.map((network, index): NetworkConfigState => {
+    const written = knownNetworks.find((n) => n.network_id === network.network_id) ?? (knownNetworks[index]?.network_id === undefined ? knownNetworks[index] : undefined);
     return {
-      network_id: config.network_id,
-      block_number: keepSpelling(written?.block_number, blockNumber, sameQuantity),
-      chain_id: config.chain_config_overrides?.chain_id !== undefined ? Number(config.chain_config_overrides.chain_id) : null,
-      explorer: config.explorer_config
-        ? [{ enabled: config.explorer_config.enabled ?? null, verification_visibility: config.explorer_config.verification_visibility ?? null }]
-        : [],
-      account: (config.accounts ?? []).map((account, j) => ({
-        address: keepSpelling(written?.account?.[j]?.address, account.address, sameAddress)!,
-        balance: keepSpelling(written?.account?.[j]?.balance, account.balance, sameBalance)!,
-      })),
+      network_id: network.network_id,
+      block_number: keepSpelling(written?.block_number, network.block_number, sameQuantity),
+      chain_id: typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null,
+      explorer: listOf(written?.explorer).map((e) => e as NetworkConfigState["explorer"][number]),
+      account: listOf(written?.account).map((a) => a as NetworkConfigState["account"][number]),
     };
   });
+  const bridge = listOf(known?.bridge).map((b) => b as BridgeState);
+  const chainIds = new Map(network_config.map((n) => [n.network_id, n.chain_id]));
   return {
     id: environment.id,
     display_name: environment.display_name,
     slug: environment.slug,
+    slug_prefix: typeof known?.slug_prefix === "string" && !isUnknown(known.slug_prefix) ? known.slug_prefix : null,
     created_at: environment.created_at,
-    instance_id: environment.active_instance.id,
+    instance_id: environment.active_instance?.id ?? null,
     network_config,
-    bridge: bridgeState(environment.bridge_config, writtenAs?.bridge),
-    ...endpoints,
-  };
+    bridge,
+    ...endpointsOf(environment, { chainIdOf: (networkId) => chainIds.get(networkId) ?? null, bridgeEnabled: bridge[0]?.enabled === true }),
+  } as EnvironmentState;
+}
+
+function listOf<T = Record<string, unknown>>(value: unknown): T[] {
+  return Array.isArray(value) ? (value.filter((v) => v !== null && typeof v === "object" && !isUnknown(v)) as T[]) : [];
 }
 
 function keepSpelling(written: unknown, actual: string | null, same: (a: string, b: string) => boolean): string | null {
   return typeof written === "string" && actual !== null && !isUnknown(written) && same(written, actual) ? written : actual;
 }
 
-function bridgeState(actual: Environment["bridge_config"], written: NonNullable<WrittenAs>["bridge"]): BridgeState[] {
-  const block = written?.[0];
-  const isDefault = (Object.keys(BRIDGE_DEFAULTS) as (keyof typeof BRIDGE_DEFAULTS)[]).every((k) => actual[k] === BRIDGE_DEFAULTS[k]);
-  if (!block && isDefault) return [];
-  // An argument left out stays out while the service holds its default; anything else shows the service's value.
-  const field = <K extends keyof typeof BRIDGE_DEFAULTS>(key: K) =>
-    (block ? block[key] === null || block[key] === undefined : true) && actual[key] === BRIDGE_DEFAULTS[key] ? null : actual[key];
-  return [{ enabled: field("enabled"), relay_mode: field("relay_mode"), delay_seconds: field("delay_seconds") }];
-}
-
-/** The create request for a plan (balances normalized to hex wei, block numbers canonical). */
+/** The create request for a plan (balances normalized to hex wei, block numbers canonical) and a known slug. */
 export function createRequest(plan: {
   display_name: string;
   slug: string | null;
@@ -237,7 +270,7 @@ export function createRequest(plan: {
   const network_configs = plan.network_config.map((n): NetworkConfig => {
     const config: NetworkConfig = { network_id: n.network_id };
     if (typeof n.block_number === "string" && !isUnknown(n.block_number)) config.block_number = canonicalHex(n.block_number);
-    if (n.chain_id !== null) config.chain_config_overrides = { chain_id: String(n.chain_id) };
+    if (n.chain_id !== null) config.chain_config_overrides = { chain_id: n.chain_id };
     const explorer = n.explorer[0];
     if (explorer) {
       config.explorer_config = {};
@@ -261,6 +294,18 @@ export function createRequest(plan: {
   return request;
 }
 
+/** The advice for a slug held by an environment this resource does not manage: commands that work. */
+function takenSlugAdvice(data: ChainformProviderData, existing: Environment): string {
+  return (
+    `To manage that environment with Terraform, import it (use this resource's address, shown above):\n\n` +
+    `  terraform import <address> ${existing.id}\n\n` +
+    `or set adopt_existing = true in the provider block to adopt it if it matches this configuration, or choose another slug. ` +
+    `If it is the environment this resource is replacing with lifecycle { create_before_destroy = true }, a fixed slug cannot work: ` +
+    `replace slug with slug_prefix so that each replacement gets a fresh slug. ` +
+    `List the project's environments with \`chainform environments\` (CHAINFORM_ACCOUNT=${data.accountSlug} CHAINFORM_PROJECT=${data.projectSlug}).`
+  );
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const known = <T>(value: T): value is Exclude<T, null | undefined | UnknownValue> => value !== null && value !== undefined && !isUnknown(value);
 
@@ -271,9 +316,12 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 
   validate({ config, diagnostics }) {
     // Rules the service would reject at apply: caught at validate, with the attribute at fault.
+    if (known(config.slug) && known(config.slug_prefix)) {
+      diagnostics.error("Conflicting slug arguments", "Set slug or slug_prefix, not both: slug_prefix generates the slug.", at("slug_prefix"));
+    }
     if (isUnknown(config.network_config)) return;
     const networks = new Map<string, number>();
-    const chainIds = new Map<number, number>();
+    const chainIds = new Map<string, number>();
     config.network_config.forEach((network, i) => {
       if (isUnknown(network)) return;
       if (known(network.network_id)) {
@@ -287,7 +335,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         }
         networks.set(network.network_id, i);
       }
-      const chainId = known(network.chain_id) ? network.chain_id : known(network.network_id) ? Number(network.network_id) : undefined;
+      const chainId = known(network.chain_id) ? network.chain_id : known(network.network_id) ? network.network_id : undefined;
       if (chainId !== undefined && known(network.chain_id)) {
         const twin = chainIds.get(chainId);
         if (twin !== undefined && twin !== i) {
@@ -319,7 +367,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
   },
 
-  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, private: priorPrivate, setPrivate }) {
+  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, keepInPlace, private: priorPrivate, setPrivate }) {
     if (state !== null) {
       // If this turns out to be a replacement, Terraform plans the new object again with no prior state but with
       // this private data: the slug check below must not mistake the environment being replaced for a squatter.
@@ -336,11 +384,29 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         });
       }
       if (!isUnknown(plan.bridge) && plan.bridge.length !== state.bridge.length) replace(at("bridge"));
+      // After an import, state lacks what the service does not return (chain-id overrides, explorer, accounts,
+      // bridge): the configuration's values are taken as they are, in place, instead of replacing the environment.
+      if (priorPrivate?.["imported"] === true) {
+        state.network_config.forEach((prior, i) => {
+          if (prior.chain_id === null) keepInPlace(at("network_config", i, "chain_id"));
+          if (prior.explorer.length === 0) keepInPlace(at("network_config", i, "explorer"));
+          if (prior.account.length === 0) keepInPlace(at("network_config", i, "account"));
+        });
+        if (state.bridge.length === 0) keepInPlace(at("bridge"));
+      }
+      if (!isUnknown(plan.network_config) && !isUnknown(plan.bridge) && !isUnknown(plan.vnets) && Array.isArray(plan.vnets)) {
+        plan.vnets = withSettings(plan.vnets as VnetState[], plan.network_config as never, plan.bridge as never);
+      }
+      // A new slug_prefix replaces the environment unless its slug already starts with it (e.g. after import).
+      if (!isUnknown(config.slug_prefix) && config.slug_prefix !== state.slug_prefix) {
+        if (config.slug_prefix !== null && !(state.slug ?? "").startsWith(config.slug_prefix)) replace(at("slug_prefix"));
+      }
       return;
     }
-    // Creating: the slug is known now (the client derives it from display_name exactly as the service would).
-    if (config.slug === null && known(config.display_name)) plan.slug = slugify(config.display_name);
-    if (!providerData || !known(plan.slug) || !providerData.accountSlug || !providerData.projectSlug) return;
+    // Creating: the slug is known now (derived from display_name exactly as the service would), unless
+    // slug_prefix asks for a generated one, which stays unknown until apply.
+    if (config.slug === null && config.slug_prefix === null && known(config.display_name)) plan.slug = slugify(config.display_name);
+    if (!providerData || !providerData.accountSlug || !providerData.projectSlug) return;
     const data = providerData;
     const networks = isUnknown(plan.network_config) ? [] : plan.network_config;
     try {
@@ -349,14 +415,14 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         const supported = await data.client.listSupportedNetworks();
         networks.forEach((network, i) => {
           if (isUnknown(network) || !known(network.network_id)) return;
-          const found = supported.find((s) => s.chain_id === network.network_id);
+          const found = supported.find((s) => String(s.chain_id) === network.network_id);
           if (!found) {
             diagnostics.error(
               "Unsupported network",
               `Network ${network.network_id} is not supported by the service. See data.chainform_supported_networks (feature = "virtual_testnet") for the networks that are.`,
               at("network_config", i, "network_id"),
             );
-          } else if (!found.supported_features.virtual_testnet) {
+          } else if (found.supported_features && !found.supported_features.virtual_testnet) {
             diagnostics.error(
               "Network without Virtual Environments",
               `${found.network_name} (${found.chain_id}) cannot be forked into a Virtual Environment. Pick a network with the virtual_testnet feature.`,
@@ -365,49 +431,97 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
           }
         });
       }
-      // A create whose slug is taken would fail at apply: fail the plan instead, with the way to adopt it.
+    } catch (error) {
+      reportError(diagnostics, data, error, { action: "check the planned networks against the service" });
+      return;
+    }
+    if (!known(plan.slug)) return;
+    // A taken slug makes the create fail at apply (or, with adopt_existing, adopt a matching environment). This
+    // is a warning, never an error: `terraform destroy` runs a normal plan first, and an error here would make
+    // destroy impossible while such an environment exists. The environment this resource replaces is not named.
+    try {
       const existing = await data.client.getEnvironmentBySlug({ slug: plan.slug });
-      if (existing && existing.id !== priorPrivate?.["replacing"]) {
-        diagnostics.error(
+      if (!existing || existing.id === priorPrivate?.["replacing"]) return;
+      const path = config.slug === null ? at("display_name") : at("slug");
+      if (data.adoptExisting) {
+        diagnostics.warning(
           "An environment with this slug already exists",
-          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ` +
-            `To manage it with Terraform, import it (use this resource's name, shown above, for <name>):\n\n` +
-            `  terraform import chainform_environment.<name> ${existing.id}\n\n` +
-            `or choose another slug.`,
-          config.slug === null ? at("display_name") : at("slug"),
+          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}". adopt_existing is on: apply adopts it if its display name and networks match this configuration, and fails otherwise.`,
+          path,
+        );
+      } else {
+        diagnostics.warning(
+          "An environment with this slug already exists: apply will fail",
+          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}`,
+          path,
         );
       }
-    } catch (error) {
-      reportError(diagnostics, data, error, { action: "check the planned environment against the service" });
+    } catch {
+      // Only advice: the create itself reports a taken slug.
     }
   },
 
-  async create({ plan, providerData: data, diagnostics }) {
+  async create({ plan, config, providerData: data, diagnostics }) {
     if (!requireProject(data, diagnostics, "create the environment")) return;
-    const request = createRequest(plan as never);
-    // No cancellation here: an environment the service created must reach state (Ctrl-C waits for this call).
-    let created: Environment;
-    try {
-      created = await data.client.createEnvironment(request);
-    } catch (error) {
-      if (isSlugConflict(error)) {
+    const prefix = typeof plan.slug_prefix === "string" && !isUnknown(plan.slug_prefix) ? plan.slug_prefix : null;
+    const fixedSlug = known(plan.slug) ? plan.slug : null;
+    // A generated slug that happens to be taken is generated again (twice at most); a fixed one is not.
+    for (let attempt = 0; ; attempt++) {
+      const slug = fixedSlug ?? (prefix !== null ? slugFromPrefix(prefix) : slugify(plan.display_name as string));
+      const request = createRequest({ ...(plan as never as Parameters<typeof createRequest>[0]), slug });
+      // No cancellation here: an environment the service created must reach state (Ctrl-C waits for this call).
+      try {
+        const created = await data.client.createEnvironment(request);
+        return toState(created, plan as Known);
+      } catch (error) {
+        let existing: Environment | null = null;
+        try {
+          existing = await slugTakenBy(data.client, {}, slug, error);
+        } catch {
+          // The lookup failed too: report the create's own error below.
+        }
+        if (!existing) {
+          reportError(diagnostics, data, error, { action: "create the environment", fieldPath: environmentFieldPath });
+          return;
+        }
+        if (fixedSlug === null && prefix !== null && attempt < 2) continue;
+        const path = config.slug !== null ? at("slug") : config.slug_prefix !== null ? at("slug_prefix") : at("display_name");
+        if (data.adoptExisting) {
+          const differences = diffEnvironment(request, existing);
+          if (differences.length === 0) {
+            diagnostics.warning(
+              "Adopted an existing environment",
+              `Environment ${existing.id} already had slug "${slug}" and matches this configuration as far as the service shows (display name, networks, fork blocks), so it is now managed here (adopt_existing = true). Its accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and were not checked.`,
+              path,
+            );
+            return toState(existing, plan as Known);
+          }
+          diagnostics.error(
+            "An environment with this slug already exists and does not match",
+            `Environment ${existing.id} has slug "${slug}" but differs from this configuration, so adopt_existing does not adopt it: ` +
+              differences.map((d) => `${d.path}: configured ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.actual)}`).join("; ") +
+              `. Change the configuration to match, choose another slug, or delete that environment.`,
+            path,
+          );
+          return;
+        }
+        const said = error instanceof ApiError ? ` The service said: ${error.serviceMessage}${error.errorId ? ` (error id ${error.errorId})` : ""}` : "";
         diagnostics.error(
           "An environment with this slug already exists",
-          `Slug "${request.slug}" was taken between plan and apply. Import the existing environment (terraform import chainform_environment.<name> ${request.slug}) or choose another slug. The service said: ${(error as ApiError).serviceMessage}${(error as ApiError).errorId ? ` (error id ${(error as ApiError).errorId})` : ""}`,
-          at("slug"),
+          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}${said}`,
+          path,
         );
         return;
       }
-      reportError(diagnostics, data, error, { action: "create the environment", fieldPath: environmentFieldPath });
-      return;
     }
-    return toState(created, plan as WrittenAs);
   },
 
   async read({ state, providerData: data, diagnostics }) {
     if (!requireProject(data, diagnostics, "read the environment")) return;
     try {
-      return toState(await data.client.getEnvironment({ environmentId: state.id }), state as WrittenAs);
+      const environment = await data.client.getEnvironment({ environmentId: state.id });
+      if (lacksAdminRpc(environment)) warnNoAdminRpc(diagnostics);
+      return toState(environment, state as Known);
     } catch (error) {
       // Deleted out of band: drop it from state, so that the next plan creates it again.
       if (error instanceof ApiError && error.status === 404) return null;
@@ -418,7 +532,8 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 
   // Only changes of spelling reach update (every change of meaning forces replacement): nothing to send.
   async update({ plan, state }) {
-    return { ...state, ...pickInputs(plan as unknown as EnvironmentState) };
+    const inputs = pickInputs(plan as unknown as EnvironmentState);
+    return { ...state, ...inputs, vnets: withSettings(state.vnets as VnetState[], inputs.network_config, inputs.bridge) };
   },
 
   async delete({ state, providerData: data, diagnostics }) {
@@ -430,9 +545,24 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
   },
 
-  async importState({ id, providerData: data, diagnostics }) {
+  // Version 0 held chain ids as numbers: exact only up to 2^53, so they are strings now.
+  upgradeState({ version, state }) {
+    if (version >= 1) return state;
+    const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
+    const networks = Array.isArray(state["network_config"]) ? (state["network_config"] as Record<string, unknown>[]) : [];
+    const vnets = Array.isArray(state["vnets"]) ? (state["vnets"] as Record<string, unknown>[]) : [];
+    return {
+      ...state,
+      network_config: networks.map((n) => ({ ...n, chain_id: asText(n["chain_id"]) })),
+      vnets: vnets.map((v) => ({ ...v, chain_id: asText(v["chain_id"]), bridge_address: v["bridge_address"] ?? null })),
+    };
+  },
+
+  async importState({ id, providerData: data, diagnostics, setPrivate }) {
     if (!requireProject(data, diagnostics, "import the environment")) return;
-    const hint = `Import takes the environment's id (a UUID) or its slug, e.g.\n\n  terraform import chainform_environment.<name> ci-main\n\nList them with data.chainform_environments or \`chainform env list\`.`;
+    // What the service does not return is unknown to the imported state: the first plan takes it from the configuration.
+    setPrivate({ imported: true });
+    const hint = `Import takes the environment's id (a UUID) or its slug, e.g.\n\n  terraform import chainform_environment.<name> ci-main\n\nList them with data.chainform_environments or \`chainform environments\`.`;
     try {
       if (UUID.test(id)) {
         const found = await data.client.getEnvironment({ environmentId: id.toLowerCase() });
@@ -452,9 +582,26 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   },
 });
 
-/** The arguments of a plan (what update may change the spelling of). */
-function pickInputs(plan: EnvironmentState): Pick<EnvironmentState, "network_config" | "bridge"> {
-  return { network_config: plan.network_config, bridge: plan.bridge };
+/** The arguments of a plan (what update may change: spellings, and slug_prefix when the slug already fits it). */
+function pickInputs(plan: EnvironmentState): Pick<EnvironmentState, "network_config" | "bridge" | "slug_prefix"> {
+  return { network_config: plan.network_config, bridge: plan.bridge, slug_prefix: plan.slug_prefix };
+}
+
+/** The vnets with what state knows beyond the service's answer: each chain id and the bridge address. */
+function withSettings(vnets: readonly VnetState[], networks: readonly NetworkConfigState[], bridge: readonly BridgeState[]): VnetState[] {
+  return vnets.map((vnet) => ({
+    ...vnet,
+    chain_id: networks.find((n) => n.network_id === vnet.network_id)?.chain_id ?? vnet.network_id,
+    bridge_address: bridge[0]?.enabled === true ? BRIDGE_ADDRESS : null,
+  }));
+}
+
+/** The credential may not write, so the service left out the Admin RPC URLs. */
+export function warnNoAdminRpc(diagnostics: Diagnostics): void {
+  diagnostics.warning(
+    "No Admin RPC URLs",
+    "The service did not return Admin RPC URLs: the credential may not write (a read-only key). admin_rpc_urls is empty and vnets[*].admin_rpc_url is null; use a key that may write to get them.",
+  );
 }
 
 /** Re-exported for tests. */

@@ -12,3 +12,6 @@ export * from "./environments";
 export * from "./simulations";
 export * from "./transactions";
 export * from "./slug";
+export * from "./amounts";
+export * from "./chain";
+export * from "./environment-rules";

@@ -107,10 +107,10 @@ export class ChainPool {
     return slot.starting;
   }
 
-  private armIdleTimer(slot: Slot): void {
+  private armIdleTimer(slot: Slot, delayMs = this.options.idleTimeoutMs): void {
     if (this.options.idleTimeoutMs <= 0 || this.closed) return;
     this.clearIdleTimer(slot);
-    slot.idleTimer = setTimeout(() => void this.stopIfIdle(slot), this.options.idleTimeoutMs);
+    slot.idleTimer = setTimeout(() => void this.stopIfIdle(slot), delayMs);
     slot.idleTimer.unref();
   }
 
@@ -119,8 +119,18 @@ export class ChainPool {
     slot.idleTimer = null;
   }
 
+  /**
+   * Stops the slot's node when it has been idle long enough. Timers may fire a little early (and the lock may be
+   * busy): then the timer is armed again, so an idle chain always stops eventually.
+   */
   private async stopIfIdle(slot: Slot): Promise<void> {
-    if (!slot.lock.idle || Date.now() - slot.lastUsed < this.options.idleTimeoutMs) return;
+    slot.idleTimer = null;
+    if (this.closed || this.slots.get(slot.key) !== slot || !slot.node) return;
+    const idleFor = Date.now() - slot.lastUsed;
+    if (!slot.lock.idle || idleFor < this.options.idleTimeoutMs) {
+      this.armIdleTimer(slot, Math.max(1, this.options.idleTimeoutMs - Math.max(0, idleFor)));
+      return;
+    }
     await this.stopSlot(slot);
   }
 

@@ -256,7 +256,7 @@ export class BackendChainEngine implements ChainEngine {
 
   private async launchReplica(networkId: string): Promise<ChainNode> {
     const forkUrl = this.host.forkUrls[networkId];
-    return this.backend.start({ chainId: Number(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
+    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }
@@ -393,7 +393,7 @@ function validId(id: unknown): string | number | null {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
-/** The answer to a request the proxy refuses, or undefined when it goes to the chain. */
+/** The answer the proxy gives itself (a refusal, or the Public RPC's empty account list), or undefined when the request goes to the chain. */
 function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | undefined {
   const r = request as Partial<JsonRpcRequest> | null;
   if (!r || typeof r !== "object" || typeof r.method !== "string" || (r.params !== undefined && typeof r.params !== "object")) {
@@ -402,6 +402,8 @@ function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | undefin
   if (access === "public" && !isPublicMethod(r.method)) {
     return rpcError(r.id, -32601, `the method ${r.method} does not exist or is not available on the Public RPC (use the Admin RPC)`);
   }
+  // The Public RPC holds no accounts, whatever the chain has unlocked or impersonated through the Admin RPC.
+  if (access === "public" && r.method === "eth_accounts") return { jsonrpc: "2.0", id: validId(r.id), result: [] };
   if (access === "public" && SIGNER_METHODS.has(r.method)) {
     return rpcError(r.id, -32000, `unknown account: the Public RPC holds no accounts; sign the transaction and use eth_sendRawTransaction`);
   }

@@ -23,7 +23,7 @@ export interface VnetChainSpec {
   /** Chain id of the forked network, decimal string (e.g. "1"). */
   readonly networkId: string;
   /** The chain id the chain answers with: the override, else the network's. */
-  readonly chainId: number;
+  readonly chainId: bigint;
   /** Fork point, hex. */
   readonly forkBlockNumber: string;
   /** Pre-funded accounts; balances in wei, hex. */
@@ -31,7 +31,7 @@ export interface VnetChainSpec {
   /** The environment's bridge settings, or null when bridging is off. */
   readonly bridge: { readonly relayMode: RelayMode; readonly delaySeconds: number } | null;
   /** The other Virtual Environments of the same instance (bridge destinations). */
-  readonly peers: readonly { readonly vnetId: string; readonly chainId: number }[];
+  readonly peers: readonly { readonly vnetId: string; readonly chainId: bigint }[];
 }
 
 /** What the service gives the engine. */

@@ -27,7 +27,7 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Envir
           { name: "Public RPC", url: `${baseUrl}/rpc/public/${vnet.id}` },
         ],
         fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
-        chain_config: { chain_id: vnet.chain_id },
+        chain_config: { chain_id: Number(vnet.chain_id) },
       })),
     },
     network_configs: record.network_configs,

@@ -64,7 +64,7 @@ export class TestChainHost implements ChainHost {
   }
 
   recordTransaction(transaction: Transaction): void {
-    this.db.prepare("INSERT INTO test_transactions (hash, vnet_id, record) VALUES (?, ?, ?)").run(transaction.hash, transaction.vnet_id, JSON.stringify(transaction));
+    this.db.prepare("INSERT INTO test_transactions (hash, vnet_id, record) VALUES (?, ?, ?)").run(transaction.tx_hash, transaction.vnet_id, JSON.stringify(transaction));
   }
 
   /** Recorded transactions of a vnet, oldest first. */

@@ -41,7 +41,7 @@ beforeAll(async () => {
     to: tokenAddress,
     data: encodeFunctionData({ abi: token.abi, functionName: "mint", args: [probeAddress, 1000n] }),
   });
-  mintBlock = BigInt(mint.block_number);
+  mintBlock = BigInt(mint.block_number!);
 });
 afterAll(() => engine.close());
 
@@ -81,10 +81,10 @@ test("a nested CALL and DELEGATECALL: flattened trace, decoded Transfer, bloom a
 
   // ...and mining the same transaction gives the same gas, logs and bloom.
   const mined = await engine.sendTransaction(vnet.vnetId, callArgs);
-  const receipt = await rpc<{ logsBloom: string; gasUsed: string; logs: { data: string }[] }>("eth_getTransactionReceipt", [mined.hash]);
+  const receipt = await rpc<{ logsBloom: string; gasUsed: string; logs: { data: string }[] }>("eth_getTransactionReceipt", [mined.tx_hash]);
   expect(sim.gasUsed).toBe(receipt.gasUsed);
   expect(sim.logsBloom).toBe(receipt.logsBloom);
-  expect(sim.logs.map((l) => l.raw)).toEqual(mined.logs.map((l) => l.raw));
+  expect(sim.logs.map((l) => l.raw)).toEqual(mined.logs!.map((l) => l.raw));
 });
 
 test("a reverting call has status false, its frame's error kept out of the logs", async () => {

@@ -11,7 +11,7 @@ import type {
   ProjectSimulationRequest,
   Simulation,
   Transaction,
-  TransactionCategory,
+  TransactionOrigin,
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../spec";
@@ -63,7 +63,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly relays: RelayStore;
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
-  private readonly unminedHashes = new Map<string, Set<string>>();
+  /** Hashes sent through an RPC URL and not mined yet, with the method that sent them, by vnet. */
+  private readonly unminedHashes = new Map<string, Map<string, string>>();
   private readonly relaysInFlight = new Set<string>();
   private relayTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -122,7 +123,7 @@ export class BackendChainEngine implements ChainEngine {
       const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {
         throw error instanceof JsonRpcError ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs") : error;
       });
-      const result = await this.recordReceipt(node, spec, receipt, "transaction");
+      const result = await this.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
       deposits = result.deposits;
       return result.record;
     });
@@ -275,8 +276,8 @@ export class BackendChainEngine implements ChainEngine {
       if (TRANSACTION_METHODS.has(request.method)) {
         const result = answer.result as string | Receipt;
         const receipt = typeof result === "string" ? await this.waitForReceipt(node.rpc, result) : result;
-        if (receipt) deposits.push(...(await this.recordReceipt(node, spec, receipt, "transaction")).deposits);
-        else this.unmined(spec.vnetId).add(result as string);
+        if (receipt) deposits.push(...(await this.recordReceipt(node, spec, receipt, "rpc", request.method)).deposits);
+        else this.unmined(spec.vnetId).set(result as string, request.method);
       } else if (STATE_CHEATCODES.has(request.method)) {
         head ??= await node.rpc.request<string>("eth_blockNumber");
         this.host.recordTransaction(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
@@ -291,19 +292,19 @@ export class BackendChainEngine implements ChainEngine {
   private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<BridgeRelay[]> {
     const deposits: BridgeRelay[] = [];
     const hashes = this.unmined(spec.vnetId);
-    for (const hash of [...hashes]) {
+    for (const [hash, method] of [...hashes]) {
       const receipt = await node.rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
       if (!receipt) continue;
       hashes.delete(hash);
-      deposits.push(...(await this.recordReceipt(node, spec, receipt, "transaction")).deposits);
+      deposits.push(...(await this.recordReceipt(node, spec, receipt, "rpc", method)).deposits);
     }
     return deposits;
   }
 
-  private unmined(vnetId: string): Set<string> {
-    let set = this.unminedHashes.get(vnetId);
-    if (!set) this.unminedHashes.set(vnetId, (set = new Set()));
-    return set;
+  private unmined(vnetId: string): Map<string, string> {
+    let map = this.unminedHashes.get(vnetId);
+    if (!map) this.unminedHashes.set(vnetId, (map = new Map()));
+    return map;
   }
 
   /** anvil answers a send before the block is mined: poll briefly for the receipt (null when not mined yet). */
@@ -320,10 +321,11 @@ export class BackendChainEngine implements ChainEngine {
     node: ChainNode,
     spec: VnetChainSpec,
     receipt: Receipt,
-    category: TransactionCategory,
+    origin: TransactionOrigin,
+    rpcMethod: string,
   ): Promise<{ record: Transaction; deposits: BridgeRelay[] }> {
     const details = await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
-    const record = minedTransaction(spec, receipt, details, category);
+    const record = minedTransaction(spec, receipt, details, origin, rpcMethod);
     this.host.recordTransaction(record);
     return { record, deposits: depositsIn(spec, receipt, Date.now()) };
   }
@@ -365,8 +367,8 @@ export class BackendChainEngine implements ChainEngine {
         const done = await node.rpc.request<string>("eth_call", [relayedCall(relay), "latest"]);
         if (BigInt(done) !== 0n) return this.relays.settle(relay, { status: "relayed" });
         const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [relayCall(relay)]);
-        const { record } = await this.recordReceipt(node, destination, receipt, "bridge");
-        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.hash });
+        const { record } = await this.recordReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
+        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash });
       });
     } catch (error) {
       // Leave it pending when the engine is shutting down: the next start relays it.

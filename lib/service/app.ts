@@ -189,6 +189,12 @@ function prepareStore(store: Store, options: ServiceOptions): void {
  * a stop) is no body at all.
  */
 function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  // A body whose schema requires no field may be left out entirely (simulation bodies: every field optional):
+  // it is then `{}`. (Fastify validates a missing body as null, the same as a JSON `null`, which stays a 400.)
+  app.addHook("preValidation", async (request) => {
+    const schema = request.routeOptions.schema?.body as { type?: string; required?: string[] } | undefined;
+    if (request.body === undefined && schema?.type === "object" && (schema.required ?? []).length === 0) request.body = {};
+  });
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {

@@ -5,11 +5,12 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../spec";
 import type {
+  AccessList,
   CallArgs,
   InstanceSimulationResult,
   ProjectSimulationRequest,
-  Simulation,
   Transaction,
   TransactionOrigin,
   VnetSimulationRequest,
@@ -32,16 +33,20 @@ import { ChainPool } from "./chain-pool";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, SIGNER_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS, isPublicMethod, isReadOnlyMethod } from "./methods";
 import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
-import { simulate } from "./simulate";
+import { applyDiff, simulate, type AccountOverride, type PrestateDiff } from "./simulate";
+import { nestTrace } from "./trace";
 import {
   ChainRequestError,
   type ChainEngine,
   type ChainHost,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type NetworkSimulation,
   type RpcAccess,
   type VnetChainSpec,
 } from "./types";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** Options of the engine. */
 export interface ChainEngineOptions {
@@ -141,39 +146,46 @@ export class BackendChainEngine implements ChainEngine {
     return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, true));
   }
 
-  async simulateOnNetwork(request: ProjectSimulationRequest): Promise<Omit<Simulation, "id" | "created_at">> {
-    if (!/^[1-9][0-9]{0,15}$/.test(request.network_id)) {
-      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${request.network_id}"`, "/network_id");
+  async simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation> {
+    const networkId = request.network_id ?? DEFAULT_SIMULATION_NETWORK_ID;
+    if (!isChainId(networkId)) {
+      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
     }
-    return this.replicas.use(request.network_id, "shared", async (node) => {
+    const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
+    return this.replicas.use(networkId, "shared", async (node) => {
       const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
       const requested = request.block_number === null || request.block_number === undefined ? undefined : BigInt(request.block_number);
       // A replica without history (offline) runs a later block number on its head state.
-      const base = requested !== undefined && requested <= head ? requested : head;
-      const number = request.block_header?.number ? BigInt(request.block_header.number) : (requested ?? head);
+      const block = requested !== undefined && requested <= head ? requested : head;
+      const index = request.transaction_index ?? null;
+      // At a transaction index, the transaction runs inside `block`: on its parent's state plus its earlier transactions.
+      const priorState = index === null ? undefined : await this.stateBeforeIndex(node, block, index);
+      const base = index !== null && block > 0n ? block - 1n : block;
+      const number = request.block_header?.number ? BigInt(request.block_header.number) : (requested ?? block);
+      const accessList = request.access_list?.map((entry) => ({ address: entry.address.toLowerCase(), storageKeys: entry.storage_keys ?? [] }));
+      const callArgs = {
+        from,
+        ...(request.to ? { to: request.to } : {}),
+        ...(request.gas !== undefined ? { gas: hex(BigInt(request.gas)) } : {}),
+        ...(request.gas_price !== undefined ? { gasPrice: hex(BigInt(request.gas_price)) } : {}),
+        ...(request.value !== undefined ? { value: hex(BigInt(request.value)) } : {}),
+        data: request.input ?? "0x",
+      };
       const result = await simulate(
         node.rpc,
         {
-          callArgs: {
-            from: request.from,
-            ...(request.to ? { to: request.to } : {}),
-            ...(request.gas !== undefined ? { gas: hex(BigInt(request.gas)) } : {}),
-            ...(request.gas_price !== undefined ? { gasPrice: hex(BigInt(request.gas_price)) } : {}),
-            ...(request.value !== undefined ? { value: hex(BigInt(request.value)) } : {}),
-            data: request.input ?? "0x",
-          },
+          callArgs,
           blockNumber: hex(base),
-          blockOverrides: {
-            number: hex(number),
-            ...(request.block_header?.timestamp ? { timestamp: request.block_header.timestamp } : {}),
-          },
+          blockOverrides: { number: hex(number), ...(request.block_header?.timestamp ? { timestamp: request.block_header.timestamp } : {}) },
         },
         false,
+        { accessList, priorState },
       );
-      return {
-        network_id: request.network_id,
+      const generated = request.generate_access_list ? await generatedAccessList(node.rpc, { ...callArgs, ...(accessList ? { accessList } : {}) }, hex(base)) : undefined;
+      const simulation = {
+        network_id: networkId,
         block_number: Number(BigInt(result.blockNumber)),
-        from: request.from.toLowerCase(),
+        from,
         to: request.to ? request.to.toLowerCase() : null,
         input: request.input ?? "0x",
         value: hex(BigInt(request.value ?? 0)),
@@ -183,7 +195,41 @@ export class BackendChainEngine implements ChainEngine {
         logs: result.logs,
         trace: result.trace,
       };
+      const contracts = [...new Set(result.trace.filter((entry) => entry.input.length > 2 && entry.to !== "" && !entry.type.startsWith("CREATE")).map((entry) => entry.to))];
+      return {
+        simulation,
+        transaction: {
+          network_id: networkId,
+          block_number: simulation.block_number,
+          transaction_index: index ?? 0,
+          from,
+          to: simulation.to,
+          input: simulation.input,
+          value: simulation.value,
+          gas: simulation.gas,
+          gas_used: simulation.gas_used,
+          status: simulation.status,
+          access_list: request.access_list ?? [],
+          transaction_info: { call_trace: nestTrace(result.trace), logs: result.logs },
+        },
+        contracts: contracts.map((address) => ({ address, network_id: networkId })),
+        ...(generated ? { generatedAccessList: generated } : {}),
+      };
     });
+  }
+
+  /** The effects of the first `index` transactions of `block`, as state overrides on its parent's state. */
+  private async stateBeforeIndex(node: ChainNode, block: bigint, index: number): Promise<Record<string, AccountOverride>> {
+    const found = await node.rpc.request<{ transactions: string[] } | null>("eth_getBlockByNumber", [hex(block), false]);
+    const hashes = found?.transactions ?? [];
+    if (index > hashes.length) {
+      throw new ChainRequestError(400, `transaction_index ${index} is beyond block ${block}, which has ${hashes.length} transaction(s)`, "/transaction_index");
+    }
+    const state: Record<string, AccountOverride> = {};
+    for (const hash of hashes.slice(0, index)) {
+      applyDiff(state, await node.rpc.request<PrestateDiff>("debug_traceTransaction", [hash, { tracer: "prestateTracer", tracerConfig: { diffMode: true } }]));
+    }
+    return state;
   }
 
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
@@ -381,6 +427,14 @@ export class BackendChainEngine implements ChainEngine {
 
 function relayKey(relay: BridgeRelay): string {
   return `${relay.sourceVnetId}/${relay.depositId}`;
+}
+
+/** The access list `eth_createAccessList` generates for a call, in the API's spelling (`storage_keys`). */
+async function generatedAccessList(rpc: JsonRpcClient, call: Record<string, unknown>, block: string): Promise<AccessList> {
+  const answer = await rpc.request<{ accessList: { address: string; storageKeys: string[] }[] }>("eth_createAccessList", [call, block]).catch((error: unknown) => {
+    throw error instanceof JsonRpcError ? new ChainRequestError(402, `no access list could be generated: ${error.message}`) : error;
+  });
+  return answer.accessList.map((entry) => ({ address: entry.address.toLowerCase(), storage_keys: entry.storageKeys }));
 }
 
 function hex(n: bigint): string {

@@ -1,5 +1,5 @@
 /** The transaction record builders: the documented fields from a receipt and the transaction's details. */
-import { encodeFunctionData, parseAbi } from "viem";
+import { encodeFunctionData, parseAbi, type Hex } from "./viem";
 import { Value } from "@sinclair/typebox/value";
 import { Transaction } from "../../spec";
 import "../validation"; // registers the formats the schema check needs
@@ -22,7 +22,7 @@ const TOKEN = `0x${"bb".repeat(20)}`;
 const HASH = `0x${"cd".repeat(32)}`;
 
 test("a mined ERC-20 transfer: write/blockchain, its function name, fees and block fields, valid against the schema", () => {
-  const input = encodeFunctionData({ abi: parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]), functionName: "transfer", args: [FROM, 5n] });
+  const input = encodeFunctionData({ abi: parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]), functionName: "transfer", args: [FROM as Hex, 5n] });
   const record = minedTransaction(
     spec,
     { transactionHash: HASH.toUpperCase().replace("0X", "0x"), blockNumber: "0x10", from: FROM, to: TOKEN, gasUsed: "0x5208", status: "0x0", contractAddress: null, logs: [] },

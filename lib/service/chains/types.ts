@@ -5,11 +5,14 @@
  */
 import type Database from "better-sqlite3";
 import type {
+  AccessList,
   CallArgs,
   InstanceSimulationResult,
   ProjectSimulationRequest,
   RelayMode,
   Simulation,
+  SimulationContract,
+  SimulationTransaction,
   Transaction,
   VnetSimulationRequest,
   VnetSimulationResult,
@@ -48,6 +51,15 @@ export interface ChainHost {
   readonly forkUrls: Readonly<Record<string, string>>;
 }
 
+/** What a project-level simulation found: the simulation record (without id and time), and the documented rest. */
+export interface NetworkSimulation {
+  readonly simulation: Omit<Simulation, "id" | "created_at">;
+  readonly transaction: SimulationTransaction;
+  readonly contracts: SimulationContract[];
+  /** With `generate_access_list`: the access list the chain generated for the call. */
+  readonly generatedAccessList?: AccessList;
+}
+
 /** A JSON-RPC 2.0 request or notification. */
 export interface JsonRpcRequest {
   readonly jsonrpc: "2.0";
@@ -75,7 +87,7 @@ export interface ChainEngine {
   /** Simulates on a Virtual Environment and reports state changes, keeping no state. */
   simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult>;
   /** Project-level simulation on a replica chain of the network; the service adds id/created_at and saves it. */
-  simulateOnNetwork(request: ProjectSimulationRequest): Promise<Omit<Simulation, "id" | "created_at">>;
+  simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation>;
   /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */

@@ -163,6 +163,21 @@ describe("simulations without a chain engine", () => {
     expectErrorBody(await call(service, "GET", `${project}/simulations`, { as: "outsider" }), 404, "resource_not_found");
   });
 
+  test("simulation bodies are optional: no body, {} and a project simulate without from or network_id pass validation (402 here)", async () => {
+    const vnetId = environment.active_instance.vnets[0].id;
+    const vnetSimulate = `${project}/vnets/${vnetId}/transactions/simulate`;
+    expectErrorBody(await call(service, "POST", vnetSimulate, { as: "alice" }), 402, "request_failed");
+    expectErrorBody(await call(service, "POST", vnetSimulate, { as: "alice", body: {} }), 402, "request_failed");
+    const instanceSimulate = `${instancePath}/vnet/${vnetId}/transactions/simulate`;
+    expectErrorBody(await call(service, "POST", instanceSimulate, { as: "alice" }), 402, "request_failed");
+    // The environment-instance simulate documents blockOverrides.time.
+    expectErrorBody(await call(service, "POST", instanceSimulate, { as: "alice", body: { blockOverrides: { time: "0x64" } } }), 402, "request_failed");
+    expectErrorBody(await call(service, "POST", `${project}/simulate`, { as: "alice", body: { network_id: "1", to: BOB } }), 402, "request_failed");
+    expectErrorBody(await call(service, "POST", `${project}/simulate`, { as: "alice" }), 402, "request_failed");
+    // Bodies that require fields still need them.
+    expectErrorBody(await call(service, "POST", `${instancePath}/vnet/${vnetId}/transactions`, { as: "alice" }), 400, "bad_request");
+  });
+
   test("vnet simulate: 402 for a vnet of the project, 404 for one of another project or unknown", async () => {
     const vnetId = environment.active_instance.vnets[0].id;
     expectErrorBody(await call(service, "POST", `${project}/vnets/${vnetId}/transactions/simulate`, { as: "alice", body: { callArgs: { from: ALICE } } }), 402, "request_failed");

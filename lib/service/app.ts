@@ -120,14 +120,16 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     return undefined;
   }
 
+  /** Counts the request in its bucket; CORS preflights are never counted and never refused (docs/service.md). */
   function takeRate(request: FastifyRequest, authentication: Authentication): RateDecision {
+    const count = request.method !== "OPTIONS";
     if (request.routeOptions.config?.rpc) {
-      return limiter.take(`rpc:${request.url.split("?")[0]}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
+      return limiter.take(`rpc:${request.url.split("?")[0]}`, rateLimits.rpcLimit, rateLimits.rpcLimit, count);
     }
     if (authentication.kind === "authenticated") {
-      return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit);
+      return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit, count);
     }
-    return limiter.take(`ip:${request.ip}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit);
+    return limiter.take(`ip:${request.ip}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit, count);
   }
 
   app.addHook("onRequest", async (request, reply) => {

@@ -6,6 +6,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/types";
 import { Authenticator, type Requester } from "./auth";
+import type { Socket } from "node:net";
+import { answerClientError } from "./client-errors";
 import { addCorsHeaders } from "./cors";
 import { errorBody, forbidden, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
 import { createAnvilEngine } from "./chains";
@@ -95,6 +97,8 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     logger: options.logger ? loggerOptions() : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 500 },
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) =>
+      answerClientError(error, socket, (address) => limiter.take(`ip:${address}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit)),
     frameworkErrors: (error, request, reply) => {
       if (!gate(request, reply)) return;
       sendError(reply, 400, error.message);

@@ -58,7 +58,7 @@ export function normalizeBalance(text: string): string {
 }
 
 /** Whether `text` is a hex quantity the API accepts (`0x` and 1 to 64 hex digits). */
-export function isHexQuantity(text: unknown): text is string {
+export function isHexQuantity(text: unknown): boolean {
   return typeof text === "string" && HEX_QUANTITY.test(text);
 }
 

@@ -38,9 +38,9 @@ export function parseChainId(value: unknown): { chainId: bigint } | { error: str
   const shown = typeof value === "bigint" ? `${value}` : JSON.stringify(value);
   if (chainId === undefined) {
     const hint = typeof value === "number" && Number.isInteger(value) ? " (above 2^53: write it as a string)" : "";
-    return { error: `${shown} is not a chain id${hint}: use a decimal integer from 1 to ${MAX_CHAIN_ID}, e.g. "1"` };
+    return { error: `${shown} is not a chain id${hint}: use a positive integer from 1 to ${MAX_CHAIN_ID}, e.g. "1"` };
   }
-  if (chainId < 1n || chainId > MAX_CHAIN_ID) return { error: `${shown} is not a chain id: chain ids run from 1 to ${MAX_CHAIN_ID}` };
+  if (chainId < 1n || chainId > MAX_CHAIN_ID) return { error: `${shown} is not a chain id: use a positive integer from 1 to ${MAX_CHAIN_ID} (EIP-2294)` };
   return { chainId };
 }
 

@@ -6,6 +6,15 @@
  */
 import { ApiError, isSlugConflict, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
 import { slugify } from "../../../spec/slug";
+import { ADDRESS_PATTERN, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId } from "../../../spec/chain";
+import {
+  BRIDGE_DEFAULTS,
+  bridgeFindings,
+  MAX_ACCOUNTS_PER_NETWORK,
+  MAX_NETWORKS_PER_ENVIRONMENT,
+  MAX_RELAY_DELAY_SECONDS,
+  networkListFindings,
+} from "../../../spec/environment-rules";
 import {
   at,
   attr,
@@ -32,13 +41,25 @@ import { requireProject } from "../provider";
 import { adminRpcUrlsAttribute, endpointsOf, publicRpcUrlsAttribute, vnetsAttribute } from "./vnets";
 
 /** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
-const MAX_NETWORKS = 16;
-const MAX_ACCOUNTS = 100;
-const MAX_DELAY_SECONDS = 86_400;
-const BRIDGE_DEFAULTS = { enabled: false, relay_mode: "autoRelay", delay_seconds: 0 } as const;
+const MAX_NETWORKS = MAX_NETWORKS_PER_ENVIRONMENT;
+const MAX_ACCOUNTS = MAX_ACCOUNTS_PER_NETWORK;
+const MAX_DELAY_SECONDS = MAX_RELAY_DELAY_SECONDS;
 
 const balance = validator(BALANCE_FORMATS, (text: string) => {
   const parsed = parseBalance(text);
+  return "error" in parsed ? parsed.error : undefined;
+});
+/** Chain ids and block numbers by lib/spec's rules (exact ranges: chain ids up to EIP-2294's bound, blocks up to 2^64-1). */
+const chainIdText = validator(`a chain id in decimal (${CHAIN_ID_PATTERN}), e.g. "1"`, (text: string) => {
+  const parsed = parseChainId(text);
+  return "error" in parsed ? parsed.error : undefined;
+});
+const chainIdNumber = validator("a positive whole number", (n: number) => {
+  const parsed = parseChainId(n);
+  return "error" in parsed ? parsed.error : undefined;
+});
+const blockNumber = validator("a hex block number such as 0x12a05f2, at most 2^64-1", (text: string) => {
+  const parsed = parseBlockNumber(text);
   return "error" in parsed ? parsed.error : undefined;
 });
 const wholeNumber = (min: number, max: number) =>
@@ -89,20 +110,20 @@ export const environmentSchema = defineSchema({
         network_id: attr.string({
           description: "Chain ID of the network to fork, as a decimal string (see chainform_supported_networks).",
           required: true,
-          validators: [regex(/^[1-9][0-9]{0,19}$/, "a chain id in decimal, e.g. \"1\"")],
+          validators: [chainIdText],
           planModifiers: [requiresReplace()],
         }),
         block_number: attr.string({
           description: "Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.",
           optional: true,
           computed: true,
-          validators: [regex(/^0x[0-9a-fA-F]{1,64}$/, "a hex block number such as 0x12a05f2")],
+          validators: [blockNumber],
           planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameQuantity)],
         }),
         chain_id: attr.number({
           description: "Chain ID the Virtual Environment answers with; defaults to the forked network's.",
           optional: true,
-          validators: [wholeNumber(1, Number.MAX_SAFE_INTEGER)],
+          validators: [chainIdNumber],
           planModifiers: [requiresReplace()],
         }),
       },
@@ -127,7 +148,7 @@ export const environmentSchema = defineSchema({
             address: attr.string({
               description: "Account address: 0x followed by 40 hex digits (any letter case).",
               required: true,
-              validators: [regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits")],
+              validators: [regex(new RegExp(ADDRESS_PATTERN), "an address: 0x followed by 40 hex digits")],
               planModifiers: [replaceUnlessSame("address", sameAddress)],
             }),
             balance: attr.string({
@@ -270,54 +291,46 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   schema: environmentSchema,
 
   validate({ config, diagnostics }) {
-    // Rules the service would reject at apply: caught at validate, with the attribute at fault.
+    // Rules the service would reject at apply (lib/spec's shared cross-field rules): caught at validate, with the
+    // attribute at fault. Unknown values are left out of the check.
     if (isUnknown(config.network_config)) return;
-    const networks = new Map<string, number>();
-    const chainIds = new Map<number, number>();
-    config.network_config.forEach((network, i) => {
-      if (isUnknown(network)) return;
-      if (known(network.network_id)) {
-        const twin = networks.get(network.network_id);
-        if (twin !== undefined) {
-          diagnostics.error(
-            "Duplicate network",
-            `Network ${network.network_id} is already network_config[${twin}]; an environment forks each network once. Remove one of them.`,
-            at("network_config", i, "network_id"),
-          );
-        }
-        networks.set(network.network_id, i);
+    const entries = config.network_config.map((network) =>
+      isUnknown(network)
+        ? {}
+        : {
+            network_id: known(network.network_id) ? network.network_id : undefined,
+            chain_id: known(network.chain_id) ? network.chain_id : undefined,
+            addresses: isUnknown(network.account) ? [] : network.account.map((a) => (!isUnknown(a) && known(a.address) ? a.address : undefined)),
+          },
+    );
+    for (const finding of networkListFindings(entries)) {
+      const [, , i, field, j] = finding.path.split("/");
+      const where = Number(i);
+      if (field === "network_id") {
+        diagnostics.error(
+          "Duplicate network",
+          `Network ${entries[where]!.network_id} is already network_config[${finding.twin}]; an environment forks each network once. Remove one of them.`,
+          at("network_config", where, "network_id"),
+        );
+      } else if (field === "chain_config_overrides") {
+        diagnostics.error("Duplicate chain id", `${finding.message.replace(/^chain id/, "Chain id").replace("network_configs", "network_config")}; pick another chain_id.`, at("network_config", where, "chain_id"));
+      } else {
+        const address = entries[where]!.addresses![Number(j)];
+        diagnostics.error("Duplicate account", `Address ${address} is already account[${finding.twin}] of this network; fund it once.`, at("network_config", where, "account", Number(j), "address"));
       }
-      const chainId = known(network.chain_id) ? network.chain_id : known(network.network_id) ? Number(network.network_id) : undefined;
-      if (chainId !== undefined && known(network.chain_id)) {
-        const twin = chainIds.get(chainId);
-        if (twin !== undefined && twin !== i) {
-          diagnostics.error("Duplicate chain id", `Chain id ${chainId} is already the chain id of network_config[${twin}]; pick another chain_id.`, at("network_config", i, "chain_id"));
-        }
-      }
-      if (chainId !== undefined) chainIds.set(chainId, i);
-      if (isUnknown(network.account)) return;
-      const addresses = new Map<string, number>();
-      network.account.forEach((account, j) => {
-        if (isUnknown(account) || !known(account.address)) return;
-        const twin = addresses.get(account.address.toLowerCase());
-        if (twin !== undefined) {
-          diagnostics.error("Duplicate account", `Address ${account.address} is already account[${twin}] of this network; fund it once.`, at("network_config", i, "account", j, "address"));
-        }
-        addresses.set(account.address.toLowerCase(), j);
-      });
-    });
+    }
     if (isUnknown(config.bridge)) return;
     const bridge = config.bridge[0];
     if (!bridge || isUnknown(bridge) || !known(bridge.delay_seconds) || isUnknown(bridge.relay_mode)) return;
-    const mode = bridge.relay_mode ?? "autoRelay";
-    if (mode !== "delayedRelay") {
+    for (const finding of bridgeFindings({ relay_mode: bridge.relay_mode ?? undefined, delay_seconds: bridge.delay_seconds })) {
       diagnostics.error(
         "delay_seconds needs delayedRelay",
-        `delay_seconds only applies to relay_mode = "delayedRelay", and relay_mode is ${bridge.relay_mode === null ? "not set (default autoRelay)" : `"${mode}"`}. Set relay_mode = "delayedRelay" or remove delay_seconds.`,
+        `${finding.message}. Set relay_mode = "delayedRelay" or remove delay_seconds.`,
         at("bridge", 0, "delay_seconds"),
       );
     }
   },
+
 
   async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, private: priorPrivate, setPrivate }) {
     if (state !== null) {

@@ -16,6 +16,7 @@ import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
 import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
+import { attachWebSocketRpc } from "./routes/rpc/websocket";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -164,6 +165,13 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
+  const closeWebSockets = attachWebSocketRpc(app.server, {
+    store,
+    engine: context.engine,
+    rate: (path) => limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit),
+  });
+  // Upgraded connections are not the HTTP server's to close: end them first, or closing would wait for them.
+  app.addHook("preClose", async () => closeWebSockets());
   app.addHook("onClose", async () => {
     await context.engine.close();
     store.close();

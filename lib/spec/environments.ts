@@ -76,9 +76,12 @@ export const CreateEnvironmentRequest = Type.Object(
 );
 export type CreateEnvironmentRequest = Static<typeof CreateEnvironmentRequest>;
 
-/** An RPC endpoint of a Virtual Environment. `Admin RPC` URLs are secrets. */
+/** Names of a Virtual Environment's RPC endpoints (the hosted service's docs show the WebSocket ones too). */
+export const VNET_RPC_NAMES = ["Admin RPC", "Public RPC", "Admin websocket RPC", "Public websocket RPC"] as const;
+
+/** An RPC endpoint of a Virtual Environment. `Admin RPC` and `Admin websocket RPC` URLs are secrets. */
 export const VnetRpc = Type.Object({
-  name: Type.Union([Type.Literal("Admin RPC"), Type.Literal("Public RPC")]),
+  name: Type.Union(VNET_RPC_NAMES.map((name) => Type.Literal(name))),
   url: Type.String(),
 });
 export type VnetRpc = Static<typeof VnetRpc>;

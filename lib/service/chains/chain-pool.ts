@@ -13,6 +13,8 @@ interface Slot {
   starting: Promise<ChainNode> | null;
   idleTimer: NodeJS.Timeout | null;
   lastUsed: number;
+  /** Open WebSocket subscriptions on the node: a pinned node is never idle-stopped. */
+  pins: number;
 }
 
 /** Options of a pool. */
@@ -43,6 +45,27 @@ export class ChainPool {
       release();
       this.armIdleTimer(slot);
     }
+  }
+
+  /**
+   * Runs `work` with the key's node started, and keeps the node from idle-stopping until the returned function is
+   * called (a WebSocket subscription reads the node directly for as long as it is open).
+   */
+  async pin<T>(key: string, work: (node: ChainNode) => T): Promise<{ value: T; unpin: () => void }> {
+    const value = await this.use(key, "shared", async (node) => work(node));
+    const slot = this.slot(key);
+    slot.pins += 1;
+    let pinned = true;
+    return {
+      value,
+      unpin: () => {
+        if (!pinned) return;
+        pinned = false;
+        slot.pins -= 1;
+        slot.lastUsed = Date.now();
+        this.armIdleTimer(slot);
+      },
+    };
   }
 
   /** The node of a key if it is running (for tests and benchmarks). */
@@ -83,7 +106,7 @@ export class ChainPool {
   private slot(key: string): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now() };
+      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now(), pins: 0 };
       this.slots.set(key, slot);
     }
     return slot;
@@ -127,7 +150,7 @@ export class ChainPool {
     slot.idleTimer = null;
     if (this.closed || this.slots.get(slot.key) !== slot || !slot.node) return;
     const idleFor = Date.now() - slot.lastUsed;
-    if (!slot.lock.idle || idleFor < this.options.idleTimeoutMs) {
+    if (!slot.lock.idle || slot.pins > 0 || idleFor < this.options.idleTimeoutMs) {
       this.armIdleTimer(slot, Math.max(1, this.options.idleTimeoutMs - Math.max(0, idleFor)));
       return;
     }

@@ -232,6 +232,13 @@ export class BackendChainEngine implements ChainEngine {
     return state;
   }
 
+  async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {
+    this.spec(vnetId);
+    // anvil serves JSON-RPC over WebSocket on its HTTP port.
+    const { value, unpin } = await this.vnets.pin(vnetId, (node) => node.rpc.url.replace(/^http/, "ws"));
+    return { url: value, release: unpin };
+  }
+
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
     this.relays.dropVnets(vnetIds);
     await Promise.all(

@@ -88,6 +88,11 @@ export interface ChainEngine {
   simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult>;
   /** Project-level simulation on a replica chain of the network; the service adds id/created_at and saves it. */
   simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation>;
+  /**
+   * The chain's own WebSocket URL for subscriptions (`eth_subscribe`), with the chain kept running until `release`.
+   * Engines without one leave it out; the service then refuses subscriptions.
+   */
+  subscriptionChannel?(vnetId: string): Promise<{ readonly url: string; release(): void }>;
   /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */

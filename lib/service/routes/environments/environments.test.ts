@@ -38,7 +38,9 @@ describe("POST environments", () => {
     expect(mainnet.fork_config).toEqual({ network_id: 1, block_number: "0xabc" });
     expect(mainnet.chain_config).toEqual({ chain_id: 1 });
     expect(baseVnet.chain_config).toEqual({ chain_id: 84530001 });
-    expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC"]);
+    expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC", "Admin websocket RPC", "Public websocket RPC"]);
+    expect(mainnet.rpcs[2].url).toBe(mainnet.rpcs[0].url.replace(/^http/, "ws"));
+    expect(mainnet.rpcs[3].url).toBe(`${service.baseUrl.replace(/^http/, "ws")}/rpc/public/${mainnet.id}`);
     expect(mainnet.rpcs[0].url).toMatch(new RegExp(`^${service.baseUrl}/rpc/admin/[A-Za-z0-9_-]{43}$`));
     expect(mainnet.rpcs[1].url).toBe(`${service.baseUrl}/rpc/public/${mainnet.id}`);
     expect(body.network_configs[1].accounts).toEqual([{ address: `0x${"ab".repeat(20)}`, balance: "0xde0b6b3a7640000" }]);

@@ -25,6 +25,9 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Envir
         rpcs: [
           { name: "Admin RPC", url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` },
           { name: "Public RPC", url: `${baseUrl}/rpc/public/${vnet.id}` },
+          // The same URLs over WebSocket (docs/service.md "RPC URLs"): ws:// or wss:// as the base URL is http or https.
+          { name: "Admin websocket RPC", url: `${webSocketUrl(baseUrl)}/rpc/admin/${vnet.admin_secret}` },
+          { name: "Public websocket RPC", url: `${webSocketUrl(baseUrl)}/rpc/public/${vnet.id}` },
         ],
         fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
         chain_config: { chain_id: Number(vnet.chain_id) },
@@ -33,4 +36,9 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string): Envir
     network_configs: record.network_configs,
     bridge_config: record.bridge_config,
   };
+}
+
+/** The WebSocket form of a base URL: `http://` becomes `ws://`, `https://` becomes `wss://`. */
+export function webSocketUrl(baseUrl: string): string {
+  return baseUrl.replace(/^http/, "ws");
 }

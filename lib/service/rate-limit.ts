@@ -1,5 +1,5 @@
 /**
- * Sliding-window rate limiting (spec: Limits; decisions.md "Access"): each request counts for 60 s from when it
+ * Sliding-window rate limiting (spec: Limits; docs/service.md "Access"): each request counts for 60 s from when it
  * is made; requests refused with 429 do not count. `remaining = min(limit, burst) - counted`, and the reset
  * timestamp is when the oldest counted request expires.
  */

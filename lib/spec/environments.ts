@@ -137,14 +137,14 @@ export type Environment = Static<typeof Environment>;
 export const ListEnvironmentsQuery = PaginationQuery;
 export type ListEnvironmentsQuery = Static<typeof ListEnvironmentsQuery>;
 
-/** GET .../environments answer (decisions.md), newest first. */
+/** GET .../environments answer (docs/service.md "Shapes"), newest first. */
 export const EnvironmentList = Type.Object({ environments: Type.Array(Environment) });
 export type EnvironmentList = Static<typeof EnvironmentList>;
 
 /** Most ids in one batch delete. */
 export const MAX_BATCH_DELETE_IDS = 100;
 
-/** DELETE .../environments body (decisions.md). */
+/** DELETE .../environments body (docs/service.md "Shapes"). */
 export const BatchDeleteEnvironmentsRequest = Type.Object(
   { environment_ids: Type.Array(Uuid, { minItems: 1, maxItems: MAX_BATCH_DELETE_IDS }) },
   { additionalProperties: false },

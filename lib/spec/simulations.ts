@@ -97,7 +97,7 @@ export const VnetSimulationResult = Type.Object({
 });
 export type VnetSimulationResult = Static<typeof VnetSimulationResult>;
 
-/** One state change of an instance simulation (decisions.md). */
+/** One state change of an instance simulation (docs/service.md "Shapes"). */
 export const StateChange = Type.Object({
   address: Address,
   field: Type.Union([Type.Literal("balance"), Type.Literal("nonce"), Type.Literal("storage")]),
@@ -166,7 +166,7 @@ export const ProjectSimulationRequest = Type.Object(
 );
 export type ProjectSimulationRequest = Static<typeof ProjectSimulationRequest>;
 
-/** A project-level simulation record (decisions.md). */
+/** A project-level simulation record (docs/service.md "Shapes"). */
 export const Simulation = Type.Object({
   id: Uuid,
   network_id: Type.String(),

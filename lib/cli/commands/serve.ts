@@ -1,6 +1,6 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
- * [--rate-limit N] [--burst-limit N]` (decisions.md): runs the local service until SIGTERM or SIGINT, printing one
+ * [--rate-limit N] [--burst-limit N]` (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one
  * JSON ready line on stdout.
  */
 import { parseArgs } from "node:util";

@@ -1,5 +1,5 @@
 /**
- * Environments (spec: Environments; decisions.md "Shapes"): create, list, get, delete, batch delete under
+ * Environments (spec: Environments; docs/service.md "Shapes"): create, list, get, delete, batch delete under
  * `/public/v1/account/{accountSlug}/project/{projectSlug}/environments`. Creating only writes rows; chains
  * start lazily on first use. Deleting destroys the chains of the deleted vnets.
  */

@@ -1,5 +1,5 @@
 /**
- * The RPC URLs of Virtual Environments (decisions.md): `POST /rpc/admin/{secret}` and `POST /rpc/public/{vnetId}`.
+ * The RPC URLs of Virtual Environments (docs/service.md): `POST /rpc/admin/{secret}` and `POST /rpc/public/{vnetId}`.
  * The URL is the credential. Bodies are JSON-RPC 2.0 (single or batch) and answers are JSON-RPC with HTTP 200;
  * a body that is not JSON gets -32700, one that is not a JSON-RPC request -32600. Unknown URLs are 404.
  */

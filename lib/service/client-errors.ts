@@ -4,8 +4,10 @@
  * answer (docs/service.md "Errors"), instead of Fastify's default `{"error":"Bad Request","message":"Client Error"}`.
  */
 import type { Socket } from "node:net";
-import { errorBody } from "./errors";
+import { errorBody, type ErrorData } from "./errors";
 import type { RateDecision } from "./rate-limit";
+
+const STATUS_TEXT = { 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests" } as const;
 
 /** Why the parser refused the request, in words a client can act on. */
 function reasonOf(code: string | undefined): string {
@@ -28,9 +30,14 @@ function reasonOf(code: string | undefined): string {
  */
 export function clientErrorAnswer(error: { code?: string }, rate: RateDecision): string {
   const status = rate.allowed ? 400 : 429;
-  const body = JSON.stringify(errorBody(status, `${reasonOf(error.code)}: the request could not be read`));
+  return rawErrorAnswer(status, `${reasonOf(error.code)}: the request could not be read`, rate);
+}
+
+/** A whole HTTP/1.1 error answer as raw text, for sockets no Fastify reply owns: the spec's body, the rate headers. */
+export function rawErrorAnswer(status: 400 | 404 | 429, message: string, rate: RateDecision, data?: ErrorData): string {
+  const body = JSON.stringify(errorBody(status, message, data));
   return [
-    `HTTP/1.1 ${status} ${status === 400 ? "Bad Request" : "Too Many Requests"}`,
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}`,
     "Content-Type: application/json; charset=utf-8",
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Svc-Limit: ${rate.limit}`,

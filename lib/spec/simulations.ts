@@ -166,9 +166,8 @@ export const ProjectSimulationRequest = Type.Object(
 );
 export type ProjectSimulationRequest = Static<typeof ProjectSimulationRequest>;
 
-/** A project-level simulation record (docs/service.md "Shapes"). */
-export const Simulation = Type.Object({
-  id: Uuid,
+/** What a project simulation ran and how it went: the fields its record and its `transaction` share. */
+const SimulatedCall = {
   network_id: Type.String(),
   block_number: Type.Integer({ minimum: 0 }),
   from: Address,
@@ -178,6 +177,12 @@ export const Simulation = Type.Object({
   gas: Type.Integer({ minimum: 0 }),
   gas_used: Type.Integer({ minimum: 0 }),
   status: Type.Boolean(),
+};
+
+/** A project-level simulation record (docs/service.md "Shapes"). */
+export const Simulation = Type.Object({
+  id: Uuid,
+  ...SimulatedCall,
   created_at: DateTime,
   logs: Type.Array(SimulationLog),
   trace: Type.Array(TraceEntry),
@@ -209,16 +214,8 @@ export type CallTraceNode = Static<typeof CallTraceNode>;
  * `transaction_info`). Numbers as in the simulation record.
  */
 export const SimulationTransaction = Type.Object({
-  network_id: Type.String(),
-  block_number: Type.Integer({ minimum: 0 }),
+  ...SimulatedCall,
   transaction_index: Type.Integer({ minimum: 0 }),
-  from: Address,
-  to: Type.Union([Address, Type.Null()]),
-  input: HexData,
-  value: Type.String(),
-  gas: Type.Integer({ minimum: 0 }),
-  gas_used: Type.Integer({ minimum: 0 }),
-  status: Type.Boolean(),
   access_list: AccessList,
   transaction_info: Type.Object({ call_trace: Type.Union([CallTraceNode, Type.Null()]), logs: Type.Array(SimulationLog) }),
 });

@@ -10,7 +10,7 @@ import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
 import type { ChainEngine, JsonRpcRequest, JsonRpcResponse, RpcAccess } from "../../chains/types";
 import { ChainRequestError } from "../../chains/types";
-import { errorBody } from "../../errors";
+import { rawErrorAnswer } from "../../client-errors";
 import type { RateDecision } from "../../rate-limit";
 import type { Store, VnetRecord } from "../../store";
 import { parseJsonRpc } from ".";
@@ -57,20 +57,7 @@ function resolve(store: Store, path: string): { vnet: VnetRecord; access: RpcAcc
 
 /** Answers an upgrade request with a plain HTTP error: the spec's body and rate headers. */
 function refuse(socket: Duplex, status: 404 | 429, message: string, rate: RateDecision): void {
-  const body = JSON.stringify(errorBody(status, message, status === 404 ? { rid: "rid:vnet" } : undefined));
-  socket.end(
-    [
-      `HTTP/1.1 ${status} ${status === 404 ? "Not Found" : "Too Many Requests"}`,
-      "Content-Type: application/json; charset=utf-8",
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      `X-Svc-Limit: ${rate.limit}`,
-      `X-Svc-Remaining: ${rate.remaining}`,
-      `X-Svc-Reset-Timestamp: ${rate.resetTimestamp}`,
-      "Connection: close",
-      "",
-      body,
-    ].join("\r\n"),
-  );
+  socket.end(rawErrorAnswer(status, message, rate, status === 404 ? { rid: "rid:vnet" } : undefined));
 }
 
 /** One client connection: calls go to the engine, subscriptions to the chain's WebSocket. */

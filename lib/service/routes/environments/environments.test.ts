@@ -113,6 +113,13 @@ describe("POST environments", () => {
     expect(result.body.error.data.field).toBe(field);
   });
 
+  test("duplicate messages name both entries, as people write the fields", async () => {
+    const twice = await create({ display_name: unique(), network_configs: [{ network_id: "1" }, { network_id: "1" }] });
+    expect(twice.body.error.message).toBe("network_configs[1].network_id: network 1 is already network_configs[0]");
+    const chain = await create({ display_name: unique(), network_configs: [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }] });
+    expect(chain.body.error.message).toBe("network_configs[1].chain_config_overrides.chain_id: chain id 1 is already the chain id of network_configs[0]");
+  });
+
   test("400 when display_name is missing, with the field named", async () => {
     const result = await create({ network_configs: [{ network_id: "1" }] });
     expectErrorBody(result, 400, "bad_request");

@@ -74,7 +74,7 @@ export function planEnvironment(store: Store, projectId: string, request: Create
     ),
     ...bridgeFindings(request.bridge_config),
   ];
-  if (finding) throw badRequest(`${finding.path.slice(1)}: ${finding.message}`, finding.path);
+  if (finding) throw badRequest(`${fieldName(finding.path)}: ${finding.message}`, finding.path);
   return {
     projectId,
     slug,
@@ -96,4 +96,13 @@ function normalizedConfig(config: NetworkConfig, accounts: NetworkConfig["accoun
 
 function bridgeConfigOf(request: CreateEnvironmentRequest): Environment["bridge_config"] {
   return bridgeWithDefaults(request.bridge_config);
+}
+
+/** A JSON pointer as people write the field: `/network_configs/1/network_id` → `network_configs[1].network_id`. */
+function fieldName(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join("");
 }

@@ -9,6 +9,7 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Environment as EnvironmentConstruct } from "../constructs/environment";
 import { ChainformProvider } from "../constructs/provider";
 import { Diagnostics } from "../terraform/framework/diagnostics";
+import { cty } from "../terraform/protocol/cty/type";
 import { validateConfig } from "../terraform/framework/validate";
 import { environment, environmentSchema } from "../terraform/provider/resources/environment";
 import { planEnvironment } from "../service/routes/environments/plan";
@@ -102,6 +103,10 @@ function serviceAccepts(value: Input): boolean {
   }
 }
 
+/** How the provider's schema types `chain_id`: a number, or a decimal string (exact above 2^53). */
+const chainIdAttribute = (environmentSchema.blocks.network_config as unknown as { attributes: { chain_id: { type: unknown } } }).attributes.chain_id;
+const providerChainId = (id: bigint) => (chainIdAttribute.type === cty.string ? id.toString() : Number(id));
+
 /** The provider: the schema's validators and the resource's validate, over the decoded configuration. */
 async function providerAccepts(value: Input): Promise<boolean> {
   const config = {
@@ -116,7 +121,7 @@ async function providerAccepts(value: Input): Promise<boolean> {
     network_config: value.networks.map((n) => ({
       network_id: n.networkId,
       block_number: n.blockNumber ?? null,
-      chain_id: n.chainId === undefined ? null : Number(n.chainId),
+      chain_id: n.chainId === undefined ? null : providerChainId(n.chainId),
       explorer: [],
       account: n.accounts.map((a) => ({ address: a.address, balance: a.balance })),
     })),

@@ -39,18 +39,18 @@ test("autoRelay: a deposit on one vnet is paid out on the other before the call 
     expect("result" in code && code.result).toBe(bridge.deployedBytecode);
     const tx = await engine.sendTransaction(source.vnetId, { from: ALICE, to: BRIDGE_ADDRESS, value: hex(2n * ETHER), data: deposit(7002) });
     expect(tx.status).toBe("success");
-    expect(tx.logs[0]).toMatchObject({ name: "Deposited" });
+    expect(tx.logs![0]).toMatchObject({ name: "Deposited" });
     expect(await balance(engine, destination.vnetId, RECIPIENT)).toBe(2n * ETHER);
-    const relays = host.transactions(destination.vnetId).filter((t) => t.category === "bridge");
+    const relays = host.transactions(destination.vnetId).filter((t) => t.origin === "bridge");
     expect(relays).toHaveLength(1);
     expect(relays[0]).toMatchObject({ to: BRIDGE_ADDRESS, status: "success", logs: [expect.objectContaining({ name: "Relayed" })] });
-    expect(relays[0].logs[0].inputs.find((i) => i.name === "recipient")?.value).toBe(RECIPIENT);
+    expect(relays[0].logs![0].inputs.find((i) => i.name === "recipient")?.value).toBe(RECIPIENT);
 
     // A deposit through the Admin RPC is relayed too; one to a chain outside the environment stays locked.
     await engine.rpc(source.vnetId, { jsonrpc: "2.0", id: 2, method: "eth_sendTransaction", params: [{ from: ALICE, to: BRIDGE_ADDRESS, value: hex(ETHER), data: deposit(7002) }] }, "admin");
     expect(await balance(engine, destination.vnetId, RECIPIENT)).toBe(3n * ETHER);
     await engine.sendTransaction(source.vnetId, { from: ALICE, to: BRIDGE_ADDRESS, value: hex(ETHER), data: deposit(999) });
-    expect(host.transactions(destination.vnetId).filter((t) => t.category === "bridge")).toHaveLength(2);
+    expect(host.transactions(destination.vnetId).filter((t) => t.origin === "bridge")).toHaveLength(2);
   } finally {
     await engine.close();
   }
@@ -72,8 +72,8 @@ test("delayedRelay: the relay waits its delay, and survives a restart of the ser
 
   const second = createAnvilEngine(host);
   try {
-    const relayed = () => host.transactions(destination.vnetId).filter((t) => t.category === "bridge");
-    await waitFor(() => relayed().length === 1, 10_000, "the delayed relay");
+    const relayed = () => host.transactions(destination.vnetId).filter((t) => t.origin === "bridge");
+    await waitFor(() => relayed().length === 1, 50_000, "the delayed relay"); // a bound for a hang, not a timing check
     expect(Date.parse(relayed()[0].created_at)).toBeGreaterThanOrEqual(pending[0].due_at);
     expect(await balance(second, destination.vnetId, RECIPIENT)).toBe(ETHER);
     expect(host.db.prepare("SELECT status FROM chain_bridge_relays").all()).toEqual([{ status: "relayed" }]);

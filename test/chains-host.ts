@@ -35,7 +35,7 @@ export class TestChainHost implements ChainHost {
     const environmentId = randomUUID();
     const instanceId = randomUUID();
     const ids = networks.map(() => randomUUID());
-    const chainIds = networks.map((n) => n.chainId ?? Number(n.networkId));
+    const chainIds = networks.map((n) => BigInt(n.chainId ?? n.networkId));
     const specs = networks.map((n, i) => ({
       vnetId: ids[i],
       environmentId,
@@ -48,7 +48,7 @@ export class TestChainHost implements ChainHost {
       peers: ids.flatMap((id, j) => (j === i ? [] : [{ vnetId: id, chainId: chainIds[j] }])),
     }));
     const insert = this.db.prepare("INSERT INTO test_vnets (id, spec) VALUES (?, ?)");
-    for (const spec of specs) insert.run(spec.vnetId, JSON.stringify(spec));
+    for (const spec of specs) insert.run(spec.vnetId, JSON.stringify(spec, (_key, value) => (typeof value === "bigint" ? `${value}n` : value)));
     return specs;
   }
 
@@ -58,11 +58,13 @@ export class TestChainHost implements ChainHost {
 
   resolveVnet(vnetId: string): VnetChainSpec | undefined {
     const row = this.db.prepare("SELECT spec FROM test_vnets WHERE id = ?").get(vnetId) as { spec: string } | undefined;
-    return row ? (JSON.parse(row.spec) as VnetChainSpec) : undefined;
+    return row
+      ? (JSON.parse(row.spec, (_key, value) => (typeof value === "string" && /^[0-9]+n$/.test(value) ? BigInt(value.slice(0, -1)) : value)) as VnetChainSpec)
+      : undefined;
   }
 
   recordTransaction(transaction: Transaction): void {
-    this.db.prepare("INSERT INTO test_transactions (hash, vnet_id, record) VALUES (?, ?, ?)").run(transaction.hash, transaction.vnet_id, JSON.stringify(transaction));
+    this.db.prepare("INSERT INTO test_transactions (hash, vnet_id, record) VALUES (?, ?, ?)").run(transaction.tx_hash, transaction.vnet_id, JSON.stringify(transaction));
   }
 
   /** Recorded transactions of a vnet, oldest first. */

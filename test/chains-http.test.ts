@@ -68,13 +68,15 @@ test("a contract deployed and called with signed transactions through the Public
   await publicClient.waitForTransactionReceipt({ hash: mintHash });
   expect(await publicClient.readContract({ address: contractAddress!, abi: token.abi, functionName: "balanceOf", args: [OTHER] })).toBe(12n);
 
-  const { transactions } = await call<{ transactions: Transaction[] }>("GET", api(`${instancePath()}/transactions?category=transaction`));
-  expect(transactions.map((t) => [t.hash, t.kind])).toEqual([
-    [mintHash, "call"],
-    [deployHash, "create"],
+  const transactions = await call<Transaction[]>("GET", api(`${instancePath()}/transactions?kind=blockchain`));
+  expect(transactions.map((t) => [t.tx_hash, t.to === null, t.function_name])).toEqual([
+    [mintHash, false, null], // mint is in no ABI the service knows (ERC-20/721 standard functions only)
+    [deployHash, true, null],
   ]);
-  const { transaction } = await call<{ transaction: Transaction }>("GET", api(`${instancePath()}/transactions/${mintHash}`));
-  expect(transaction.logs[0]).toMatchObject({ name: "Transfer", inputs: [expect.anything(), { name: "to", type: "address", value: OTHER }, { name: "value", type: "uint256", value: "12" }] });
+  const transaction = await call<Transaction>("GET", api(`${instancePath()}/transactions/${mintHash}`));
+  expect(transaction).toMatchObject({ tx_hash: mintHash, origin: "rpc", rpc_method: "eth_sendRawTransaction", category: "write", kind: "blockchain", status: "success" });
+  expect(transaction.dashboard_url).toBe(`${service.baseUrl}/explorer/${transaction.vnet_id}/tx/${mintHash}`);
+  expect(transaction.logs![0]).toMatchObject({ name: "Transfer", inputs: [expect.anything(), { name: "to", type: "address", value: OTHER }, { name: "value", type: "uint256", value: "12" }] });
 });
 
 test("the Public RPC refuses cheatcodes; the Admin RPC runs tenderly_setBalance and records it", async () => {
@@ -84,17 +86,17 @@ test("the Public RPC refuses cheatcodes; the Admin RPC runs tenderly_setBalance 
   const admin = clientOf(rpcUrl("Admin RPC"));
   await admin.request({ method: "tenderly_setBalance" as "eth_chainId", params: [OTHER, "0xde0b6b3a7640000"] as never });
   expect(await clientOf(rpcUrl("Public RPC")).getBalance({ address: OTHER })).toBe(parseEther("1"));
-  const { transactions } = await call<{ transactions: Transaction[] }>("GET", api(`${instancePath()}/transactions?category=cheatcode`));
+  const transactions = await call<Transaction[]>("GET", api(`${instancePath()}/transactions?kind=cheatcode`));
   expect(transactions).toHaveLength(1);
-  expect(transactions[0]).toMatchObject({ to: OTHER, category: "cheatcode", status: "success" });
+  expect(transactions[0]).toMatchObject({ to: OTHER, kind: "cheatcode", category: "write", rpc_method: "tenderly_setBalance", status: "success" });
 });
 
 test("the API sends transactions and simulates at vnet and instance level", async () => {
   const vnetId = environment.active_instance.vnets[0].id;
-  const { transaction } = await call<{ transaction: Transaction }>("POST", api(`${instancePath()}/vnet/${vnetId}/transactions`), {
+  const transaction = await call<Transaction>("POST", api(`${instancePath()}/vnet/${vnetId}/transactions`), {
     callArgs: { from: OTHER, to: deployer.address, value: "0x1" },
   });
-  expect(transaction).toMatchObject({ from: OTHER, to: deployer.address.toLowerCase(), status: "success", category: "transaction" });
+  expect(transaction).toMatchObject({ from: OTHER, to: deployer.address.toLowerCase(), status: "success", category: "write", origin: "api" });
   const head = await clientOf(rpcUrl("Public RPC")).getBlockNumber();
   const sim = await call<{ status: boolean; blockNumber: string; trace: unknown[] }>(
     "POST",

@@ -41,7 +41,7 @@ beforeAll(async () => {
     to: tokenAddress,
     data: encodeFunctionData({ abi: token.abi, functionName: "mint", args: [probeAddress, 1000n] }),
   });
-  mintBlock = BigInt(mint.block_number);
+  mintBlock = BigInt(mint.block_number!);
 });
 afterAll(() => engine.close());
 
@@ -81,10 +81,10 @@ test("a nested CALL and DELEGATECALL: flattened trace, decoded Transfer, bloom a
 
   // ...and mining the same transaction gives the same gas, logs and bloom.
   const mined = await engine.sendTransaction(vnet.vnetId, callArgs);
-  const receipt = await rpc<{ logsBloom: string; gasUsed: string; logs: { data: string }[] }>("eth_getTransactionReceipt", [mined.hash]);
+  const receipt = await rpc<{ logsBloom: string; gasUsed: string; logs: { data: string }[] }>("eth_getTransactionReceipt", [mined.tx_hash]);
   expect(sim.gasUsed).toBe(receipt.gasUsed);
   expect(sim.logsBloom).toBe(receipt.logsBloom);
-  expect(sim.logs.map((l) => l.raw)).toEqual(mined.logs.map((l) => l.raw));
+  expect(sim.logs.map((l) => l.raw)).toEqual(mined.logs!.map((l) => l.raw));
 });
 
 test("a reverting call has status false, its frame's error kept out of the logs", async () => {
@@ -165,11 +165,54 @@ test("simulations and transactions running at once never see each other's state"
   expect(BigInt(await rpc<string>("eth_getBalance", [BOB, "latest"]))).toBe(10n + 0n);
 });
 
-test("project-level simulation runs on a replica of the network", async () => {
+test("project-level simulation runs on a replica of the network: the documented { transaction, simulation, contracts }", async () => {
   // An offline replica is a fresh chain: nobody holds funds there.
-  const sim = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, value: "0", input: "0x", block_number: 12345 });
-  expect(sim).toMatchObject({ network_id: "137", block_number: 12345, from: ALICE, to: BOB, value: "0x0", status: true, gas_used: 21000, logs: [] });
-  await expect(engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, value: "1000" })).rejects.toMatchObject({ status: 400 });
-  expect(sim.trace).toHaveLength(1);
+  const result = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, value: "0", input: "0x", block_number: 12345 });
+  expect(result.simulation).toMatchObject({ network_id: "137", block_number: 12345, from: ALICE, to: BOB, value: "0x0", status: true, gas_used: 21000, logs: [] });
+  expect(result.simulation.trace).toHaveLength(1);
+  expect(result.transaction).toMatchObject({ network_id: "137", from: ALICE, to: BOB, status: true, gas_used: 21000, transaction_info: { logs: [] } });
+  expect(result.transaction.transaction_info.call_trace).toMatchObject({ type: "CALL", from: ALICE, to: BOB, calls: [] });
+  expect(result.contracts).toEqual([]);
+  // A valid request that cannot run is the spec's 402, naming no field the endpoint lacks.
+  const broke = engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, value: "1000" });
+  await expect(broke).rejects.toMatchObject({ status: 402 });
+  await expect(broke).rejects.toMatchObject({ field: undefined, message: expect.stringMatching(/fund/i) });
   await expect(engine.simulateOnNetwork({ network_id: "main", from: ALICE })).rejects.toMatchObject({ status: 400, field: "/network_id" });
+});
+
+test("project simulation: every field optional (network 1, the zero address); access_list applied; generate_access_list returned", async () => {
+  const bare = await engine.simulateOnNetwork({});
+  expect(bare.simulation).toMatchObject({ network_id: "1", from: "0x0000000000000000000000000000000000000000", status: true });
+  const plain = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB });
+  const listed = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, access_list: [{ address: BOB, storage_keys: [`0x${"0".repeat(64)}`] }] });
+  // EIP-2930: 2400 gas per address and 1900 per storage key, paid up front.
+  expect(listed.simulation.gas_used - plain.simulation.gas_used).toBe(2400 + 1900);
+  expect(listed.transaction.access_list).toEqual([{ address: BOB, storage_keys: [`0x${"0".repeat(64)}`] }]);
+  const generated = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: tokenAddress, generate_access_list: true });
+  expect(Array.isArray(generated.generatedAccessList)).toBe(true);
+  expect(plain.generatedAccessList).toBeUndefined();
+});
+
+test("project simulation at a transaction_index runs after the block's earlier transactions, not after the whole block", async () => {
+  const FRESH = "0x00000000000000000000000000000000000f4e55";
+  // Put two transactions in one block of the replica: ALICE pays FRESH 0.5 ether, twice.
+  const replicas = (engine as unknown as { replicas: { use<T>(key: string, mode: "exclusive", work: (node: { rpc: { request<R>(m: string, p?: unknown[]): Promise<R> } }) => Promise<T>): Promise<T> } }).replicas;
+  const block = await replicas.use("10", "exclusive", async (node) => {
+    const call = <R>(method: string, params: unknown[] = []) => node.rpc.request<R>(method, params);
+    await call("anvil_setBalance", [ALICE, "0x1bc16d674ec80000"]);
+    await call("anvil_autoImpersonateAccount", [true]);
+    await call("evm_setAutomine", [false]);
+    await call("eth_sendTransaction", [{ from: ALICE, to: FRESH, value: "0x6f05b59d3b20000", gas: "0x5208" }]);
+    await call("eth_sendTransaction", [{ from: ALICE, to: FRESH, value: "0x6f05b59d3b20000", gas: "0x5208" }]);
+    await call("evm_mine");
+    await call("evm_setAutomine", [true]);
+    return Number(BigInt(await call<string>("eth_blockNumber")));
+  });
+  // FRESH pays 0.7 ether: it holds nothing at index 0, 0.5 ether at index 1, 1 ether at index 2 (the block's end).
+  const pay = { network_id: "10", from: FRESH, to: BOB, value: "0x9b6e64a8ec60000", block_number: block };
+  await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 0 })).rejects.toMatchObject({ status: 402 });
+  await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 1 })).rejects.toMatchObject({ status: 402 });
+  expect((await engine.simulateOnNetwork({ ...pay, transaction_index: 2 })).transaction).toMatchObject({ status: true, transaction_index: 2 });
+  expect((await engine.simulateOnNetwork(pay)).simulation.status).toBe(true);
+  await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 3 })).rejects.toMatchObject({ status: 400, field: "/transaction_index" });
 });

@@ -5,7 +5,7 @@ import { createClient, type Client } from "./createClient";
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
 /**
- * Reads the client settings from the environment (decisions.md): `CHAINFORM_BASE_URL` (default
+ * Reads the client settings from the environment (docs/service.md): `CHAINFORM_BASE_URL` (default
  * `http://127.0.0.1:8787`), `CHAINFORM_ACCESS_KEY`, `CHAINFORM_BEARER_TOKEN`, `CHAINFORM_ACCOUNT`,
  * `CHAINFORM_PROJECT`, `CHAINFORM_CA_FILE` (a PEM file of certificates to trust, e.g. that of `chainform serve
  * --tls`). Empty variables count as unset. `overrides` win over the environment.

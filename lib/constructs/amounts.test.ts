@@ -48,10 +48,14 @@ describe("parseBalance / normalizeBalance", () => {
     expect(parseBalance("1000")).toBe(1000n);
     expect(parseBalance("100ether")).toBe(100n * 10n ** 18n);
     expect(parseBalance("0.5 ether")).toBe(5n * 10n ** 17n);
+    // One grammar with the provider and the service (lib/spec): gwei, wei and eth suffixes too.
+    expect(parseBalance("5gwei")).toBe(5n * 10n ** 9n);
+    expect(parseBalance("42wei")).toBe(42n);
+    expect(parseBalance("100 eth")).toBe(100n * 10n ** 18n);
   });
 
   it("rejects anything else", () => {
-    for (const bad of ["", "0x", "0xzz", "-1", "1.5", "100 eth", "ether", "1e18"]) {
+    for (const bad of ["", "0x", "0xzz", "-1", "1.5", "100  eth", "100 wei-ish", "ether", "1e18"]) {
       expect(parseBalance(bad)).toBeUndefined();
     }
   });

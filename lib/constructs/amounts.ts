@@ -1,15 +1,13 @@
 /**
  * Amounts of ether as the service wants them: wei, hex-encoded. All arithmetic is bigint, so `ether("0.1")` is
- * exactly 10^17 wei and never a float rounding of it.
+ * exactly 10^17 wei and never a float rounding of it. Balances written as text follow lib/spec's one grammar.
  */
+import { MAX_WEI, normalizeBalance as normalizeSpecBalance, parseBalance as parseSpecBalance } from "../spec/amounts";
 
 /** Something that reads as a non-negative decimal amount: `100`, `"0.5"`, `10n`, `"1e-3"`. */
 export type Amount = number | bigint | string;
 
 const DECIMAL = /^(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
-const HEX = /^0x[0-9a-f]{1,64}$/i;
-const ETHER_SUFFIXED = /^(\d+(?:\.\d*)?)\s*ether$/i;
-const MAX_WEI = (1n << 256n) - 1n;
 
 /** `amount` × 10^`decimals` as an exact bigint; throws when the amount has more precision than wei. */
 function scale(fn: string, amount: Amount, decimals: number): bigint {
@@ -71,33 +69,21 @@ export function wei(amount: Amount): string {
 }
 
 /**
- * Reads a balance the way the provider accepts it: hex wei (`0x...`), decimal wei (`"1000"`) or an ether amount
- * (`"100ether"`, `"0.5 ether"`).
+ * Reads a balance the way the service, the provider and the constructs all accept it (lib/spec/amounts.ts): hex
+ * wei (`0x...`), decimal wei (`"1000"`) or an amount with a unit (`"100ether"`, `"0.5 ether"`, `"5gwei"`).
  * @returns the wei as a bigint, or `undefined` when `balance` is none of these
  */
 export function parseBalance(balance: string): bigint | undefined {
-  const text = balance.trim();
-  try {
-    if (HEX.test(text)) return BigInt(text);
-    if (/^\d+$/.test(text)) return BigInt(text);
-    const suffixed = ETHER_SUFFIXED.exec(text);
-    if (suffixed) return scale("ether", suffixed[1], 18);
-  } catch {
-    return undefined;
-  }
-  return undefined;
+  const parsed = parseSpecBalance(balance);
+  return "wei" in parsed ? parsed.wei : undefined;
 }
 
 /**
- * A balance in the form the provider stores it: lowercase hex wei without leading zeros.
+ * A balance in the form the service takes it: lowercase hex wei without leading zeros.
  * @throws RangeError when `balance` is not a balance (see {@link parseBalance})
  * @example
  * normalizeBalance("100ether") // "0x56bc75e2d63100000"
  */
 export function normalizeBalance(balance: string): string {
-  const value = parseBalance(balance);
-  if (value === undefined || value > MAX_WEI) {
-    throw new RangeError(`${JSON.stringify(balance)} is not a balance: use hex wei, decimal wei or an amount like "100ether"`);
-  }
-  return `0x${value.toString(16)}`;
+  return normalizeSpecBalance(balance);
 }

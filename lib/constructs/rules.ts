@@ -1,25 +1,28 @@
 /**
- * The validation tables of the Environment construct. Patterns and limits come from lib/spec, the single source
- * of truth the service validates against, so a config that passes here does not fail there for the same reason.
+ * The validation tables of the Environment construct. The rules themselves (grammar of balances, ranges of chain
+ * ids and block numbers, limits, duplicates, the bridge's delay rule) are lib/spec's, the ones the service and the
+ * provider run, so a config that passes here does not fail there; only the wording is the construct's.
  */
-import { Address, ChainIdString, HexQuantity, Slug } from "../spec/common";
+import { BALANCE_FORMATS, parseBalance } from "../spec/amounts";
+import { isAddress, parseBlockNumber, parseChainId } from "../spec/chain";
+import { Slug } from "../spec/common";
 import {
+  bridgeFindings,
   MAX_ACCOUNTS_PER_NETWORK,
+  MAX_DISPLAY_NAME_LENGTH,
   MAX_NETWORKS_PER_ENVIRONMENT,
   MAX_RELAY_DELAY_SECONDS,
+  networkListFindings,
   RELAY_MODE_VALUES,
-  VERIFICATION_VISIBILITY_VALUES,
-} from "../spec/environments";
-import { parseBalance } from "./amounts";
+} from "../spec/environment-rules";
+import { VERIFICATION_VISIBILITY_VALUES } from "../spec/environments";
 import type { BridgeConfig } from "./bridge";
 import type { NetworkConfig, PrefundedAccount } from "./network";
 import { isToken, type Rule } from "./validation";
 
-const ADDRESS = new RegExp(Address.pattern!);
-const CHAIN_ID = new RegExp(ChainIdString.pattern!);
-const HEX_QUANTITY = new RegExp(HexQuantity.pattern!);
 const SLUG = new RegExp(Slug.pattern!);
-const MAX_DISPLAY_NAME = 255;
+const MAX_DISPLAY_NAME = MAX_DISPLAY_NAME_LENGTH;
+const known = <T>(value: T): T | undefined => (isToken(value) ? undefined : value);
 
 const show = (value: unknown) => JSON.stringify(value);
 
@@ -46,24 +49,25 @@ export const NETWORK_RULES: readonly Rule<NetworkConfig>[] = [
   {
     reads: (n) => [n.networkId],
     check: (n) =>
-      typeof n.networkId !== "string" || !CHAIN_ID.test(n.networkId)
+      typeof n.networkId !== "string" || "error" in parseChainId(n.networkId)
         ? `networkId ${show(n.networkId)} is not a network id: use the forked network's chain id as a decimal string, e.g. Network.MAINNET ("1")`
         : undefined,
   },
   {
     reads: (n) => [n.chainId],
-    check: (n) =>
-      n.chainId !== undefined &&
-      !(typeof n.chainId === "number" ? Number.isSafeInteger(n.chainId) && n.chainId > 0 : CHAIN_ID.test(n.chainId))
-        ? `chainId ${show(n.chainId)} is not a chain id: use a positive integer, e.g. 73571, or a decimal string, e.g. "73571"`
-        : undefined,
+    check: (n) => {
+      if (n.chainId === undefined) return undefined;
+      const parsed = parseChainId(n.chainId);
+      return "error" in parsed ? `chainId ${parsed.error}` : undefined;
+    },
   },
   {
     reads: (n) => [n.blockNumber],
     check: (n) => {
       const b = n.blockNumber;
-      const ok = b === undefined || (typeof b === "number" ? Number.isSafeInteger(b) && b >= 0 : HEX_QUANTITY.test(b));
-      return ok ? undefined : `blockNumber ${show(b)} is not a block number: use hex such as "0x12a05f2" or a non-negative integer`;
+      if (b === undefined) return undefined;
+      const parsed = parseBlockNumber(b);
+      return "error" in parsed ? `blockNumber ${parsed.error}` : undefined;
     },
   },
   {
@@ -85,14 +89,11 @@ export const NETWORK_RULES: readonly Rule<NetworkConfig>[] = [
   {
     reads: (n) => [n.accounts],
     check: (n) => {
-      const seen = new Set<string>();
-      for (const a of n.accounts ?? []) {
-        if (isToken(a.address) || typeof a.address !== "string") continue;
-        const key = a.address.toLowerCase();
-        if (seen.has(key)) return `account ${a.address} is listed twice: fund it once with the total balance`;
-        seen.add(key);
-      }
-      return undefined;
+      const addresses = (n.accounts ?? []).map((a) => (typeof a.address === "string" ? known(a.address) : undefined));
+      const [twice] = networkListFindings([{ addresses }]);
+      if (!twice) return undefined;
+      const j = Number(twice.path.split("/")[4]);
+      return `account ${n.accounts![j]!.address} is listed twice: fund it once with the total balance`;
     },
   },
 ];
@@ -102,15 +103,15 @@ export const ACCOUNT_RULES: readonly Rule<PrefundedAccount>[] = [
   {
     reads: (a) => [a.address],
     check: (a) =>
-      typeof a.address !== "string" || !ADDRESS.test(a.address)
+      !isAddress(a.address)
         ? `address ${show(a.address)} is not an address: use 0x followed by 40 hex digits`
         : undefined,
   },
   {
     reads: (a) => [a.balance],
     check: (a) =>
-      typeof a.balance !== "string" || parseBalance(a.balance) === undefined
-        ? `balance ${show(a.balance)} is not a balance: use ether(100), gwei(n), wei(n), hex wei ("0x...") or decimal wei`
+      typeof a.balance !== "string" || "error" in parseBalance(a.balance)
+        ? `balance ${show(a.balance)} is not a balance: use ether(100), gwei(n), wei(n), or ${BALANCE_FORMATS}`
         : undefined,
   },
 ];
@@ -120,11 +121,19 @@ export const NETWORK_LIST_RULES: readonly Rule<readonly NetworkConfig[]>[] = [
   {
     reads: () => [],
     check: (networks) => {
-      const ids = networks.map((n) => n.networkId).filter((id) => !isToken(id));
-      const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-      return dup === undefined
-        ? undefined
-        : `network ${show(dup)} is configured twice: an environment forks each network once; merge the two configurations`;
+      const findings = networkListFindings(
+        networks.map((n) => ({
+          network_id: typeof n.networkId === "string" ? known(n.networkId) : undefined,
+          chain_id: typeof n.chainId === "number" && Number.isSafeInteger(n.chainId) ? known(n.chainId) : undefined,
+        })),
+      );
+      const network = findings.find((f) => f.path.endsWith("/network_id"));
+      if (network) {
+        const dup = networks[Number(network.path.split("/")[2])]!.networkId;
+        return `network ${show(dup)} is configured twice: an environment forks each network once; merge the two configurations`;
+      }
+      const chain = findings.find((f) => f.path.endsWith("/chain_id"));
+      return chain ? `networks[${chain.path.split("/")[2]}]: ${chain.message}; pick another chainId` : undefined;
     },
   },
   {
@@ -155,7 +164,7 @@ export const BRIDGE_RULES: readonly Rule<BridgeConfig>[] = [
   {
     reads: (b) => [b.relayMode, b.delaySeconds],
     check: (b) =>
-      b.delaySeconds !== undefined && b.relayMode !== "delayedRelay"
+      bridgeFindings({ relay_mode: b.relayMode, delay_seconds: b.delaySeconds }).length > 0
         ? `bridge.delaySeconds needs relayMode "delayedRelay" (relayMode is ${show(b.relayMode ?? "autoRelay")}): use Bridge.delayedRelay(${b.delaySeconds})`
         : undefined,
   },

@@ -1,5 +1,5 @@
 /**
- * Who may see what (spec: List projects rules; decisions.md "Access"). An organization's accepted members see its
+ * Who may see what (spec: List projects rules; docs/service.md "Access"). An organization's accepted members see its
  * open projects and the restricted ones they are explicit members of; a personal account is its user's alone.
  * Non-members get 404, as if nothing were there (no existence leak); pending invitees, who know of the
  * account, get 403.
@@ -45,14 +45,29 @@ export function canSeeProject(store: Store, access: AccountAccess, project: Proj
   return project.restricted === 0 || store.projects.membership(project.id, userId) === "accepted";
 }
 
-/** Resolves a project the requester may see; throws 404 (`rid:account` / `rid:project`) or 403. */
+/**
+ * Resolves a project the requester may see; throws 404 (`rid:account` / `rid:project`) or 403. A project of another
+ * user's personal account that is shared with the requester (an accepted explicit member; it is in their
+ * projects listing) is reached under its owner's path, `/account/{owner}/project/{slug}` (docs/service.md).
+ */
 export function projectAccess(store: Store, requester: Requester, accountSlug: string, projectSlug: string): ProjectAccess {
+  const shared = sharedProjectAccess(store, requester, accountSlug, projectSlug);
+  if (shared) return shared;
   const access = accountAccess(store, requester, accountSlug);
   const project = store.projects.bySlug(access.account.id, projectSlug);
   if (!project || !canSeeProject(store, access, project, requester.user.id)) {
     throw notFound("rid:project", `project ${accountSlug}/${projectSlug} not found`);
   }
   return { ...access, project, isMember: isProjectMember(store, access, project, requester.user.id) };
+}
+
+/** A project of another user's personal account where the requester is an accepted member; undefined otherwise. */
+function sharedProjectAccess(store: Store, requester: Requester, accountSlug: string, projectSlug: string): ProjectAccess | undefined {
+  const account = store.accounts.bySlug(accountSlug);
+  if (!account || account.type !== "user" || account.id === requester.user.id) return undefined;
+  const project = store.projects.bySlug(account.id, projectSlug);
+  if (!project || store.projects.membership(project.id, requester.user.id) !== "accepted") return undefined;
+  return { account, role: "member", project, isMember: true };
 }
 
 /** Explicit accepted members are project members; on a personal account, so is its user. */

@@ -6,6 +6,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/types";
 import { Authenticator, type Requester } from "./auth";
+import type { Socket } from "node:net";
+import { answerClientError } from "./client-errors";
 import { addCorsHeaders } from "./cors";
 import { errorBody, forbidden, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
 import { createAnvilEngine } from "./chains";
@@ -15,6 +17,7 @@ import { Store } from "./store";
 import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
 import { registerWeb } from "../web";
+import { attachWebSocketRpc } from "./routes/rpc/websocket";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -96,6 +99,8 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     logger: options.logger ? loggerOptions() : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 500 },
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) =>
+      answerClientError(error, socket, (address) => limiter.take(`ip:${address}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit)),
     frameworkErrors: (error, request, reply) => {
       if (!gate(request, reply)) return;
       sendError(reply, 400, error.message);
@@ -121,14 +126,16 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     return undefined;
   }
 
+  /** Counts the request in its bucket; CORS preflights are never counted and never refused (docs/service.md). */
   function takeRate(request: FastifyRequest, authentication: Authentication): RateDecision {
+    const count = request.method !== "OPTIONS";
     if (request.routeOptions.config?.rpc) {
-      return limiter.take(`rpc:${request.url.split("?")[0]}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
+      return limiter.take(`rpc:${request.url.split("?")[0]}`, rateLimits.rpcLimit, rateLimits.rpcLimit, count);
     }
     if (authentication.kind === "authenticated") {
-      return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit);
+      return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit, count);
     }
-    return limiter.take(`ip:${request.ip}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit);
+    return limiter.take(`ip:${request.ip}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit, count);
   }
 
   app.addHook("onRequest", async (request, reply) => {
@@ -159,6 +166,13 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
+  const closeWebSockets = attachWebSocketRpc(app.server, {
+    store,
+    engine: context.engine,
+    rate: (path) => limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit),
+  });
+  // Upgraded connections are not the HTTP server's to close: end them first, or closing would wait for them.
+  app.addHook("preClose", async () => closeWebSockets());
   await registerWeb(app);
   app.addHook("onClose", async () => {
     await context.engine.close();
@@ -191,6 +205,12 @@ function prepareStore(store: Store, options: ServiceOptions): void {
  * a stop) is no body at all.
  */
 function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  // A body whose schema requires no field may be left out entirely (simulation bodies: every field optional):
+  // it is then `{}`. (Fastify validates a missing body as null, the same as a JSON `null`, which stays a 400.)
+  app.addHook("preValidation", async (request) => {
+    const schema = request.routeOptions.schema?.body as { type?: string; required?: string[] } | undefined;
+    if (request.body === undefined && schema?.type === "object" && (schema.required ?? []).length === 0) request.body = {};
+  });
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {

@@ -1,6 +1,6 @@
 /**
  * Authentication in the spec's three forms: `X-Access-Key`, HTTP Basic with the key as username, and
- * `Authorization: Bearer <JWT>` (HS256, signed with the service's own secret, at most 30 days; decisions.md).
+ * `Authorization: Bearer <JWT>` (HS256, signed with the service's own secret, at most 30 days; docs/service.md).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";

@@ -16,6 +16,7 @@ import {
   SendTransactionRequest,
   VnetSimulationRequest,
 } from "../spec";
+import { connect } from "node:net";
 import { NoChainEngine } from "./no-chain-engine";
 import "./validation"; // registers the uuid/date-time formats the schema checks below need
 
@@ -131,7 +132,12 @@ function badRequests(): BadRequest[] {
     { display_name: "e", network_configs: [{ network_id: "324" }] },
     { display_name: "e", network_configs: [{ network_id: "1" }, { network_id: "1" }] },
     { display_name: "e", network_configs: [{ network_id: "1" }], bridge_config: { delay_seconds: 1 } },
-    { display_name: "existing", network_configs: [{ network_id: "1" }] },
+    // Issue 11's defects: chain ids past their range, block numbers past 2^64-1 (each a 400 naming the field).
+    { display_name: "e", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "99999999999999999999" } }] },
+    { display_name: "e", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "9223372036854775772" } }] },
+    { display_name: "e", network_configs: [{ network_id: "1", block_number: "0xfffffffffffffffff" }] },
+    { display_name: "e", network_configs: [{ network_id: "1", block_number: `0x1${"0".repeat(16)}` }] },
+    { display_name: "e", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "9007199254740993" } }, { network_id: "10", chain_config_overrides: { chain_id: "9007199254740993" } }] },
     { display_name: "e", slug: "existing", network_configs: [{ network_id: "10" }] },
   ]) requests.push({ name: `semantic ${JSON.stringify(body)}`, method: "POST", path: base, options: { as: "alice", body } });
   // Pagination and filters.
@@ -186,3 +192,71 @@ test("at least 200 malformed requests: each a 4xx with the spec's error body, no
   expect(failures).toEqual([]);
   expect(dump()).toBe(before);
 }, 60_000);
+
+/** Sends raw bytes on a fresh connection and reads the whole answer (the service closes it after a parser error). */
+function rawRequest(bytes: string): Promise<{ status: number; headers: Record<string, string>; body: any; text: string }> {
+  const { port, hostname } = new URL(service.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname });
+    let data = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk) => {
+      data += chunk;
+      const head = data.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length: (\d+)/i.exec(data.slice(0, head))?.[1];
+      if (head >= 0 && length !== undefined && data.length >= head + 4 + Number(length)) socket.destroy();
+    });
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const head = data.indexOf("\r\n\r\n");
+      const [statusLine, ...lines] = data.slice(0, head).split("\r\n");
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const text = data.slice(head + 4);
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      resolve({ status: Number(statusLine?.split(" ")[1]), headers, body, text });
+    });
+    socket.write(bytes, "latin1");
+  });
+}
+
+test("requests Node's HTTP parser or Fastify refuse below the routes get the spec's 400 body and the X-Svc-* headers", async () => {
+  const host = `Host: ${new URL(service.baseUrl).host}`;
+  const path = "/v1/supported-networks";
+  const cases: [string, string][] = [
+    ["bad Content-Length", `POST ${path} HTTP/1.1\r\n${host}\r\nContent-Length: abc\r\n\r\n`],
+    ["two different Content-Lengths", `POST ${path} HTTP/1.1\r\n${host}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab`],
+    ["Content-Length with chunked", `POST ${path} HTTP/1.1\r\n${host}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
+    ["a negative Content-Length", `POST ${path} HTTP/1.1\r\n${host}\r\nContent-Length: -1\r\n\r\n`],
+    ["an unknown method", `FROBNICATE ${path} HTTP/1.1\r\n${host}\r\n\r\n`],
+    ["obs-fold", `GET ${path} HTTP/1.1\r\n${host}\r\nX-Folded: a\r\n  b\r\n\r\n`],
+    ["bare LF", `GET ${path} HTTP/1.1\n${host}\nX-A: b\n\n`],
+    ["oversized headers", `GET ${path} HTTP/1.1\r\n${host}\r\nX-Big: ${"a".repeat(70_000)}\r\n\r\n`],
+    ["a space in a header name", `GET ${path} HTTP/1.1\r\n${host}\r\nBad Header: x\r\n\r\n`],
+    ["a control character in a header value", `GET ${path} HTTP/1.1\r\n${host}\r\nX-A: a\u0001b\r\n\r\n`],
+    ["an unknown HTTP version", `GET ${path} HTTP/9.9\r\n${host}\r\n\r\n`],
+    ["a bad chunk size", `POST ${path} HTTP/1.1\r\n${host}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n`],
+    ["a space before the colon", `GET ${path} HTTP/1.1\r\n${host}\r\nX-A : b\r\n\r\n`],
+    ["a bad request line", `GET\r\n${host}\r\n\r\n`],
+    ["a bad URL", `GET /v1/account/%E0%A4%A/projects HTTP/1.1\r\n${host}\r\n\r\n`],
+    ["a method Node knows but the API does not", `PROPFIND ${path} HTTP/1.1\r\n${host}\r\n\r\n`],
+  ];
+  const failures: string[] = [];
+  for (const [name, bytes] of cases) {
+    const answer = await rawRequest(bytes);
+    const error = answer.body?.error;
+    const ok =
+      answer.status >= 400 &&
+      answer.status < 500 &&
+      typeof error?.id === "string" &&
+      typeof error.message === "string" &&
+      error.slug === ERROR_SLUGS[answer.status as keyof typeof ERROR_SLUGS] &&
+      ["x-svc-limit", "x-svc-remaining", "x-svc-reset-timestamp"].every((h) => /^\d+$/.test(answer.headers[h] ?? ""));
+    if (!ok) failures.push(`${name}: ${answer.status} ${JSON.stringify(answer.headers)} ${answer.text.slice(0, 200)}`);
+  }
+  expect(failures).toEqual([]);
+});

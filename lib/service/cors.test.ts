@@ -43,3 +43,22 @@ test("same-origin answers carry no CORS headers", async () => {
   const result = await call(service, "GET", "/v1/supported-networks");
   expect(result.headers.get("access-control-allow-origin")).toBeNull();
 });
+
+test("preflights are never counted and never get 429, even from a throttled client", async () => {
+  const limited = await startTestService({ rateLimits: { unauthenticatedLimit: 2, burstLimit: 2 } });
+  try {
+    const preflight = () =>
+      call(limited, "OPTIONS", "/v1/supported-networks", { headers: { origin, "access-control-request-method": "GET" } });
+    for (let i = 0; i < 5; i++) expect((await preflight()).status).toBe(204);
+    // The preflights took nothing: both requests of the limit are still there.
+    expect((await call(limited, "GET", "/v1/supported-networks")).headers.get("x-svc-remaining")).toBe("1");
+    expect((await call(limited, "GET", "/v1/supported-networks")).status).toBe(200);
+    expect((await call(limited, "GET", "/v1/supported-networks")).status).toBe(429);
+    // Throttled now; a preflight still passes, with the rate headers.
+    const answer = await preflight();
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get("x-svc-remaining")).toBe("0");
+  } finally {
+    await limited.close();
+  }
+});

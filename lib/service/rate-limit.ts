@@ -1,5 +1,5 @@
 /**
- * Sliding-window rate limiting (spec: Limits; decisions.md "Access"): each request counts for 60 s from when it
+ * Sliding-window rate limiting (spec: Limits; docs/service.md "Access"): each request counts for 60 s from when it
  * is made; requests refused with 429 do not count. `remaining = min(limit, burst) - counted`, and the reset
  * timestamp is when the oldest counted request expires.
  */
@@ -62,8 +62,11 @@ export class SlidingWindowLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one request of `bucketKey` unless `min(limit, burst)` requests already count in the window. */
-  take(bucketKey: string, limit: number, burst: number): RateDecision {
+  /**
+   * Counts one request of `bucketKey` unless `min(limit, burst)` requests already count in the window. With
+   * `count: false` (CORS preflights) it only reports: nothing is counted and nothing is refused.
+   */
+  take(bucketKey: string, limit: number, burst: number, count = true): RateDecision {
     const now = this.now();
     if (++this.takes % SWEEP_EVERY === 0) this.sweep(now);
     let bucket = this.buckets.get(bucketKey);
@@ -71,6 +74,10 @@ export class SlidingWindowLimiter {
     expire(bucket, now, this.windowMs);
     const cap = Math.min(limit, burst);
     const counted = bucket.times.length - bucket.head;
+    if (!count) {
+      const oldest = bucket.times.length > bucket.head ? bucket.times[bucket.head] : now;
+      return { allowed: true, limit, remaining: Math.max(0, cap - counted), resetTimestamp: Math.ceil((oldest + this.windowMs) / 1000) };
+    }
     const allowed = counted < cap;
     if (allowed) bucket.times.push(now);
     const oldest = bucket.times.length > bucket.head ? bucket.times[bucket.head] : now;

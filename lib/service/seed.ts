@@ -1,6 +1,6 @@
 /**
  * The seed: the users, organizations, projects, delivery channels, Web3 Actions and supported networks a fresh
- * data dir starts with (decisions.md: "The default seed"). `default-seed.json` is the default; `--seed FILE`
+ * data dir starts with (docs/service.md "The local service"). `default-seed.json` is the default; `--seed FILE`
  * gives another file of the same shape. Access keys are generated here, once, at first start.
  */
 import { randomBytes, randomUUID } from "node:crypto";
@@ -76,7 +76,7 @@ export type Seed = Static<typeof SeedFile>;
 
 const checkSeed = TypeCompiler.Compile(SeedFile);
 
-/** The default seed (decisions.md). */
+/** The default seed (docs/service.md). */
 export const DEFAULT_SEED: Seed = parseSeed(defaultSeedJson, "default-seed.json");
 
 /** Reads and checks a seed file; throws an Error naming the file and the first problem. */

@@ -36,12 +36,14 @@ test("a transaction sent through the API is recorded: list and get return it", a
   const vnetId = environment.active_instance.vnets[0].id;
   const sent = await call(service, "POST", `${instance}/vnet/${vnetId}/transactions`, { as: "alice", body: { callArgs: { from: RICH, to: OTHER, value: "0x3e8" } } });
   expect(sent.status).toBe(200);
-  expect(sent.body.transaction).toMatchObject({ vnet_id: vnetId, from: RICH, to: OTHER, status: "success", kind: "call" });
+  // The documented record, bare (docs/service.md "Transaction record").
+  expect(sent.body).toMatchObject({ vnet_id: vnetId, from: RICH, to: OTHER, status: "success", category: "write", kind: "blockchain", origin: "api", reverted: false });
+  expect(sent.body.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
   const listed = await call(service, "GET", `${instance}/transactions?from=${RICH}`, { as: "bob" });
-  expect(listed.body.transactions.map((t: { hash: string }) => t.hash)).toContain(sent.body.transaction.hash);
-  const got = await call(service, "GET", `${instance}/transactions/${sent.body.transaction.hash}`, { as: "bob" });
+  expect(listed.body.map((t: { tx_hash: string }) => t.tx_hash)).toContain(sent.body.tx_hash);
+  const got = await call(service, "GET", `${instance}/transactions/${sent.body.tx_hash}`, { as: "bob" });
   expect(got.status).toBe(200);
-  expect(got.body.transaction.hash).toBe(sent.body.transaction.hash);
+  expect(got.body).toEqual(sent.body);
 });
 
 test("simulations: instance and vnet level run; a project simulation with save is listed", async () => {
@@ -61,4 +63,26 @@ test("simulations: instance and vnet level run; a project simulation with save i
   expect(unsaved.status).toBe(200);
   const list = await call(service, "GET", "/v1/account/acme/project/demo/simulations", { as: "bob" });
   expect(list.body.simulations.map((s: { id: string }) => s.id)).toEqual([project.body.simulation.id]);
+}, 60_000);
+
+test("the Public RPC answers eth_accounts with [] even after anvil_impersonateAccount on the Admin RPC", async () => {
+  const [admin, pub] = environment.active_instance.vnets[0].rpcs.map((r) => r.url);
+  const rpc = async (url: string, method: string, params: unknown[] = []) =>
+    (await (await fetch(url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result?: unknown };
+  expect((await rpc(admin, "anvil_impersonateAccount", [OTHER])).result).toBeNull();
+  expect((await rpc(admin, "eth_accounts")).result).toContain(OTHER);
+  expect((await rpc(pub, "eth_accounts")).result).toEqual([]);
+  const batch = await fetch(pub, { method: "POST", body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "eth_accounts" }, { jsonrpc: "2.0", id: 2, method: "eth_chainId" }]) });
+  expect(((await batch.json()) as { id: number; result: unknown }[]).find((a) => a.id === 1)!.result).toEqual([]);
+});
+
+test("a chain id above 2^53 is exact end to end: eth_chainId answers it", async () => {
+  const created = await call(service, "POST", base, {
+    as: "alice",
+    body: { display_name: "big chain id", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "9007199254740993" } }] },
+  });
+  expect(created.status).toBe(200);
+  const pub = created.body.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url;
+  const answer = await fetch(pub, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
+  expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: `0x${(9007199254740993n).toString(16)}` });
 }, 60_000);

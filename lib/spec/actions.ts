@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams } from "./common";
 
-/** A Web3 Action (decisions.md: the stop answer's record). */
+/** A Web3 Action (docs/service.md "Shapes": the stop answer's record). */
 export const Web3Action = Type.Object({
   id: Type.String(),
   name: Type.String(),

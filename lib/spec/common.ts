@@ -1,4 +1,6 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { HEX_QUANTITY_PATTERN } from "./amounts";
+import { ADDRESS_PATTERN, BLOCK_NUMBER_PATTERN, CHAIN_ID_PATTERN, MAX_CHAIN_ID } from "./chain";
 
 /** A UUID string (the service's identifiers). */
 export const Uuid = Type.String({ format: "uuid", description: "Identifier in UUID format" });
@@ -8,7 +10,7 @@ export const DateTime = Type.String({ format: "date-time", description: "ISO 860
 
 /** A hex-encoded quantity such as a block number or an amount of wei: `0x` followed by 1 to 64 hex digits. */
 export const HexQuantity = Type.String({
-  pattern: "^0x[0-9a-fA-F]{1,64}$",
+  pattern: HEX_QUANTITY_PATTERN,
   description: "Hex-encoded quantity, e.g. 0x1bc16d674ec80000",
 });
 
@@ -21,17 +23,24 @@ export const HexData = Type.String({
 
 /** A 20-byte account address, hex-encoded. */
 export const Address = Type.String({
-  pattern: "^0x[0-9a-fA-F]{40}$",
+  pattern: ADDRESS_PATTERN,
   description: "20-byte account address, hex-encoded (0x + 40 hex digits)",
 });
 
 /** A 32-byte hash, hex-encoded. */
 export const Hash = Type.String({ pattern: "^0x[0-9a-fA-F]{64}$", description: "32-byte hash, hex-encoded" });
 
-/** A chain id as a decimal string, e.g. "1" or "8453". */
+/** A chain id as a decimal string, e.g. "1" or "8453"; the range (1 to MAX_CHAIN_ID) is checked by `parseChainId`. */
 export const ChainIdString = Type.String({
-  pattern: "^[1-9][0-9]{0,15}$",
-  description: "Chain ID as a decimal string, e.g. \"1\"",
+  pattern: CHAIN_ID_PATTERN,
+  description: `Chain ID as a decimal string from 1 to ${MAX_CHAIN_ID}, e.g. "1"`,
+});
+
+/** A block number, hex, at most 2^64-1 (spec: block_number is a hex fork point; the range is ours, docs/service.md). */
+export const BlockNumberHex = Type.String({
+  pattern: BLOCK_NUMBER_PATTERN,
+  maxLength: 66,
+  description: "Block number, hex, at most 0xffffffffffffffff, e.g. 0x12a05f2",
 });
 
 /** A path or query slug: lowercase letters, digits and single dashes. */

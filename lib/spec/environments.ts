@@ -1,20 +1,26 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Address, ChainIdString, DateTime, HexQuantity, PaginationQuery, ProjectParams, Slug, Uuid } from "./common";
+import { Address, BlockNumberHex, ChainIdString, DateTime, HexQuantity, PaginationQuery, ProjectParams, Slug, Uuid } from "./common";
+import {
+  MAX_ACCOUNTS_PER_NETWORK,
+  MAX_DISPLAY_NAME_LENGTH,
+  MAX_NETWORKS_PER_ENVIRONMENT,
+  MAX_RELAY_DELAY_SECONDS,
+  RELAY_MODE_VALUES,
+} from "./environment-rules";
 
 /** Explorer page visibility of verified contracts (spec: Create an environment). */
 export const VERIFICATION_VISIBILITY_VALUES = ["bytecode", "abi", "source"] as const;
 export type VerificationVisibility = (typeof VERIFICATION_VISIBILITY_VALUES)[number];
 
-/** Bridge relay modes; `autoRelay` is the default. */
-export const RELAY_MODE_VALUES = ["autoRelay", "delayedRelay"] as const;
-export type RelayMode = (typeof RELAY_MODE_VALUES)[number];
+import type { RelayMode } from "./environment-rules";
 
-/** Longest accepted relay delay: one day. */
-export const MAX_RELAY_DELAY_SECONDS = 86_400;
-/** Most networks in one environment. */
-export const MAX_NETWORKS_PER_ENVIRONMENT = 16;
-/** Most pre-funded accounts per network. */
-export const MAX_ACCOUNTS_PER_NETWORK = 100;
+export {
+  MAX_ACCOUNTS_PER_NETWORK,
+  MAX_NETWORKS_PER_ENVIRONMENT,
+  MAX_RELAY_DELAY_SECONDS,
+  RELAY_MODE_VALUES,
+  type RelayMode,
+} from "./environment-rules";
 
 /** A pre-funded account: address and balance in wei, hex-encoded. */
 export const PrefundedAccount = Type.Object(
@@ -27,7 +33,7 @@ export type PrefundedAccount = Static<typeof PrefundedAccount>;
 export const NetworkConfig = Type.Object(
   {
     network_id: Type.String({ minLength: 1, maxLength: 20, description: "Chain ID of the network to fork" }),
-    block_number: Type.Optional(HexQuantity),
+    block_number: Type.Optional(BlockNumberHex),
     chain_config_overrides: Type.Optional(
       Type.Object({ chain_id: Type.Optional(ChainIdString) }, { additionalProperties: false }),
     ),
@@ -63,7 +69,7 @@ export type BridgeConfig = Static<typeof BridgeConfig>;
  * `delayedRelay`, slug uniqueness) are checked by the service and named in the 400 body's `data.field`. */
 export const CreateEnvironmentRequest = Type.Object(
   {
-    display_name: Type.String({ minLength: 1, maxLength: 255 }),
+    display_name: Type.String({ minLength: 1, maxLength: MAX_DISPLAY_NAME_LENGTH }),
     slug: Type.Optional(Slug),
     network_configs: Type.Array(NetworkConfig, { minItems: 1, maxItems: MAX_NETWORKS_PER_ENVIRONMENT }),
     bridge_config: Type.Optional(BridgeConfig),
@@ -145,14 +151,14 @@ export interface StoredEnvironmentSettings {
 export const ListEnvironmentsQuery = PaginationQuery;
 export type ListEnvironmentsQuery = Static<typeof ListEnvironmentsQuery>;
 
-/** GET .../environments answer (decisions.md), newest first. */
+/** GET .../environments answer (docs/service.md "Shapes"), newest first. */
 export const EnvironmentList = Type.Object({ environments: Type.Array(Environment) });
 export type EnvironmentList = Static<typeof EnvironmentList>;
 
 /** Most ids in one batch delete. */
 export const MAX_BATCH_DELETE_IDS = 100;
 
-/** DELETE .../environments body (decisions.md). */
+/** DELETE .../environments body (docs/service.md "Shapes"). */
 export const BatchDeleteEnvironmentsRequest = Type.Object(
   { environment_ids: Type.Array(Uuid, { minItems: 1, maxItems: MAX_BATCH_DELETE_IDS }) },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 /**
- * TypeBox schemas of the service API (`shared/spec/service-api.md` with `decisions.md`): the one source of truth
+ * TypeBox schemas of the service API (the spec, with the choices in docs/service.md): the one source of truth
  * for the local service's validation and serialization and for the client's types.
  */
 export * from "./common";
@@ -13,3 +13,6 @@ export * from "./simulations";
 export * from "./transactions";
 export * from "./slug";
 export * from "./explorer";
+export * from "./amounts";
+export * from "./chain";
+export * from "./environment-rules";

@@ -15,9 +15,12 @@ export const CallArgs = Type.Object(
 );
 export type CallArgs = Static<typeof CallArgs>;
 
-/** Block overrides of a simulation. */
+/**
+ * Block overrides of a simulation: `number` and `timestamp` (spec); `time` is the same as `timestamp`, as the
+ * hosted service's environment-instance simulate documents it (docs/service.md).
+ */
 export const BlockOverrides = Type.Object(
-  { number: Type.Optional(HexQuantity), timestamp: Type.Optional(HexQuantity) },
+  { number: Type.Optional(HexQuantity), timestamp: Type.Optional(HexQuantity), time: Type.Optional(HexQuantity) },
   { additionalProperties: false },
 );
 export type BlockOverrides = Static<typeof BlockOverrides>;
@@ -94,7 +97,7 @@ export const VnetSimulationResult = Type.Object({
 });
 export type VnetSimulationResult = Static<typeof VnetSimulationResult>;
 
-/** One state change of an instance simulation (decisions.md). */
+/** One state change of an instance simulation (docs/service.md "Shapes"). */
 export const StateChange = Type.Object({
   address: Address,
   field: Type.Union([Type.Literal("balance"), Type.Literal("nonce"), Type.Literal("storage")]),
@@ -118,27 +121,35 @@ export type VnetParams = Static<typeof VnetParams>;
 /** Block number of a project simulation: null (latest), an integer, or a hex quantity. */
 export const BlockNumberInput = Type.Union([Type.Null(), Type.Integer({ minimum: 0 }), HexQuantity]);
 
-/** POST /v1/.../simulate body (spec: Simulate a transaction, project level). */
+/** An access list: addresses and the storage slots the transaction declares it touches (EIP-2930). */
+export const AccessList = Type.Array(
+  Type.Object(
+    { address: Address, storage_keys: Type.Optional(Type.Array(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }))) },
+    { additionalProperties: false },
+  ),
+  { maxItems: 1000 },
+);
+export type AccessList = Static<typeof AccessList>;
+
+/** Network of a project simulation when the body names none: Ethereum mainnet (our choice; docs/service.md). */
+export const DEFAULT_SIMULATION_NETWORK_ID = "1";
+
+/**
+ * POST /v1/.../simulate body (spec: Simulate a transaction, project level). Every field is optional
+ * (docs/service.md): `network_id` defaults to "1", `from` to the zero address, the block to the latest.
+ */
 export const ProjectSimulationRequest = Type.Object(
   {
-    network_id: Type.String({ minLength: 1, maxLength: 20 }),
+    network_id: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
     block_number: Type.Optional(BlockNumberInput),
     transaction_index: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0 })])),
-    from: Address,
+    from: Type.Optional(Address),
     input: Type.Optional(HexData),
     to: Type.Optional(Type.Union([Address, Type.Null()])),
     gas: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
     gas_price: Type.Optional(Type.String({ pattern: "^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$" })),
     value: Type.Optional(Type.String({ pattern: "^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$" })),
-    access_list: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { address: Address, storage_keys: Type.Optional(Type.Array(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" }))) },
-          { additionalProperties: false },
-        ),
-        { maxItems: 1000 },
-      ),
-    ),
+    access_list: Type.Optional(AccessList),
     generate_access_list: Type.Optional(Type.Boolean()),
     save: Type.Optional(Type.Boolean()),
     block_header: Type.Optional(
@@ -155,9 +166,8 @@ export const ProjectSimulationRequest = Type.Object(
 );
 export type ProjectSimulationRequest = Static<typeof ProjectSimulationRequest>;
 
-/** A project-level simulation record (decisions.md). */
-export const Simulation = Type.Object({
-  id: Uuid,
+/** What a project simulation ran and how it went: the fields its record and its `transaction` share. */
+const SimulatedCall = {
   network_id: Type.String(),
   block_number: Type.Integer({ minimum: 0 }),
   from: Address,
@@ -167,14 +177,64 @@ export const Simulation = Type.Object({
   gas: Type.Integer({ minimum: 0 }),
   gas_used: Type.Integer({ minimum: 0 }),
   status: Type.Boolean(),
+};
+
+/** A project-level simulation record (docs/service.md "Shapes"). */
+export const Simulation = Type.Object({
+  id: Uuid,
+  ...SimulatedCall,
   created_at: DateTime,
   logs: Type.Array(SimulationLog),
   trace: Type.Array(TraceEntry),
 });
 export type Simulation = Static<typeof Simulation>;
 
-/** POST /v1/.../simulate answer. */
-export const ProjectSimulationResponse = Type.Object({ simulation: Simulation });
+/** A node of a project simulation's call trace: one call frame and the calls it made, nested. */
+export const CallTraceNode = Type.Recursive((This) =>
+  Type.Object({
+    type: Type.String(),
+    from: Type.String(),
+    to: Type.String(),
+    gas: Type.String(),
+    gas_used: Type.String(),
+    value: Type.String(),
+    input: Type.String(),
+    output: Type.String(),
+    method: Type.String(),
+    decoded_input: Type.Array(DecodedArgument),
+    decoded_output: Type.Array(DecodedArgument),
+    error: Type.Optional(Type.String()),
+    calls: Type.Array(This),
+  }),
+);
+export type CallTraceNode = Static<typeof CallTraceNode>;
+
+/**
+ * The `transaction` of a project simulation (hosted-service docs: logs and the call trace under
+ * `transaction_info`). Numbers as in the simulation record.
+ */
+export const SimulationTransaction = Type.Object({
+  ...SimulatedCall,
+  transaction_index: Type.Integer({ minimum: 0 }),
+  access_list: AccessList,
+  transaction_info: Type.Object({ call_trace: Type.Union([CallTraceNode, Type.Null()]), logs: Type.Array(SimulationLog) }),
+});
+export type SimulationTransaction = Static<typeof SimulationTransaction>;
+
+/** A contract the simulated transaction called (an address with code that received input). */
+export const SimulationContract = Type.Object({ address: Address, network_id: Type.String() });
+export type SimulationContract = Static<typeof SimulationContract>;
+
+/**
+ * POST /v1/.../simulate answer: the hosted service's documented `{ transaction, simulation, contracts }`;
+ * `generated_access_list` when `generate_access_list` was true.
+ */
+export const ProjectSimulationResponse = Type.Object({
+  transaction: SimulationTransaction,
+  simulation: Simulation,
+  contracts: Type.Array(SimulationContract),
+  generated_access_list: Type.Optional(AccessList),
+});
 export type ProjectSimulationResponse = Static<typeof ProjectSimulationResponse>;
 
 /** GET /v1/.../simulations query. */

@@ -1,6 +1,7 @@
 /** Slugs derived from names (spec: a slug is URL-safe and generated from the display name when omitted). */
 
-const MAX_SLUG_LENGTH = 100;
+/** Longest slug. */
+export const MAX_SLUG_LENGTH = 100;
 
 /**
  * A URL-safe slug of a name: lowercase letters, digits and single dashes; `fallback` when nothing is left.

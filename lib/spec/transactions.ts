@@ -1,32 +1,60 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Address, DateTime, Hash, HexData, HexQuantity, PaginationQuery } from "./common";
 import { CallArgs, SimulationLog } from "./simulations";
 import { InstanceParams } from "./environments";
 
-export const TRANSACTION_STATUS_VALUES = ["success", "failed"] as const;
-export const TRANSACTION_CATEGORY_VALUES = ["transaction", "cheatcode", "bridge"] as const;
-export const TRANSACTION_KIND_VALUES = ["call", "create"] as const;
+/** Outcome of a transaction (hosted-service docs): `pending` until mined, `unknown` when the chain cannot tell. */
+export const TRANSACTION_STATUS_VALUES = ["success", "failed", "pending", "unknown"] as const;
+/** What a transaction does to the chain (hosted-service docs): sends and cheatcodes `write`. */
+export const TRANSACTION_CATEGORY_VALUES = ["write", "read", "compute"] as const;
+/** How it reached the chain (hosted-service docs): a mined `blockchain` transaction, a `cheatcode`, a `simulation`. */
+export const TRANSACTION_KIND_VALUES = ["blockchain", "cheatcode", "simulation"] as const;
+/** Where it came from (ours; the docs show `rpc`): an RPC URL, the API's send endpoint, or a bridge relay. */
+export const TRANSACTION_ORIGIN_VALUES = ["rpc", "api", "bridge"] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUS_VALUES)[number];
 export type TransactionCategory = (typeof TRANSACTION_CATEGORY_VALUES)[number];
 export type TransactionKind = (typeof TRANSACTION_KIND_VALUES)[number];
+export type TransactionOrigin = (typeof TRANSACTION_ORIGIN_VALUES)[number];
 
-/** A transaction of an environment instance (decisions.md). */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A transaction of an environment instance: the hosted service's documented record (docs/service.md
+ * "Transaction record"). Quantities are hex; what a record cannot have (the block of a cheatcode that mined
+ * nothing, the fees of a legacy transaction) is null. `logs`, `contract_address` and `network_id` are local
+ * extras: optional, and nothing of ours depends on them.
+ */
 export const Transaction = Type.Object({
-  hash: Hash,
+  id: Type.String({ description: "Identifier of the record" }),
   vnet_id: Type.String(),
-  network_id: Type.String(),
-  block_number: HexQuantity,
-  from: Address,
-  to: Type.Union([Address, Type.Null()]),
-  value: HexQuantity,
-  input: HexData,
-  gas_used: HexQuantity,
-  status: Type.Union(TRANSACTION_STATUS_VALUES.map((v) => Type.Literal(v))),
+  origin: Type.Union(TRANSACTION_ORIGIN_VALUES.map((v) => Type.Literal(v))),
   category: Type.Union(TRANSACTION_CATEGORY_VALUES.map((v) => Type.Literal(v))),
   kind: Type.Union(TRANSACTION_KIND_VALUES.map((v) => Type.Literal(v))),
-  contract_address: Type.Union([Address, Type.Null()]),
-  logs: Type.Array(SimulationLog),
+  status: Type.Union(TRANSACTION_STATUS_VALUES.map((v) => Type.Literal(v))),
+  error_reason: Nullable(Type.String()),
+  reverted: Type.Boolean(),
+  rpc_method: Type.String({ description: "The JSON-RPC method that made it, e.g. eth_sendTransaction" }),
   created_at: DateTime,
+  dashboard_url: Type.String(),
+  block_number: Nullable(HexQuantity),
+  block_hash: Nullable(Hash),
+  tx_hash: Hash,
+  tx_index: Nullable(HexQuantity),
+  from: Address,
+  to: Nullable(Address),
+  input: HexData,
+  nonce: Nullable(HexQuantity),
+  value: HexQuantity,
+  gas: Nullable(HexQuantity),
+  gas_price: Nullable(HexQuantity),
+  max_priority_fee_per_gas: Nullable(HexQuantity),
+  max_fee_per_gas: Nullable(HexQuantity),
+  type: Nullable(HexQuantity),
+  function_name: Nullable(Type.String()),
+  network_id: Type.Optional(Type.String({ description: "chainform extra: the forked network's chain id" })),
+  gas_used: Type.Optional(HexQuantity),
+  contract_address: Type.Optional(Nullable(Address)),
+  logs: Type.Optional(Type.Array(SimulationLog)),
 });
 export type Transaction = Static<typeof Transaction>;
 
@@ -46,12 +74,12 @@ export const ListTransactionsQuery = Type.Composite(
 );
 export type ListTransactionsQuery = Static<typeof ListTransactionsQuery>;
 
-/** GET .../transactions answer, newest first. */
-export const TransactionList = Type.Object({ transactions: Type.Array(Transaction) });
+/** GET .../transactions answer, newest first: a bare array, as documented. */
+export const TransactionList = Type.Array(Transaction);
 export type TransactionList = Static<typeof TransactionList>;
 
-/** GET .../transactions/{txHash} answer. */
-export const TransactionResponse = Type.Object({ transaction: Transaction });
+/** GET .../transactions/{txHash} and send answers: the record itself, bare, as documented. */
+export const TransactionResponse = Transaction;
 export type TransactionResponse = Static<typeof TransactionResponse>;
 
 /** POST .../vnet/{vnetId}/transactions body: `from` is required. */

@@ -39,7 +39,8 @@ export function vnetView(store: Store, vnetId: string): VnetView | undefined {
 export interface TransactionSummary {
   readonly hash: string;
   readonly vnetId: string;
-  readonly blockNumber: string;
+  /** null while the transaction is pending. */
+  readonly blockNumber: string | null;
   readonly from: string;
   readonly to: string | null;
   readonly value: string;
@@ -52,7 +53,7 @@ export interface TransactionSummary {
 /** Reads a stored transaction record. */
 export function summarize(record: Transaction): TransactionSummary {
   return {
-    hash: record.hash,
+    hash: record.tx_hash,
     vnetId: record.vnet_id,
     blockNumber: record.block_number,
     from: record.from,

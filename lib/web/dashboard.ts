@@ -210,7 +210,7 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
       transactions.map((t) => [
         html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
         vnetName.get(t.vnetId) ?? t.vnetId,
-        decimal(t.blockNumber),
+        t.blockNumber ? decimal(t.blockNumber) : "pending",
         html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
         t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
         t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,

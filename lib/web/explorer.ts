@@ -181,7 +181,7 @@ export async function transactionBody(context: WebContext, view: VnetView, hash:
     return html`<h1>Transaction</h1><div class="card">${fields([
       ["Hash", html`<span class="mono">${summary.hash}</span>`],
       ["Category", summary.category],
-      ["At block", link.block(summary.blockNumber)],
+      ["At block", summary.blockNumber ? link.block(summary.blockNumber) : "pending"],
       ["Target", summary.to ? link.address(summary.to) : "-"],
       ["Call", html`<pre>${Buffer.from(record.input.slice(2), "hex").toString("utf8")}</pre>`],
     ])}<p class="muted">A cheatcode changed the chain's state directly; it mined no transaction, so it has no trace.</p></div>`;
@@ -260,7 +260,7 @@ function addressTransactions(store: WebContext["store"], view: VnetView, address
   const unique = [...new Map(records.map((t) => [t.hash, t])).values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return html`<h2>Transactions</h2><div class="card">${table(
     ["Hash", "Block", "From", "To", "Status", "Category"],
-    unique.map((t) => [link.tx(t.hash), link.block(t.blockNumber), link.address(t.from), t.to ? link.address(t.to) : "create", statusOf(t.status), t.category]),
+    unique.map((t) => [link.tx(t.hash), t.blockNumber ? link.block(t.blockNumber) : "pending", link.address(t.from), t.to ? link.address(t.to) : "create", statusOf(t.status), t.category]),
     "no transactions recorded for this address",
   )}</div>`;
 }

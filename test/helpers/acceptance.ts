@@ -74,7 +74,7 @@ export interface AcceptanceOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** The provider settings of a test service as environment variables (decisions.md). */
+/** The provider settings of a test service as environment variables (docs/service.md). */
 export function providerEnv(service: TestService, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     CHAINFORM_BASE_URL: service.baseUrl,

@@ -21,7 +21,7 @@ export function withoutAdminRpcUrls(environment: Environment): Environment {
     ...environment,
     active_instance: {
       ...environment.active_instance,
-      vnets: environment.active_instance.vnets.map((vnet) => ({ ...vnet, rpcs: vnet.rpcs.filter((rpc) => rpc.name !== "Admin RPC") })),
+      vnets: environment.active_instance.vnets.map((vnet) => ({ ...vnet, rpcs: vnet.rpcs.filter((rpc) => !rpc.name.startsWith("Admin")) })),
     },
   };
 }

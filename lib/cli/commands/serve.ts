@@ -1,7 +1,7 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
  * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]`
- * (decisions.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on stdout. Off
+ * (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on stdout. Off
  * loopback it needs TLS (docs/serving-on-a-network.md).
  */
 import { parseArgs } from "node:util";

@@ -15,7 +15,7 @@ export type GetEnvironmentReturnType = Environment;
 /** Errors {@link getEnvironment} can throw; an unknown id is an ApiError 404. */
 export type GetEnvironmentErrorType = RequestErrorType;
 
-/** Parses an Environment, bare or wrapped in `{ environment }` (decisions.md). */
+/** Parses an Environment, bare or wrapped in `{ environment }` (docs/service.md). */
 export const parseEnvironment = single<Environment>("environment", ["id", "slug", "active_instance"]);
 
 /**

@@ -1,4 +1,5 @@
 import type { CreateEnvironmentRequest, Environment } from "../../spec";
+import { canonicalHex, isHexQuantity } from "../../spec/amounts";
 
 /** One field where an existing environment differs from the wanted spec. `path` is a JSON pointer into the spec. */
 export interface EnvironmentDifference {
@@ -7,14 +8,10 @@ export interface EnvironmentDifference {
   actual: unknown;
 }
 
-/** `0x0A` and `0xa` are the same quantity; anything unreadable is compared lowercased. */
+/** `0x0A` and `0xa` are the same quantity (lib/spec's canonical hex); anything else is compared lowercased. */
 function hex(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  try {
-    return `0x${BigInt(value).toString(16)}`;
-  } catch {
-    return value.toLowerCase();
-  }
+  return isHexQuantity(value) ? canonicalHex(value) : value.toLowerCase();
 }
 
 /**

@@ -7,7 +7,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /**
- * Returns a parser for a single object the service may send bare or wrapped under `key` (decisions.md: the
+ * Returns a parser for a single object the service may send bare or wrapped under `key` (docs/service.md "Shapes": the
  * Environment comes bare, `{ environment }` is tolerated). The object must carry every field of `required`.
  */
 export function single<T>(key: string, required: readonly string[] = []): (body: unknown) => T {

@@ -8,7 +8,7 @@ import type { JsonRpcClient } from "./json-rpc";
 /** How to start one chain. */
 export interface ChainNodeOptions {
   /** The chain id the node answers with. */
-  readonly chainId: number;
+  readonly chainId: bigint;
   /** Where state is loaded from at start (when the file exists) and dumped to at stop; null keeps nothing. */
   readonly statePath: string | null;
   /** Number of the genesis block of a fresh (not forked) chain: the Virtual Environment's fork point. */

@@ -37,7 +37,8 @@ export function bridgeCode(): Hex {
 export interface BridgeRelay {
   readonly sourceVnetId: string;
   readonly depositId: Hex;
-  readonly sourceChainId: number;
+  /** Exact: chain ids may exceed 2^53. */
+  readonly sourceChainId: bigint;
   readonly depositTxHash: string;
   readonly destinationVnetId: string;
   readonly recipient: string;
@@ -55,7 +56,7 @@ export function depositsIn(spec: VnetChainSpec, receipt: Receipt, now: number): 
     if (log.address.toLowerCase() !== BRIDGE_ADDRESS || log.topics[0]?.toLowerCase() !== topic) continue;
     const { args } = decodeEventLog({ abi: [deposited], data: log.data as Hex, topics: log.topics as [Hex, ...Hex[]] });
     const event = args as unknown as { depositId: Hex; destinationChainId: bigint; recipient: string; amount: bigint };
-    const peer = spec.peers.find((p) => BigInt(p.chainId) === event.destinationChainId);
+    const peer = spec.peers.find((p) => p.chainId === event.destinationChainId);
     if (!peer) continue; // no such chain in this environment: the deposit stays locked, as on a real bridge
     const delay = spec.bridge.relayMode === "delayedRelay" ? spec.bridge.delaySeconds * 1000 : 0;
     relays.push({
@@ -77,7 +78,7 @@ export function relayCall(relay: BridgeRelay): { from: string; to: string; gas: 
   const data = encodeFunctionData({
     abi: bridgeAbi(),
     functionName: "relay",
-    args: [relay.depositId, BigInt(relay.sourceChainId), relay.recipient as Hex, BigInt(relay.amount)],
+    args: [relay.depositId, relay.sourceChainId, relay.recipient as Hex, BigInt(relay.amount)],
   });
   return { from: RELAYER_ADDRESS, to: BRIDGE_ADDRESS, gas: RELAY_GAS, data };
 }
@@ -123,12 +124,12 @@ export class RelayStore {
   /** Pending relays, earliest first. */
   pending(): BridgeRelay[] {
     const rows = this.db
-      .prepare(`SELECT * FROM chain_bridge_relays WHERE status = 'pending' ORDER BY due_at, created_at`)
+      .prepare(`SELECT *, CAST(source_chain_id AS TEXT) AS source_chain_text FROM chain_bridge_relays WHERE status = 'pending' ORDER BY due_at, created_at`)
       .all() as Record<string, string | number>[];
     return rows.map((row) => ({
       sourceVnetId: String(row.source_vnet_id),
       depositId: String(row.deposit_id) as Hex,
-      sourceChainId: Number(row.source_chain_id),
+      sourceChainId: BigInt(row.source_chain_text),
       depositTxHash: String(row.deposit_tx_hash),
       destinationVnetId: String(row.destination_vnet_id),
       recipient: String(row.recipient),

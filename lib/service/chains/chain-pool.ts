@@ -13,6 +13,8 @@ interface Slot {
   starting: Promise<ChainNode> | null;
   idleTimer: NodeJS.Timeout | null;
   lastUsed: number;
+  /** Open WebSocket subscriptions on the node: a pinned node is never idle-stopped. */
+  pins: number;
 }
 
 /** Options of a pool. */
@@ -45,6 +47,27 @@ export class ChainPool {
       release();
       this.armIdleTimer(slot);
     }
+  }
+
+  /**
+   * Runs `work` with the key's node started, and keeps the node from idle-stopping until the returned function is
+   * called (a WebSocket subscription reads the node directly for as long as it is open).
+   */
+  async pin<T>(key: string, work: (node: ChainNode) => T): Promise<{ value: T; unpin: () => void }> {
+    const value = await this.use(key, "shared", async (node) => work(node));
+    const slot = this.slot(key);
+    slot.pins += 1;
+    let pinned = true;
+    return {
+      value,
+      unpin: () => {
+        if (!pinned) return;
+        pinned = false;
+        slot.pins -= 1;
+        slot.lastUsed = Date.now();
+        this.armIdleTimer(slot);
+      },
+    };
   }
 
   /** The node of a key if it is running (for tests and benchmarks). */
@@ -85,7 +108,7 @@ export class ChainPool {
   private slot(key: string): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now() };
+      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now(), pins: 0 };
       this.slots.set(key, slot);
     }
     return slot;
@@ -109,10 +132,10 @@ export class ChainPool {
     return slot.starting;
   }
 
-  private armIdleTimer(slot: Slot): void {
+  private armIdleTimer(slot: Slot, delayMs = this.options.idleTimeoutMs): void {
     if (this.options.idleTimeoutMs <= 0 || this.closed) return;
     this.clearIdleTimer(slot);
-    slot.idleTimer = setTimeout(() => void this.stopIfIdle(slot), this.options.idleTimeoutMs);
+    slot.idleTimer = setTimeout(() => void this.stopIfIdle(slot), delayMs);
     slot.idleTimer.unref();
   }
 
@@ -121,9 +144,22 @@ export class ChainPool {
     slot.idleTimer = null;
   }
 
+  /**
+   * Stops the slot's node when it has been idle long enough. Timers may fire a little early (and the lock may be
+   * busy): then the timer is armed again, so an idle chain always stops eventually.
+   */
   private async stopIfIdle(slot: Slot): Promise<void> {
-    if (!slot.lock.idle || Date.now() - slot.lastUsed < this.options.idleTimeoutMs) return;
-    if (this.options.keepRunning?.(slot.key)) return;
+    slot.idleTimer = null;
+    if (this.closed || this.slots.get(slot.key) !== slot || !slot.node) return;
+    const idleFor = Date.now() - slot.lastUsed;
+    if (!slot.lock.idle || slot.pins > 0 || idleFor < this.options.idleTimeoutMs) {
+      this.armIdleTimer(slot, Math.max(1, this.options.idleTimeoutMs - Math.max(0, idleFor)));
+      return;
+    }
+    if (this.options.keepRunning?.(slot.key)) {
+      this.armIdleTimer(slot, this.options.idleTimeoutMs);
+      return;
+    }
     await this.stopSlot(slot);
   }
 

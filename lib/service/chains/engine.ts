@@ -5,13 +5,14 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../spec";
 import type {
+  AccessList,
   CallArgs,
   InstanceSimulationResult,
   ProjectSimulationRequest,
-  Simulation,
   Transaction,
-  TransactionCategory,
+  TransactionOrigin,
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../spec";
@@ -33,16 +34,20 @@ import { ADMIN_METHODS, isAdminMethod } from "./admin-rpc";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, SIGNER_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS, isPublicMethod, isReadOnlyMethod } from "./methods";
 import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
-import { simulate } from "./simulate";
+import { applyDiff, simulate, type AccountOverride, type PrestateDiff } from "./simulate";
+import { nestTrace } from "./trace";
 import {
   ChainRequestError,
   type ChainEngine,
   type ChainHost,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type NetworkSimulation,
   type RpcAccess,
   type VnetChainSpec,
 } from "./types";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** Options of the engine. */
 export interface ChainEngineOptions {
@@ -64,7 +69,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly relays: RelayStore;
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
-  private readonly unminedHashes = new Map<string, Set<string>>();
+  /** Hashes sent through an RPC URL and not mined yet, with the method that sent them, by vnet. */
+  private readonly unminedHashes = new Map<string, Map<string, string>>();
   private readonly relaysInFlight = new Set<string>();
   /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
   private readonly snapshotted = new Set<string>();
@@ -130,7 +136,7 @@ export class BackendChainEngine implements ChainEngine {
       const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {
         throw error instanceof JsonRpcError ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs") : error;
       });
-      const result = await this.recordReceipt(node, spec, receipt, "transaction");
+      const result = await this.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
       deposits = result.deposits;
       return result.record;
     });
@@ -148,39 +154,46 @@ export class BackendChainEngine implements ChainEngine {
     return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, true));
   }
 
-  async simulateOnNetwork(request: ProjectSimulationRequest): Promise<Omit<Simulation, "id" | "created_at">> {
-    if (!/^[1-9][0-9]{0,15}$/.test(request.network_id)) {
-      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${request.network_id}"`, "/network_id");
+  async simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation> {
+    const networkId = request.network_id ?? DEFAULT_SIMULATION_NETWORK_ID;
+    if (!isChainId(networkId)) {
+      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
     }
-    return this.replicas.use(request.network_id, "shared", async (node) => {
+    const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
+    return this.replicas.use(networkId, "shared", async (node) => {
       const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
       const requested = request.block_number === null || request.block_number === undefined ? undefined : BigInt(request.block_number);
       // A replica without history (offline) runs a later block number on its head state.
-      const base = requested !== undefined && requested <= head ? requested : head;
-      const number = request.block_header?.number ? BigInt(request.block_header.number) : (requested ?? head);
+      const block = requested !== undefined && requested <= head ? requested : head;
+      const index = request.transaction_index ?? null;
+      // At a transaction index, the transaction runs inside `block`: on its parent's state plus its earlier transactions.
+      const priorState = index === null ? undefined : await this.stateBeforeIndex(node, block, index);
+      const base = index !== null && block > 0n ? block - 1n : block;
+      const number = request.block_header?.number ? BigInt(request.block_header.number) : (requested ?? block);
+      const accessList = request.access_list?.map((entry) => ({ address: entry.address.toLowerCase(), storageKeys: entry.storage_keys ?? [] }));
+      const callArgs = {
+        from,
+        ...(request.to ? { to: request.to } : {}),
+        ...(request.gas !== undefined ? { gas: hex(BigInt(request.gas)) } : {}),
+        ...(request.gas_price !== undefined ? { gasPrice: hex(BigInt(request.gas_price)) } : {}),
+        ...(request.value !== undefined ? { value: hex(BigInt(request.value)) } : {}),
+        data: request.input ?? "0x",
+      };
       const result = await simulate(
         node.rpc,
         {
-          callArgs: {
-            from: request.from,
-            ...(request.to ? { to: request.to } : {}),
-            ...(request.gas !== undefined ? { gas: hex(BigInt(request.gas)) } : {}),
-            ...(request.gas_price !== undefined ? { gasPrice: hex(BigInt(request.gas_price)) } : {}),
-            ...(request.value !== undefined ? { value: hex(BigInt(request.value)) } : {}),
-            data: request.input ?? "0x",
-          },
+          callArgs,
           blockNumber: hex(base),
-          blockOverrides: {
-            number: hex(number),
-            ...(request.block_header?.timestamp ? { timestamp: request.block_header.timestamp } : {}),
-          },
+          blockOverrides: { number: hex(number), ...(request.block_header?.timestamp ? { timestamp: request.block_header.timestamp } : {}) },
         },
         false,
+        { accessList, priorState },
       );
-      return {
-        network_id: request.network_id,
+      const generated = request.generate_access_list ? await generatedAccessList(node.rpc, { ...callArgs, ...(accessList ? { accessList } : {}) }, hex(base)) : undefined;
+      const simulation = {
+        network_id: networkId,
         block_number: Number(BigInt(result.blockNumber)),
-        from: request.from.toLowerCase(),
+        from,
         to: request.to ? request.to.toLowerCase() : null,
         input: request.input ?? "0x",
         value: hex(BigInt(request.value ?? 0)),
@@ -190,7 +203,48 @@ export class BackendChainEngine implements ChainEngine {
         logs: result.logs,
         trace: result.trace,
       };
+      const contracts = [...new Set(result.trace.filter((entry) => entry.input.length > 2 && entry.to !== "" && !entry.type.startsWith("CREATE")).map((entry) => entry.to))];
+      return {
+        simulation,
+        transaction: {
+          network_id: networkId,
+          block_number: simulation.block_number,
+          transaction_index: index ?? 0,
+          from,
+          to: simulation.to,
+          input: simulation.input,
+          value: simulation.value,
+          gas: simulation.gas,
+          gas_used: simulation.gas_used,
+          status: simulation.status,
+          access_list: request.access_list ?? [],
+          transaction_info: { call_trace: nestTrace(result.trace), logs: result.logs },
+        },
+        contracts: contracts.map((address) => ({ address, network_id: networkId })),
+        ...(generated ? { generatedAccessList: generated } : {}),
+      };
     });
+  }
+
+  /** The effects of the first `index` transactions of `block`, as state overrides on its parent's state. */
+  private async stateBeforeIndex(node: ChainNode, block: bigint, index: number): Promise<Record<string, AccountOverride>> {
+    const found = await node.rpc.request<{ transactions: string[] } | null>("eth_getBlockByNumber", [hex(block), false]);
+    const hashes = found?.transactions ?? [];
+    if (index > hashes.length) {
+      throw new ChainRequestError(400, `transaction_index ${index} is beyond block ${block}, which has ${hashes.length} transaction(s)`, "/transaction_index");
+    }
+    const state: Record<string, AccountOverride> = {};
+    for (const hash of hashes.slice(0, index)) {
+      applyDiff(state, await node.rpc.request<PrestateDiff>("debug_traceTransaction", [hash, { tracer: "prestateTracer", tracerConfig: { diffMode: true } }]));
+    }
+    return state;
+  }
+
+  async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {
+    this.spec(vnetId);
+    // anvil serves JSON-RPC over WebSocket on its HTTP port.
+    const { value, unpin } = await this.vnets.pin(vnetId, (node) => node.rpc.url.replace(/^http/, "ws"));
+    return { url: value, release: unpin };
   }
 
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
@@ -265,7 +319,7 @@ export class BackendChainEngine implements ChainEngine {
 
   private async launchReplica(networkId: string): Promise<ChainNode> {
     const forkUrl = this.host.forkUrls[networkId];
-    return this.backend.start({ chainId: Number(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
+    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }
@@ -284,8 +338,8 @@ export class BackendChainEngine implements ChainEngine {
       if (TRANSACTION_METHODS.has(request.method)) {
         const result = answer.result as string | Receipt;
         const receipt = typeof result === "string" ? await this.waitForReceipt(node.rpc, result) : result;
-        if (receipt) deposits.push(...(await this.recordReceipt(node, spec, receipt, "transaction")).deposits);
-        else this.unmined(spec.vnetId).add(result as string);
+        if (receipt) deposits.push(...(await this.recordReceipt(node, spec, receipt, "rpc", request.method)).deposits);
+        else this.unmined(spec.vnetId).set(result as string, request.method);
       } else if (STATE_CHEATCODES.has(request.method)) {
         head ??= await node.rpc.request<string>("eth_blockNumber");
         this.host.recordTransaction(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
@@ -300,19 +354,19 @@ export class BackendChainEngine implements ChainEngine {
   private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<BridgeRelay[]> {
     const deposits: BridgeRelay[] = [];
     const hashes = this.unmined(spec.vnetId);
-    for (const hash of [...hashes]) {
+    for (const [hash, method] of [...hashes]) {
       const receipt = await node.rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
       if (!receipt) continue;
       hashes.delete(hash);
-      deposits.push(...(await this.recordReceipt(node, spec, receipt, "transaction")).deposits);
+      deposits.push(...(await this.recordReceipt(node, spec, receipt, "rpc", method)).deposits);
     }
     return deposits;
   }
 
-  private unmined(vnetId: string): Set<string> {
-    let set = this.unminedHashes.get(vnetId);
-    if (!set) this.unminedHashes.set(vnetId, (set = new Set()));
-    return set;
+  private unmined(vnetId: string): Map<string, string> {
+    let map = this.unminedHashes.get(vnetId);
+    if (!map) this.unminedHashes.set(vnetId, (map = new Map()));
+    return map;
   }
 
   /** anvil answers a send before the block is mined: poll briefly for the receipt (null when not mined yet). */
@@ -329,10 +383,11 @@ export class BackendChainEngine implements ChainEngine {
     node: ChainNode,
     spec: VnetChainSpec,
     receipt: Receipt,
-    category: TransactionCategory,
+    origin: TransactionOrigin,
+    rpcMethod: string,
   ): Promise<{ record: Transaction; deposits: BridgeRelay[] }> {
     const details = await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
-    const record = minedTransaction(spec, receipt, details, category);
+    const record = minedTransaction(spec, receipt, details, origin, rpcMethod);
     this.host.recordTransaction(record);
     return { record, deposits: depositsIn(spec, receipt, Date.now()) };
   }
@@ -374,8 +429,8 @@ export class BackendChainEngine implements ChainEngine {
         const done = await node.rpc.request<string>("eth_call", [relayedCall(relay), "latest"]);
         if (BigInt(done) !== 0n) return this.relays.settle(relay, { status: "relayed" });
         const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [relayCall(relay)]);
-        const { record } = await this.recordReceipt(node, destination, receipt, "bridge");
-        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.hash });
+        const { record } = await this.recordReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
+        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash });
       });
     } catch (error) {
       // Leave it pending when the engine is shutting down: the next start relays it.
@@ -390,6 +445,14 @@ function relayKey(relay: BridgeRelay): string {
   return `${relay.sourceVnetId}/${relay.depositId}`;
 }
 
+/** The access list `eth_createAccessList` generates for a call, in the API's spelling (`storage_keys`). */
+async function generatedAccessList(rpc: JsonRpcClient, call: Record<string, unknown>, block: string): Promise<AccessList> {
+  const answer = await rpc.request<{ accessList: { address: string; storageKeys: string[] }[] }>("eth_createAccessList", [call, block]).catch((error: unknown) => {
+    throw error instanceof JsonRpcError ? new ChainRequestError(402, `no access list could be generated: ${error.message}`) : error;
+  });
+  return answer.accessList.map((entry) => ({ address: entry.address.toLowerCase(), storage_keys: entry.storageKeys }));
+}
+
 function hex(n: bigint): string {
   return `0x${n.toString(16)}`;
 }
@@ -402,7 +465,7 @@ function validId(id: unknown): string | number | null {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
-/** The answer to a request the proxy refuses, or undefined when it goes to the chain. */
+/** The answer the proxy gives itself (a refusal, or the Public RPC's empty account list), or undefined when the request goes to the chain. */
 function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | undefined {
   const r = request as Partial<JsonRpcRequest> | null;
   if (!r || typeof r !== "object" || typeof r.method !== "string" || (r.params !== undefined && typeof r.params !== "object")) {
@@ -411,6 +474,8 @@ function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | undefin
   if (access === "public" && !isPublicMethod(r.method)) {
     return rpcError(r.id, -32601, `the method ${r.method} does not exist or is not available on the Public RPC (use the Admin RPC)`);
   }
+  // The Public RPC holds no accounts, whatever the chain has unlocked or impersonated through the Admin RPC.
+  if (access === "public" && r.method === "eth_accounts") return { jsonrpc: "2.0", id: validId(r.id), result: [] };
   if (access === "public" && SIGNER_METHODS.has(r.method)) {
     return rpcError(r.id, -32000, `unknown account: the Public RPC holds no accounts; sign the transaction and use eth_sendRawTransaction`);
   }

@@ -3,7 +3,7 @@
  * sending a transaction, or a state-changing cheatcode to record.
  */
 
-/** The Public RPC answers only standard namespaces (decisions.md). */
+/** The Public RPC answers only standard namespaces (docs/service.md). */
 export function isPublicMethod(method: string): boolean {
   return /^(eth|net|web3)_/.test(method);
 }

@@ -16,35 +16,51 @@ import { ChainRequestError } from "./types";
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** A prestateTracer diffMode answer. */
-interface PrestateDiff {
+export interface PrestateDiff {
   readonly pre: Record<string, AccountState>;
   readonly post: Record<string, AccountState>;
 }
 interface AccountState {
   readonly balance?: string;
   readonly nonce?: number;
+  readonly code?: string;
   readonly storage?: Record<string, string>;
 }
 
+/** An account override of debug_traceCall (geth's format): what the state is before the call runs. */
+export interface AccountOverride {
+  balance?: string;
+  nonce?: string;
+  code?: string;
+  stateDiff?: Record<string, string>;
+}
+
+/** What project-level simulations add to a Virtual Environment simulation. */
+export interface SimulationExtras {
+  /** EIP-2930 access list sent with the call. */
+  readonly accessList?: readonly { address: string; storageKeys: readonly string[] }[];
+  /** State to start from (the effects of the block's earlier transactions), under the request's own overrides. */
+  readonly priorState?: Readonly<Record<string, AccountOverride>>;
+}
+
 /** Simulates on a chain; with `stateChanges`, also reports what the transaction would write. */
-export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: true): Promise<InstanceSimulationResult>;
-export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: false): Promise<VnetSimulationResult>;
+export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: true, extras?: SimulationExtras): Promise<InstanceSimulationResult>;
+export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: false, extras?: SimulationExtras): Promise<VnetSimulationResult>;
 export async function simulate(
   rpc: JsonRpcClient,
   request: VnetSimulationRequest,
   withStateChanges: boolean,
+  extras: SimulationExtras = {},
 ): Promise<VnetSimulationResult | InstanceSimulationResult> {
   const args = request.callArgs ?? {};
   const baseBlock = request.blockNumber ?? (await rpc.request<string>("eth_blockNumber"));
   const blockNumber = request.blockOverrides?.number ?? baseBlock;
-  const overrides = {
-    blockOverrides: { number: blockNumber, ...(request.blockOverrides?.timestamp ? { time: request.blockOverrides.timestamp } : {}) },
-    stateOverrides: Object.fromEntries(
-      Object.entries(request.stateOverrides ?? {})
-        .filter(([, o]) => o.balance !== undefined)
-        .map(([address, o]) => [address.toLowerCase(), { balance: o.balance }]),
-    ),
-  };
+  const time = request.blockOverrides?.timestamp ?? request.blockOverrides?.time;
+  const stateOverrides: Record<string, AccountOverride> = structuredClone({ ...extras.priorState });
+  for (const [address, override] of Object.entries(request.stateOverrides ?? {})) {
+    if (override.balance !== undefined) (stateOverrides[address.toLowerCase()] ??= {}).balance = override.balance;
+  }
+  const overrides = { blockOverrides: { number: blockNumber, ...(time ? { time } : {}) }, stateOverrides };
   const call = {
     from: args.from ?? ZERO_ADDRESS,
     ...(args.to ? { to: args.to } : {}),
@@ -52,6 +68,7 @@ export async function simulate(
     ...(args.gasPrice ? { gasPrice: args.gasPrice } : {}),
     ...(args.value ? { value: args.value } : {}),
     data: args.data ?? "0x",
+    ...(extras.accessList ? { accessList: extras.accessList } : {}),
   };
   const trace = (tracer: object) =>
     rpc.request("debug_traceCall", [call, baseBlock, { ...tracer, ...overrides }]).catch((error: unknown) => {
@@ -73,6 +90,20 @@ export async function simulate(
     type: args.gasPrice ? "0x0" : "0x2",
   };
   return diff ? { ...result, stateChanges: stateChanges(diff) } : result;
+}
+
+/** Adds a transaction's effects (a prestateTracer diff) to the state overrides a later simulation starts from. */
+export function applyDiff(state: Record<string, AccountOverride>, diff: PrestateDiff): void {
+  for (const [address, post] of Object.entries(diff.post)) {
+    const entry = (state[address.toLowerCase()] ??= {});
+    if (post.balance !== undefined) entry.balance = post.balance;
+    if (post.nonce !== undefined) entry.nonce = hex(post.nonce);
+    if (post.code !== undefined) entry.code = post.code;
+    const cleared = Object.keys(diff.pre[address]?.storage ?? {}).filter((slot) => post.storage?.[slot] === undefined);
+    if (post.storage || cleared.length > 0) {
+      entry.stateDiff = { ...entry.stateDiff, ...Object.fromEntries(cleared.map((slot) => [slot, ZERO_WORD])), ...post.storage };
+    }
+  }
 }
 
 /** The balance, nonce and storage writes of a prestateTracer diff, address by address. */
@@ -115,5 +146,6 @@ function simulationError(error: unknown, blockNumberGiven: boolean): Error {
   if (/BlockOutOfRange|block not found|unknown block/i.test(error.message)) {
     return new ChainRequestError(400, `blockNumber is not available on this chain: ${error.message}`, blockNumberGiven ? "/blockNumber" : undefined);
   }
-  return new ChainRequestError(400, `the transaction cannot be simulated: ${error.message}`, "/callArgs");
+  // The request was valid; the transaction cannot run (insufficient funds, a bad nonce, ...): spec 402.
+  return new ChainRequestError(402, `the transaction cannot be simulated: ${error.message}`);
 }

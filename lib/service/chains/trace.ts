@@ -3,7 +3,7 @@
  * (pre-order, with `subtraces` and `traceAddress`), the logs that really happened, and their bloom filter.
  */
 import { hexToBytes, keccak256, type Hex } from "./viem";
-import type { RawLog, TraceEntry } from "../../spec";
+import type { CallTraceNode, RawLog, TraceEntry } from "../../spec";
 import { decodeCall } from "./abi";
 
 /** One frame of a callTracer result. */
@@ -47,6 +47,32 @@ export function flattenTrace(root: CallFrame): TraceEntry[] {
   };
   visit(root, []);
   return entries;
+}
+
+/** The flat trace nested again by `traceAddress`: the root frame with its `calls` (null for an empty trace). */
+export function nestTrace(entries: readonly TraceEntry[]): CallTraceNode | null {
+  const byAddress = new Map<string, CallTraceNode>();
+  let root: CallTraceNode | null = null;
+  for (const entry of entries) {
+    const node: CallTraceNode = {
+      type: entry.type,
+      from: entry.from,
+      to: entry.to,
+      gas: entry.gas,
+      gas_used: entry.gasUsed,
+      value: entry.value,
+      input: entry.input,
+      output: entry.output,
+      method: entry.method,
+      decoded_input: entry.decodedInput,
+      decoded_output: entry.decodedOutput,
+      calls: [],
+    };
+    byAddress.set(entry.traceAddress.join("."), node);
+    if (entry.traceAddress.length === 0) root = node;
+    else byAddress.get(entry.traceAddress.slice(0, -1).join("."))?.calls.push(node);
+  }
+  return root;
 }
 
 /**

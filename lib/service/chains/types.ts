@@ -5,11 +5,14 @@
  */
 import type Database from "better-sqlite3";
 import type {
+  AccessList,
   CallArgs,
   InstanceSimulationResult,
   ProjectSimulationRequest,
   RelayMode,
   Simulation,
+  SimulationContract,
+  SimulationTransaction,
   Transaction,
   VnetSimulationRequest,
   VnetSimulationResult,
@@ -23,7 +26,7 @@ export interface VnetChainSpec {
   /** Chain id of the forked network, decimal string (e.g. "1"). */
   readonly networkId: string;
   /** The chain id the chain answers with: the override, else the network's. */
-  readonly chainId: number;
+  readonly chainId: bigint;
   /** Fork point, hex. */
   readonly forkBlockNumber: string;
   /** Pre-funded accounts; balances in wei, hex. */
@@ -31,7 +34,7 @@ export interface VnetChainSpec {
   /** The environment's bridge settings, or null when bridging is off. */
   readonly bridge: { readonly relayMode: RelayMode; readonly delaySeconds: number } | null;
   /** The other Virtual Environments of the same instance (bridge destinations). */
-  readonly peers: readonly { readonly vnetId: string; readonly chainId: number }[];
+  readonly peers: readonly { readonly vnetId: string; readonly chainId: bigint }[];
 }
 
 /** What the service gives the engine. */
@@ -46,6 +49,15 @@ export interface ChainHost {
   recordTransaction(transaction: Transaction): void;
   /** Upstream RPC URLs to fork from, keyed by network id; a network without one gets a fresh chain. */
   readonly forkUrls: Readonly<Record<string, string>>;
+}
+
+/** What a project-level simulation found: the simulation record (without id and time), and the documented rest. */
+export interface NetworkSimulation {
+  readonly simulation: Omit<Simulation, "id" | "created_at">;
+  readonly transaction: SimulationTransaction;
+  readonly contracts: SimulationContract[];
+  /** With `generate_access_list`: the access list the chain generated for the call. */
+  readonly generatedAccessList?: AccessList;
 }
 
 /** A JSON-RPC 2.0 request or notification. */
@@ -75,7 +87,12 @@ export interface ChainEngine {
   /** Simulates on a Virtual Environment and reports state changes, keeping no state. */
   simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult>;
   /** Project-level simulation on a replica chain of the network; the service adds id/created_at and saves it. */
-  simulateOnNetwork(request: ProjectSimulationRequest): Promise<Omit<Simulation, "id" | "created_at">>;
+  simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation>;
+  /**
+   * The chain's own WebSocket URL for subscriptions (`eth_subscribe`), with the chain kept running until `release`.
+   * Engines without one leave it out; the service then refuses subscriptions.
+   */
+  subscriptionChannel?(vnetId: string): Promise<{ readonly url: string; release(): void }>;
   /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */

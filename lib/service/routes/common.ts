@@ -22,6 +22,11 @@ export function pageOf(query: PaginationQuery): { page: number; perPage: number 
   return { page: query.page ?? 1, perPage: query.perPage ?? DEFAULT_PER_PAGE };
 }
 
+/** One page of a list held in memory. */
+export function pageSlice<T>(items: readonly T[], { page, perPage }: { page: number; perPage: number }): T[] {
+  return items.slice((page - 1) * perPage, page * perPage);
+}
+
 /** The base URL RPC URLs are built on: the server's, else the request's own scheme and host. */
 export function baseUrlOf(request: FastifyRequest): string {
   return request.server.service.baseUrl ?? `${request.protocol}://${request.host}`;

@@ -17,7 +17,8 @@ export interface VnetRecord {
   readonly network_entry_id: string;
   readonly network_id: string;
   readonly network_name: string;
-  readonly chain_id: number;
+  /** The chain id it answers with, decimal: exact above 2^53 (stored as a 64-bit INTEGER, read as text). */
+  readonly chain_id: string;
   readonly display_name: string;
   readonly slug: string;
   readonly block_number: string;
@@ -50,7 +51,7 @@ export interface NewEnvironment {
   readonly vnets: readonly {
     readonly networkId: string;
     readonly networkName: string;
-    readonly chainId: number;
+    readonly chainId: bigint;
     readonly slug: string;
     readonly displayName: string;
     readonly blockNumber: string;
@@ -75,7 +76,7 @@ interface EnvironmentRow {
 type VnetRow = Omit<VnetRecord, "accounts"> & { accounts: string };
 
 const VNET_COLUMNS = `v.id, v.environment_id, e.instance_id, e.project_id, v.position, v.network_entry_id, v.network_id,
-  v.network_name, v.chain_id, v.display_name, v.slug, v.block_number, v.accounts, v.admin_secret, v.status`;
+  v.network_name, CAST(v.chain_id AS TEXT) AS chain_id, v.display_name, v.slug, v.block_number, v.accounts, v.admin_secret, v.status`;
 
 /** Reads and writes environments. */
 export class Environments {

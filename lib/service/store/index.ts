@@ -86,11 +86,11 @@ export class Store implements ChainHost {
       environmentId: vnet.environment_id,
       instanceId: vnet.instance_id,
       networkId: vnet.network_id,
-      chainId: vnet.chain_id,
+      chainId: BigInt(vnet.chain_id),
       forkBlockNumber: vnet.block_number,
       accounts: vnet.accounts,
       bridge: bridge.enabled ? { relayMode: bridge.relay_mode, delaySeconds: bridge.delay_seconds } : null,
-      peers: environment.vnets.filter((v) => v.id !== vnet.id).map((v) => ({ vnetId: v.id, chainId: v.chain_id })),
+      peers: environment.vnets.filter((v) => v.id !== vnet.id).map((v) => ({ vnetId: v.id, chainId: BigInt(v.chain_id) })),
     };
   }
 

@@ -29,7 +29,7 @@ export class Records {
   recordTransaction(transaction: Transaction): void {
     this.statements.upsertTransaction.run({
       vnet_id: transaction.vnet_id,
-      hash: transaction.hash.toLowerCase(),
+      hash: transaction.tx_hash.toLowerCase(),
       status: transaction.status,
       category: transaction.category,
       kind: transaction.kind,

@@ -1,6 +1,6 @@
 /**
  * The chainform provider: its `provider "chainform" {}` block, configured from arguments or environment variables
- * (decisions.md), and the resources and data sources it serves. Every service call goes through the typed client.
+ * (docs/service.md), and the resources and data sources it serves. Every service call goes through the typed client.
  */
 import { createClient, DEFAULT_BASE_URL, InsecureUrlError, ClientConfigError } from "../../client";
 import { at, attr, defineProvider, defineSchema, isUnknown, validator } from "../framework";

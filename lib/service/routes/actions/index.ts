@@ -6,7 +6,7 @@ import { projectAccess } from "../../access";
 import { notFound } from "../../errors";
 import { replies, requesterOf } from "../common";
 
-/** The Web3 Action routes. Stopping a stopped action is a success too (decisions.md). */
+/** The Web3 Action routes. Stopping a stopped action is a success too (docs/service.md). */
 export default async function actionRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app.service;
   app.withTypeProvider<TypeBoxTypeProvider>().post(

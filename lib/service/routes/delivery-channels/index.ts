@@ -1,16 +1,16 @@
-/** GET /v1/account/{accountSlug}/delivery-channels (spec: List delivery channels). */
+/** GET /v1/account/{accountSlug}/delivery-channels (spec: List delivery channels), paginated (spec: Limits 1). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { AccountParams, DeliveryChannelList } from "../../../spec";
+import { AccountParams, DeliveryChannelList, PaginationQuery } from "../../../spec";
 import { accountAccess } from "../../access";
-import { replies, requesterOf } from "../common";
+import { pageOf, pageSlice, replies, requesterOf } from "../common";
 
 /** The delivery channel routes. */
 export default async function deliveryChannelRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app.service;
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     "/v1/account/:accountSlug/delivery-channels",
-    { schema: { params: AccountParams, response: replies({ 200: DeliveryChannelList }) } },
+    { schema: { params: AccountParams, querystring: PaginationQuery, response: replies({ 200: DeliveryChannelList }) } },
     async (request) => {
       const { account } = accountAccess(store, requesterOf(request), request.params.accountSlug);
       const channels = store.projects.deliveryChannels(account.id).map((row) => ({
@@ -18,7 +18,7 @@ export default async function deliveryChannelRoutes(app: FastifyInstance): Promi
         enabled: row.enabled === 1,
         information: JSON.parse(row.information),
       }));
-      return { delivery_channels: channels };
+      return { delivery_channels: pageSlice(channels, pageOf(request.query)) };
     },
   );
 }

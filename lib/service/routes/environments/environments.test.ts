@@ -44,7 +44,9 @@ describe("POST environments", () => {
     // The documented vnet fields only; the chain id override is stored, not returned.
     expect(Object.keys(mainnet).sort()).toEqual(["display_name", "fork_config", "id", "rpcs", "slug", "status"]);
     expect(Object.keys(baseVnet).sort()).toEqual(["display_name", "fork_config", "id", "rpcs", "slug", "status"]);
-    expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC"]);
+        expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC", "Admin websocket RPC", "Public websocket RPC"]);
+    expect(mainnet.rpcs[2].url).toBe(mainnet.rpcs[0].url.replace(/^http/, "ws"));
+    expect(mainnet.rpcs[3].url).toBe(`${service.baseUrl.replace(/^http/, "ws")}/rpc/public/${mainnet.id}`);
     expect(mainnet.rpcs[0].url).toMatch(new RegExp(`^${service.baseUrl}/rpc/admin/[A-Za-z0-9_-]{43}$`));
     expect(mainnet.rpcs[1].url).toBe(`${service.baseUrl}/rpc/public/${mainnet.id}`);
     // The documented Environment fields only; what it was created with is stored, normalized.
@@ -62,9 +64,30 @@ describe("POST environments", () => {
     expect(storedSettings(body.id).bridge_config).toEqual({ enabled: false, relay_mode: "autoRelay", delay_seconds: 0 });
   });
 
+  test("a generated slug is unique: the same display_name without a slug gets -2, -3", async () => {
+    const slugs: string[] = [];
+    for (let i = 0; i < 3; i++) slugs.push((await create({ display_name: "Same Name", network_configs: [{ network_id: "1" }] })).body.slug);
+    expect(slugs).toEqual(["same-name", "same-name-2", "same-name-3"]);
+  });
+
+  test("chain ids are exact above 2^53: distinct large ids are not duplicates and are stored as given", async () => {
+    const { status, body } = await create({
+      display_name: unique(),
+      network_configs: [
+        { network_id: "1", chain_config_overrides: { chain_id: "9007199254740993" } },
+        { network_id: "10", chain_config_overrides: { chain_id: "9007199254740992" } },
+        { network_id: "8453", chain_config_overrides: { chain_id: "9223372036854775771" } },
+      ],
+    });
+    expect(status).toBe(200);
+    const stored = service.app.service.store.environments.get(service.app.service.store.environments.vnet(body.active_instance.vnets[0].id)!.project_id, body.id)!;
+    expect(stored.vnets.map((v) => v.chain_id)).toEqual(["9007199254740993", "9007199254740992", "9223372036854775771"]);
+    expect(service.app.service.store.resolveVnet(stored.vnets[0].id)!.chainId).toBe(9007199254740993n);
+  });
+
   test("a slug conflict is a 400 naming the slug and the existing environment", async () => {
-    const first = await create({ display_name: "Twice", network_configs: [{ network_id: "1" }] });
-    const second = await create({ display_name: "Twice", network_configs: [{ network_id: "1" }] });
+    const first = await create({ display_name: "Twice", slug: "twice", network_configs: [{ network_id: "1" }] });
+    const second = await create({ display_name: "Twice", slug: "twice", network_configs: [{ network_id: "1" }] });
     expectErrorBody(second, 400, "bad_request");
     expect(second.body.error.message).toContain("twice");
     expect(second.body.error.message).toContain(first.body.id);
@@ -89,12 +112,22 @@ describe("POST environments", () => {
     ["a duplicate account", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "0x1" }, { address: `0x${"1".repeat(40)}`, balance: "0x2" }] }], undefined, "/network_configs/0/accounts/1/address"],
     ["an unknown visibility", [{ network_id: "1", explorer_config: { verification_visibility: "everything" } }], undefined, "/network_configs/0/explorer_config/verification_visibility"],
     ["a numeric network id", [{ network_id: 1 }], undefined, "/network_configs/0/network_id"],
+    ["a 20-digit chain id", [{ network_id: "1", chain_config_overrides: { chain_id: "18446744073709551615" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
+    ["a chain id above EIP-2294's bound", [{ network_id: "1", chain_config_overrides: { chain_id: "9223372036854775772" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
+    ["a block number above 2^64-1", [{ network_id: "1", block_number: "0xfffffffffffffffff" }], undefined, "/network_configs/0/block_number"],
     ["a chain id override of 0", [{ network_id: "1", chain_config_overrides: { chain_id: "0" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
     ["no networks", [], undefined, "/network_configs"],
   ])("400 for %s, naming the field", async (_name, networkConfigs, bridgeConfig, field) => {
     const result = await create({ display_name: unique(), network_configs: networkConfigs, ...(bridgeConfig && { bridge_config: bridgeConfig }) });
     expectErrorBody(result, 400, "bad_request");
     expect(result.body.error.data.field).toBe(field);
+  });
+
+  test("duplicate messages name both entries, as people write the fields", async () => {
+    const twice = await create({ display_name: unique(), network_configs: [{ network_id: "1" }, { network_id: "1" }] });
+    expect(twice.body.error.message).toBe("network_configs[1].network_id: network 1 is already network_configs[0]");
+    const chain = await create({ display_name: unique(), network_configs: [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }] });
+    expect(chain.body.error.message).toBe("network_configs[1].chain_config_overrides.chain_id: chain id 1 is already the chain id of network_configs[0]");
   });
 
   test("400 when display_name is missing, with the field named", async () => {
@@ -122,15 +155,19 @@ describe("POST environments", () => {
     );
     expect(distinct.map((r) => r.status)).toEqual(new Array(25).fill(200));
     const same = await Promise.all(
-      Array.from({ length: 10 }, () => create({ display_name: "same one", network_configs: [{ network_id: "1" }] }, "alice", project)),
+      Array.from({ length: 10 }, () => create({ display_name: "same one", slug: "same-one", network_configs: [{ network_id: "1" }] }, "alice", project)),
     );
     expect(same.filter((r) => r.status === 200)).toHaveLength(1);
     expect(same.filter((r) => r.status === 400)).toHaveLength(9);
+    const generated = await Promise.all(
+      Array.from({ length: 5 }, () => create({ display_name: "made up", network_configs: [{ network_id: "1" }] }, "alice", project)),
+    );
+    expect(generated.map((r) => r.body.slug).sort()).toEqual(["made-up", "made-up-2", "made-up-3", "made-up-4", "made-up-5"]);
     const { db } = service.app.service.store;
     const rows = db
       .prepare("SELECT COUNT(*) AS envs, (SELECT COUNT(*) FROM vnets v JOIN environments e ON e.id = v.environment_id WHERE e.project_id = environments.project_id) AS vnets FROM environments WHERE project_id = (SELECT id FROM projects WHERE slug = 'sandbox')")
       .get();
-    expect(rows).toEqual({ envs: 26, vnets: 51 });
+    expect(rows).toEqual({ envs: 31, vnets: 56 });
   });
 });
 
@@ -205,12 +242,14 @@ describe("DELETE environments/{id} and batch DELETE environments", () => {
     expect(service.app.service.store.db.prepare("SELECT COUNT(*) AS n FROM vnets WHERE environment_id = ?").get(id)).toEqual({ n: 0 });
   });
 
-  test("DELETE: 403 read-only, 404 outsider, 401 anonymous, 400 malformed id", async () => {
+  test("DELETE: 403 read-only, 404 outsider, 401 anonymous, 404 malformed id", async () => {
     const id = await newId();
     expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "bob" }), 403, "insufficient_permissions");
     expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "outsider" }), 404, "resource_not_found");
     expectErrorBody(await call(service, "DELETE", `${base}/${id}`), 401, "unauthorized");
-    expectErrorBody(await call(service, "DELETE", `${base}/12345`, { as: "alice" }), 400, "bad_request");
+    // Deleting what does not exist is a not-found, malformed ids included (spec: Conventions 4).
+    expectErrorBody(await call(service, "DELETE", `${base}/12345`, { as: "alice" }), 404, "resource_not_found");
+    expectErrorBody(await call(service, "DELETE", `${base}/not-a-uuid`, { as: "alice" }), 404, "resource_not_found");
     expect((await call(service, "GET", `${base}/${id}`, { as: "alice" })).status).toBe(200);
   });
 

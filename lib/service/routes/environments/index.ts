@@ -1,5 +1,5 @@
 /**
- * Environments (spec: Environments; decisions.md "Shapes"): create, list, get, delete, batch delete under
+ * Environments (spec: Environments; docs/service.md "Shapes"): create, list, get, delete, batch delete under
  * `/public/v1/account/{accountSlug}/project/{projectSlug}/environments`. Creating only writes rows; chains
  * start lazily on first use. Deleting destroys the chains of the deleted vnets.
  */
@@ -18,7 +18,10 @@ import {
 import { badRequest, notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { planEnvironment } from "./plan";
+import { MAX_SLUG_LENGTH, slugify } from "../../../spec/slug";
 import { toEnvironment, type Audience } from "./render";
+
+const AnyEnvironmentIdParams = Type.Composite([ProjectParams, Type.Object({ environmentId: Type.String({ minLength: 1, maxLength: 500 }) })]);
 
 /** Path prefix of the environment endpoints. */
 export const ENVIRONMENTS_PATH = "/public/v1/account/:accountSlug/project/:projectSlug/environments";
@@ -45,8 +48,14 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
     { schema: { params: ProjectParams, body: CreateEnvironmentRequest, response: replies({ 200: Environment }) } },
     async (request) => {
       const project = projectOf(request);
-      const plan = planEnvironment(store, project.id, request.body);
-      const result = store.environments.create(plan);
+      const base = request.body.slug ?? slugify(request.body.display_name);
+      let plan = planEnvironment(store, project.id, request.body, base);
+      let result = store.environments.create(plan);
+      // A generated slug is unique in the project (docs/service.md): the display name's slug, then -2, -3, ...
+      for (let n = 2; "slugTakenBy" in result && request.body.slug === undefined; n++) {
+        plan = planEnvironment(store, project.id, request.body, generatedSlug(base, n));
+        result = store.environments.create(plan);
+      }
       if ("slugTakenBy" in result) {
         throw badRequest(
           `slug ${plan.slug} is already used by environment ${result.slugTakenBy} in this project: choose another slug or display_name`,
@@ -81,9 +90,10 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
     },
   );
 
+  // Any id, malformed ones included: deleting what does not exist is a 404 (spec: Conventions 4; docs/service.md).
   routes.delete(
     `${ENVIRONMENTS_PATH}/:environmentId`,
-    { schema: { params: EnvironmentParams, response: replies({ 204: Type.Null() }) } },
+    { schema: { params: AnyEnvironmentIdParams, response: replies({ 204: Type.Null() }) } },
     async (request, reply) => {
       const missing = await deleteEnvironments(projectOf(request).id, [request.params.environmentId]);
       if (missing.length > 0) throw notFound("rid:vnet", `environment ${request.params.environmentId} not found`);
@@ -102,4 +112,10 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
       return reply.code(204).send(null);
     },
   );
+}
+
+/** The n-th generated slug of a base: `base-n`, the base cut so that the whole stays within the slug length. */
+export function generatedSlug(base: string, n: number): string {
+  const suffix = `-${n}`;
+  return `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, "")}${suffix}`;
 }

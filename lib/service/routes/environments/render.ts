@@ -35,6 +35,9 @@ export function toEnvironment(record: EnvironmentRecord, baseUrl: string, audien
         rpcs: visibleTo(audience, [
           { name: RPC_NAMES.admin, url: `${baseUrl}/rpc/admin/${vnet.admin_secret}` },
           { name: RPC_NAMES.public, url: `${baseUrl}/rpc/public/${vnet.id}` },
+          // The same URLs over WebSocket (docs/service.md "RPC URLs"): ws:// or wss:// as the base URL is http or https.
+          { name: RPC_NAMES.adminWebsocket, url: `${webSocketUrl(baseUrl)}/rpc/admin/${vnet.admin_secret}` },
+          { name: RPC_NAMES.publicWebsocket, url: `${webSocketUrl(baseUrl)}/rpc/public/${vnet.id}` },
         ]),
         fork_config: { network_id: Number(vnet.network_id), block_number: vnet.block_number },
         ...(explorerEnabled(record.network_configs[vnet.position]) && { explorer_url: explorerUrl(baseUrl, vnet.id) }),
@@ -49,4 +52,9 @@ const ADMIN_RPC_NAMES: ReadonlySet<string> = new Set([RPC_NAMES.admin, RPC_NAMES
 /** The rpcs entries an audience may see: every entry, or without the Admin ones for a caller who may not write. */
 function visibleTo(audience: Audience, rpcs: VnetRpc[]): VnetRpc[] {
   return audience.mayWrite ? rpcs : rpcs.filter((rpc) => !ADMIN_RPC_NAMES.has(rpc.name));
+}
+
+/** The WebSocket form of a base URL: `http://` becomes `ws://`, `https://` becomes `wss://`. */
+export function webSocketUrl(baseUrl: string): string {
+  return baseUrl.replace(/^http/, "ws");
 }

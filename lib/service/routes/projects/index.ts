@@ -1,18 +1,18 @@
-/** GET /v1/account/{accountSlug}/projects (spec: List projects). */
+/** GET /v1/account/{accountSlug}/projects (spec: List projects), paginated (spec: Limits 1). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { AccountParams, ProjectList, type Project, type ProjectOwner } from "../../../spec";
+import { AccountParams, PaginationQuery, ProjectList, type Project, type ProjectOwner } from "../../../spec";
 import { accountAccess, canSeeProject, isProjectMember, permissionsOf, type AccountAccess } from "../../access";
 import type { Requester } from "../../auth";
 import type { Principal, ProjectRow, Store } from "../../store";
-import { replies, requesterOf } from "../common";
+import { pageOf, pageSlice, replies, requesterOf } from "../common";
 
 /** The projects routes. */
 export default async function projectsRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app.service;
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     "/v1/account/:accountSlug/projects",
-    { schema: { params: AccountParams, response: replies({ 200: ProjectList }) } },
+    { schema: { params: AccountParams, querystring: PaginationQuery, response: replies({ 200: ProjectList }) } },
     async (request) => {
       const requester = requesterOf(request);
       const access = accountAccess(store, requester, request.params.accountSlug);
@@ -28,7 +28,7 @@ export default async function projectsRoutes(app: FastifyInstance): Promise<void
               return toProject(store, requester, { account: owner, role: "member" }, project);
             })
           : [];
-      return { projects: [...own, ...shared] };
+      return { projects: pageSlice([...own, ...shared], pageOf(request.query)) };
     },
   );
 }

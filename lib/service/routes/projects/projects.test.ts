@@ -152,3 +152,49 @@ describe("GET /v1/supported-networks", () => {
     expectErrorBody(await call(service, "GET", "/v1/supported-networks/1"), 404, "resource_not_found");
   });
 });
+
+describe("spec fidelity: shared projects are reachable, lists are paginated", () => {
+  let seeded: TestService;
+  beforeAll(async () => {
+    const seed = structuredClone(DEFAULT_SEED) as typeof DEFAULT_SEED & { projects: { account: string; slug: string; name: string; restricted: boolean; members: { username: string; accepted: boolean }[] }[] };
+    // bob is an accepted member of alice's personal project: it is shared with him (spec: List projects, rule 1).
+    seed.projects.find((p) => p.slug === "sandbox")!.members.push({ username: "bob", accepted: true });
+    for (let i = 0; i < 25; i++) seed.projects.push({ account: "acme", slug: `extra-${i}`, name: `Extra ${i}`, restricted: false, members: [] });
+    const channel = seed.delivery_channels[0];
+    for (let i = 0; i < 25; i++) seed.delivery_channels.push({ ...channel, label: `Channel ${i}` });
+    seeded = await startTestService({ seed });
+  });
+  afterAll(() => seeded.close());
+
+  test("a project listed as shared with the requester is reachable under its owner's account path", async () => {
+    const listed = await call(seeded, "GET", "/v1/account/bob/projects", { as: "bob" });
+    expect(listed.status).toBe(200);
+    const sandbox = listed.body.projects.find((p: { slug: string }) => p.slug === "sandbox");
+    expect(sandbox.owner.username).toBe("alice");
+    const environments = await call(seeded, "GET", `/public/v1/account/${sandbox.owner.username}/project/sandbox/environments`, { as: "bob" });
+    expect(environments.status).toBe(200);
+    expect((await call(seeded, "GET", "/v1/account/alice/project/sandbox/simulations", { as: "bob" })).status).toBe(200);
+    // Not shared with the outsider; alice's account itself stays private to bob.
+    expectErrorBody(await call(seeded, "GET", "/public/v1/account/alice/project/sandbox/environments", { as: "outsider" }), 404, "resource_not_found");
+    expectErrorBody(await call(seeded, "GET", "/v1/account/alice/projects", { as: "bob" }), 404, "resource_not_found");
+    // bob's key is read-only: reaching the project does not let him write to it.
+    const body = { display_name: "by bob", network_configs: [{ network_id: "1" }] };
+    expectErrorBody(await call(seeded, "POST", "/public/v1/account/alice/project/sandbox/environments", { as: "bob", body }), 403, "insufficient_permissions");
+  });
+
+  test.each([
+    ["/v1/account/acme/projects", "projects", 27],
+    ["/v1/account/acme/delivery-channels", "delivery_channels", 27],
+  ])("%s: 20 by default, perPage up to 100, pages in order", async (path, key, total) => {
+    const first = await call(seeded, "GET", path, { as: "alice" });
+    expect(first.body[key]).toHaveLength(20);
+    const all = await call(seeded, "GET", `${path}?perPage=100`, { as: "alice" });
+    expect(all.body[key]).toHaveLength(total);
+    const page2 = await call(seeded, "GET", `${path}?page=2&perPage=10`, { as: "alice" });
+    expect(page2.body[key]).toEqual(all.body[key].slice(10, 20));
+    expect((await call(seeded, "GET", `${path}?page=9`, { as: "alice" })).body[key]).toEqual([]);
+    for (const query of ["page=0", "perPage=101", "page=0&perPage=101", "perPage=0", "page=-1", "page=1.5", "per_page=5"]) {
+      expectErrorBody(await call(seeded, "GET", `${path}?${query}`, { as: "alice" }), 400, "bad_request");
+    }
+  });
+});

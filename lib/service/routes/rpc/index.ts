@@ -1,7 +1,8 @@
 /**
- * The RPC URLs of Virtual Environments (decisions.md): `POST /rpc/admin/{secret}` and `POST /rpc/public/{vnetId}`.
- * The URL is the credential. Bodies are JSON-RPC 2.0 (single or batch) and answers are JSON-RPC with HTTP 200;
- * a body that is not JSON gets -32700, one that is not a JSON-RPC request -32600. Unknown URLs are 404.
+ * The RPC URLs of Virtual Environments (docs/service.md "RPC URLs"): `POST /rpc/admin/{secret}` and
+ * `POST /rpc/public/{vnetId}` (the same paths over WebSocket: ./websocket.ts). The URL is the credential. Bodies are
+ * JSON-RPC 2.0 (single or batch) and answers are JSON-RPC with HTTP 200; a body that is not JSON gets -32700, one
+ * that is not a JSON-RPC request -32600. Unknown URLs are 404.
  */
 import type { FastifyInstance } from "fastify";
 import { ChainRequestError, type JsonRpcRequest, type JsonRpcResponse, type RpcAccess } from "../../chains/types";

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import {
+  DEFAULT_SIMULATION_NETWORK_ID,
   ListSimulationsQuery,
   ProjectParams,
   ProjectSimulationRequest,
@@ -32,16 +33,22 @@ export default async function simulationRoutes(app: FastifyInstance): Promise<vo
     { schema: { params: ProjectParams, body: ProjectSimulationRequest, response: replies({ 200: ProjectSimulationResponse }) } },
     async (request) => {
       const project = projectOf(request);
-      const network = store.networks.byChainId(request.body.network_id);
+      const networkId = request.body.network_id ?? DEFAULT_SIMULATION_NETWORK_ID;
+      const network = store.networks.byChainId(networkId);
       if (!network?.supported_features.simulator) {
-        throw badRequest(`network_id: ${request.body.network_id} is not a network the simulator supports`, "/network_id", {
+        throw badRequest(`network_id: ${networkId} is not a network the simulator supports`, "/network_id", {
           rid: "rid:network",
         });
       }
       const result = await engine.simulateOnNetwork(request.body);
-      const simulation: Simulation = { id: randomUUID(), created_at: new Date().toISOString(), ...result };
+      const simulation: Simulation = { id: randomUUID(), created_at: new Date().toISOString(), ...result.simulation };
       if (request.body.save) store.records.saveSimulation(project.id, simulation);
-      return { simulation };
+      return {
+        transaction: result.transaction,
+        simulation,
+        contracts: result.contracts,
+        ...(result.generatedAccessList ? { generated_access_list: result.generatedAccessList } : {}),
+      };
     },
   );
 

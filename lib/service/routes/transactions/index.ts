@@ -1,6 +1,7 @@
 /**
  * Environment-instance transactions (spec: List/Get/Send a transaction, Simulate a transaction under
- * Environments; decisions.md "Shapes"). Listing and getting read the records the chain engine reported;
+ * Environments; docs/service.md "Transaction record"): records are bare objects and lists bare arrays, as the
+ * hosted service documents them. Listing and getting read the records the chain engine reported;
  * sending and simulating go to the engine once ids and access are resolved.
  */
 import type { FastifyInstance } from "fastify";
@@ -15,9 +16,10 @@ import {
   TransactionParams,
   TransactionResponse,
   VnetSimulationRequest,
+  type Transaction,
 } from "../../../spec";
 import { notFound } from "../../errors";
-import { pageOf, projectOf, replies } from "../common";
+import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { ENVIRONMENTS_PATH } from "../environments";
 import { instanceOf, instanceVnetOf } from "../environments/instance";
 
@@ -35,7 +37,8 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
       const { environmentId, instanceId } = request.params;
       const environment = instanceOf(store, projectOf(request).id, environmentId, instanceId);
       const { page, perPage } = pageOf(request.query);
-      return { transactions: store.records.transactions(environment.instance_id, request.query, page, perPage) };
+      const baseUrl = baseUrlOf(request);
+      return store.records.transactions(environment.instance_id, request.query, page, perPage).map((t) => withDashboardUrl(t, baseUrl));
     },
   );
 
@@ -47,7 +50,7 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
       const environment = instanceOf(store, projectOf(request).id, environmentId, instanceId);
       const transaction = store.records.transaction(environment.instance_id, txHash);
       if (!transaction) throw notFound("rid:vnet", `transaction ${txHash} not found in instance ${instanceId}`);
-      return { transaction };
+      return withDashboardUrl(transaction, baseUrlOf(request));
     },
   );
 
@@ -56,7 +59,7 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
     { schema: { params: InstanceVnetParams, body: SendTransactionRequest, response: replies({ 200: TransactionResponse }) } },
     async (request) => {
       const vnet = instanceVnetOf(store, projectOf(request).id, request.params);
-      return { transaction: await engine.sendTransaction(vnet.id, request.body.callArgs) };
+      return withDashboardUrl(await engine.sendTransaction(vnet.id, request.body.callArgs), baseUrlOf(request));
     },
   );
 
@@ -68,4 +71,9 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
       return engine.simulateOnInstanceVnet(vnet.id, request.body);
     },
   );
+}
+
+/** The record with its `dashboard_url`: the transaction's page in the local explorer, on this service's base URL. */
+function withDashboardUrl(transaction: Transaction, baseUrl: string): Transaction {
+  return { ...transaction, dashboard_url: `${baseUrl}/explorer/${transaction.vnet_id}/tx/${transaction.tx_hash}` };
 }

@@ -14,21 +14,33 @@ const BOB = `0x${"b2".repeat(20)}`;
 
 function record(vnetId: string, n: number, overrides: Partial<Transaction> = {}): Transaction {
   return {
-    hash: `0x${n.toString(16).padStart(64, "0")}`,
+    id: `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`,
     vnet_id: vnetId,
-    network_id: "1",
+    origin: "rpc",
+    category: "write",
+    kind: "blockchain",
+    status: "success",
+    error_reason: null,
+    reverted: false,
+    rpc_method: "eth_sendRawTransaction",
+    created_at: new Date(1_700_000_000_000 + n * 1000).toISOString(),
+    dashboard_url: "",
     block_number: `0x${n.toString(16)}`,
+    block_hash: `0x${"b".repeat(63)}${n % 10}`,
+    tx_hash: `0x${n.toString(16).padStart(64, "0")}`,
+    tx_index: "0x0",
     from: ALICE,
     to: BOB,
-    value: "0x1",
     input: "0x",
+    nonce: `0x${n.toString(16)}`,
+    value: "0x1",
+    gas: "0x5208",
+    gas_price: null,
+    max_priority_fee_per_gas: "0x1",
+    max_fee_per_gas: "0x2",
+    type: "0x2",
+    function_name: null,
     gas_used: "0x5208",
-    status: "success",
-    category: "transaction",
-    kind: "call",
-    contract_address: null,
-    logs: [],
-    created_at: new Date(1_700_000_000_000 + n * 1000).toISOString(),
     ...overrides,
   };
 }
@@ -40,40 +52,47 @@ beforeAll(async () => {
   const [mainnet, optimism] = environment.active_instance.vnets.map((v) => v.id);
   const store = service.app.service.store;
   for (let n = 1; n <= 30; n++) store.recordTransaction(record(n % 2 ? mainnet : optimism, n));
-  store.recordTransaction(record(mainnet, 31, { status: "failed", from: BOB.toUpperCase().replace("0X", "0x"), to: null, kind: "create", contract_address: ALICE }));
-  store.recordTransaction(record(optimism, 32, { category: "cheatcode" }));
-  store.recordTransaction(record(optimism, 32, { category: "cheatcode", gas_used: "0x1" })); // recorded again: updated, not duplicated
+  store.recordTransaction(record(mainnet, 31, { status: "failed", reverted: true, error_reason: "execution reverted", from: BOB.toUpperCase().replace("0X", "0x"), to: null, contract_address: ALICE }));
+  store.recordTransaction(record(optimism, 32, { kind: "cheatcode", rpc_method: "tenderly_setBalance" }));
+  store.recordTransaction(record(optimism, 32, { kind: "cheatcode", rpc_method: "tenderly_setBalance", value: "0x2" })); // recorded again: updated, not duplicated
   store.recordTransaction(record("00000000-0000-4000-8000-000000000000", 33)); // a vnet that does not exist: ignored
 });
 afterAll(() => service.close());
 
 describe("GET .../instance/{instanceId}/transactions", () => {
-  test("lists across the instance's vnets, newest first, 20 per page", async () => {
+  test("lists across the instance's vnets as a bare array of documented records, newest first, 20 per page", async () => {
     const { status, body } = await call(service, "GET", `${instancePath}/transactions`, { as: "bob" });
     expect(status).toBe(200);
-    expect(body.transactions).toHaveLength(20);
-    expect(body.transactions[0].hash).toBe(record("", 32).hash);
-    expect(body.transactions[0].gas_used).toBe("0x1");
+    expect(Array.isArray(body)).toBe(true);
+    expect(body).toHaveLength(20);
+    expect(body[0].tx_hash).toBe(record("", 32).tx_hash);
+    expect(body[0].value).toBe("0x2");
+    expect(body[0].dashboard_url).toBe(`${service.baseUrl}/explorer/${body[0].vnet_id}/tx/${body[0].tx_hash}`);
+    for (const field of ["id", "vnet_id", "origin", "category", "kind", "status", "error_reason", "reverted", "rpc_method", "created_at", "dashboard_url", "block_number", "block_hash", "tx_hash", "tx_index", "from", "to", "input", "nonce", "value", "gas", "gas_price", "max_priority_fee_per_gas", "max_fee_per_gas", "type", "function_name"]) {
+      expect(body[0]).toHaveProperty(field);
+    }
+    expect(body[0]).not.toHaveProperty("hash");
     const all = await call(service, "GET", `${instancePath}/transactions?perPage=100`, { as: "bob" });
-    expect(all.body.transactions).toHaveLength(32);
+    expect(all.body).toHaveLength(32);
     const page2 = await call(service, "GET", `${instancePath}/transactions?page=2&perPage=10`, { as: "bob" });
-    expect(page2.body.transactions.map((t: Transaction) => t.hash)).toEqual(all.body.transactions.slice(10, 20).map((t: Transaction) => t.hash));
+    expect(page2.body.map((t: Transaction) => t.tx_hash)).toEqual(all.body.slice(10, 20).map((t: Transaction) => t.tx_hash));
   });
 
   test.each([
     ["status=failed", 1],
-    ["category=cheatcode", 1],
-    ["kind=create", 1],
+    ["kind=cheatcode", 1],
+    ["status=pending", 0],
+    ["category=read", 0],
     [`from=${BOB}`, 1],
     [`from=${ALICE.toUpperCase().replace("0X", "0x")}`, 31],
-    [`to=${BOB}&status=success&category=transaction&kind=call`, 30],
+    [`to=${BOB}&status=success&category=write&kind=blockchain`, 30],
   ])("filters by %s", async (query, count) => {
     const { status, body } = await call(service, "GET", `${instancePath}/transactions?perPage=100&${query}`, { as: "alice" });
     expect(status).toBe(200);
-    expect(body.transactions).toHaveLength(count);
+    expect(body).toHaveLength(count);
   });
 
-  test.each(["status=pending", "category=x", "kind=delegate", "from=0x12", "to=abc", "page=0", "perPage=101", "colour=red"])("400 for %s", async (query) => {
+  test.each(["status=ok", "category=x", "category=transaction", "kind=delegate", "kind=call", "from=0x12", "to=abc", "page=0", "perPage=101", "colour=red"])("400 for %s", async (query) => {
     expectErrorBody(await call(service, "GET", `${instancePath}/transactions?${query}`, { as: "alice" }), 400, "bad_request");
   });
 
@@ -89,11 +108,11 @@ describe("GET .../instance/{instanceId}/transactions", () => {
 });
 
 describe("GET .../transactions/{txHash}", () => {
-  test("returns { transaction }; hashes match case-insensitively", async () => {
-    const hash = record("", 31).hash;
+  test("returns the record bare; hashes match case-insensitively", async () => {
+    const hash = record("", 31).tx_hash;
     const { status, body } = await call(service, "GET", `${instancePath}/transactions/${hash.toUpperCase().replace("0X", "0x")}`, { as: "alice" });
     expect(status).toBe(200);
-    expect(body.transaction).toMatchObject({ hash, status: "failed", kind: "create", to: null, contract_address: ALICE });
+    expect(body).toMatchObject({ tx_hash: hash, status: "failed", reverted: true, error_reason: "execution reverted", kind: "blockchain", to: null, contract_address: ALICE });
   });
 
   test("404 for an unknown hash, 400 for a malformed one", async () => {
@@ -142,6 +161,21 @@ describe("simulations without a chain engine", () => {
     expect(body).toEqual({ simulations: [] });
     expectErrorBody(await call(service, "GET", `${project}/simulations?perPage=0`, { as: "bob" }), 400, "bad_request");
     expectErrorBody(await call(service, "GET", `${project}/simulations`, { as: "outsider" }), 404, "resource_not_found");
+  });
+
+  test("simulation bodies are optional: no body, {} and a project simulate without from or network_id pass validation (402 here)", async () => {
+    const vnetId = environment.active_instance.vnets[0].id;
+    const vnetSimulate = `${project}/vnets/${vnetId}/transactions/simulate`;
+    expectErrorBody(await call(service, "POST", vnetSimulate, { as: "alice" }), 402, "request_failed");
+    expectErrorBody(await call(service, "POST", vnetSimulate, { as: "alice", body: {} }), 402, "request_failed");
+    const instanceSimulate = `${instancePath}/vnet/${vnetId}/transactions/simulate`;
+    expectErrorBody(await call(service, "POST", instanceSimulate, { as: "alice" }), 402, "request_failed");
+    // The environment-instance simulate documents blockOverrides.time.
+    expectErrorBody(await call(service, "POST", instanceSimulate, { as: "alice", body: { blockOverrides: { time: "0x64" } } }), 402, "request_failed");
+    expectErrorBody(await call(service, "POST", `${project}/simulate`, { as: "alice", body: { network_id: "1", to: BOB } }), 402, "request_failed");
+    expectErrorBody(await call(service, "POST", `${project}/simulate`, { as: "alice" }), 402, "request_failed");
+    // Bodies that require fields still need them.
+    expectErrorBody(await call(service, "POST", `${instancePath}/vnet/${vnetId}/transactions`, { as: "alice" }), 400, "bad_request");
   });
 
   test("vnet simulate: 402 for a vnet of the project, 404 for one of another project or unknown", async () => {

@@ -11,8 +11,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
-import { ChainIdString } from "../../../spec/common";
 import { slugify } from "../../../spec/slug";
+import { ADDRESS_PATTERN, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId } from "../../../spec/chain";
+import {
+  BRIDGE_DEFAULTS,
+  bridgeFindings,
+  MAX_ACCOUNTS_PER_NETWORK,
+  MAX_NETWORKS_PER_ENVIRONMENT,
+  MAX_RELAY_DELAY_SECONDS,
+  networkListFindings,
+} from "../../../spec/environment-rules";
 import {
   at,
   attr,
@@ -39,12 +47,21 @@ import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
 import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
 
 /** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
-const MAX_NETWORKS = 16;
-const MAX_ACCOUNTS = 100;
-const MAX_DELAY_SECONDS = 86_400;
+const MAX_NETWORKS = MAX_NETWORKS_PER_ENVIRONMENT;
+const MAX_ACCOUNTS = MAX_ACCOUNTS_PER_NETWORK;
+const MAX_DELAY_SECONDS = MAX_RELAY_DELAY_SECONDS;
 
 const balance = validator(BALANCE_FORMATS, (text: string) => {
   const parsed = parseBalance(text);
+  return "error" in parsed ? parsed.error : undefined;
+});
+/** Chain ids and block numbers by lib/spec's rules (exact ranges: chain ids up to EIP-2294's bound, blocks up to 2^64-1). */
+const chainIdText = validator(`a chain id in decimal (${CHAIN_ID_PATTERN}), e.g. "1"`, (text: string) => {
+  const parsed = parseChainId(text);
+  return "error" in parsed ? parsed.error : undefined;
+});
+const blockNumber = validator("a hex block number such as 0x12a05f2, at most 2^64-1", (text: string) => {
+  const parsed = parseBlockNumber(text);
   return "error" in parsed ? parsed.error : undefined;
 });
 const wholeNumber = (min: number, max: number) =>
@@ -64,7 +81,6 @@ const SLUG_PREFIX = /^[a-z0-9]+(-[a-z0-9]+)*-?$/;
 /** Length of the unique suffix that slug_prefix gets (8 lowercase hex digits), and the slug's longest length. */
 const SUFFIX_LENGTH = 8;
 const MAX_SLUG_LENGTH = 100;
-const CHAIN_ID = new RegExp(ChainIdString.pattern!);
 
 /**
  * A slug from `slug_prefix`: the prefix, a dash unless it ends with one, and 8 random hex digits (AWS's
@@ -119,21 +135,21 @@ export const environmentSchema = defineSchema({
         network_id: attr.string({
           description: "Chain ID of the network to fork, as a decimal string (see chainform_supported_networks).",
           required: true,
-          validators: [regex(/^[1-9][0-9]{0,19}$/, "a chain id in decimal, e.g. \"1\"")],
+          validators: [chainIdText],
           planModifiers: [requiresReplace()],
         }),
         block_number: attr.string({
           description: "Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.",
           optional: true,
           computed: true,
-          validators: [regex(/^0x[0-9a-fA-F]{1,64}$/, "a hex block number such as 0x12a05f2")],
+          validators: [blockNumber],
           planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameQuantity)],
         }),
         chain_id: attr.string({
           description:
             "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.",
           optional: true,
-          validators: [regex(CHAIN_ID, "a chain id in decimal, e.g. \"73571\"")],
+          validators: [chainIdText],
           planModifiers: [requiresReplace()],
         }),
       },
@@ -158,7 +174,7 @@ export const environmentSchema = defineSchema({
             address: attr.string({
               description: "Account address: 0x followed by 40 hex digits (any letter case).",
               required: true,
-              validators: [regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits")],
+              validators: [regex(new RegExp(ADDRESS_PATTERN), "an address: 0x followed by 40 hex digits")],
               planModifiers: [replaceUnlessSame("address", sameAddress)],
             }),
             balance: attr.string({
@@ -315,53 +331,44 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   schema: environmentSchema,
 
   validate({ config, diagnostics }) {
-    // Rules the service would reject at apply: caught at validate, with the attribute at fault.
     if (known(config.slug) && known(config.slug_prefix)) {
       diagnostics.error("Conflicting slug arguments", "Set slug or slug_prefix, not both: slug_prefix generates the slug.", at("slug_prefix"));
     }
+    // Rules the service would reject at apply (lib/spec's shared cross-field rules): caught at validate, with the
+    // attribute at fault. Unknown values are left out of the check.
     if (isUnknown(config.network_config)) return;
-    const networks = new Map<string, number>();
-    const chainIds = new Map<string, number>();
-    config.network_config.forEach((network, i) => {
-      if (isUnknown(network)) return;
-      if (known(network.network_id)) {
-        const twin = networks.get(network.network_id);
-        if (twin !== undefined) {
-          diagnostics.error(
-            "Duplicate network",
-            `Network ${network.network_id} is already network_config[${twin}]; an environment forks each network once. Remove one of them.`,
-            at("network_config", i, "network_id"),
-          );
-        }
-        networks.set(network.network_id, i);
+    const entries = config.network_config.map((network) =>
+      isUnknown(network)
+        ? {}
+        : {
+            network_id: known(network.network_id) ? network.network_id : undefined,
+            chain_id: known(network.chain_id) ? network.chain_id : undefined,
+            addresses: isUnknown(network.account) ? [] : network.account.map((a) => (!isUnknown(a) && known(a.address) ? a.address : undefined)),
+          },
+    );
+    for (const finding of networkListFindings(entries)) {
+      const [, , i, field, j] = finding.path.split("/");
+      const where = Number(i);
+      if (field === "network_id") {
+        diagnostics.error(
+          "Duplicate network",
+          `Network ${entries[where]!.network_id} is already network_config[${finding.twin}]; an environment forks each network once. Remove one of them.`,
+          at("network_config", where, "network_id"),
+        );
+      } else if (field === "chain_config_overrides") {
+        diagnostics.error("Duplicate chain id", `${finding.message.replace(/^chain id/, "Chain id").replace("network_configs", "network_config")}; pick another chain_id.`, at("network_config", where, "chain_id"));
+      } else {
+        const address = entries[where]!.addresses![Number(j)];
+        diagnostics.error("Duplicate account", `Address ${address} is already account[${finding.twin}] of this network; fund it once.`, at("network_config", where, "account", Number(j), "address"));
       }
-      const chainId = known(network.chain_id) ? network.chain_id : known(network.network_id) ? network.network_id : undefined;
-      if (chainId !== undefined && known(network.chain_id)) {
-        const twin = chainIds.get(chainId);
-        if (twin !== undefined && twin !== i) {
-          diagnostics.error("Duplicate chain id", `Chain id ${chainId} is already the chain id of network_config[${twin}]; pick another chain_id.`, at("network_config", i, "chain_id"));
-        }
-      }
-      if (chainId !== undefined) chainIds.set(chainId, i);
-      if (isUnknown(network.account)) return;
-      const addresses = new Map<string, number>();
-      network.account.forEach((account, j) => {
-        if (isUnknown(account) || !known(account.address)) return;
-        const twin = addresses.get(account.address.toLowerCase());
-        if (twin !== undefined) {
-          diagnostics.error("Duplicate account", `Address ${account.address} is already account[${twin}] of this network; fund it once.`, at("network_config", i, "account", j, "address"));
-        }
-        addresses.set(account.address.toLowerCase(), j);
-      });
-    });
+    }
     if (isUnknown(config.bridge)) return;
     const bridge = config.bridge[0];
     if (!bridge || isUnknown(bridge) || !known(bridge.delay_seconds) || isUnknown(bridge.relay_mode)) return;
-    const mode = bridge.relay_mode ?? "autoRelay";
-    if (mode !== "delayedRelay") {
+    for (const finding of bridgeFindings({ relay_mode: bridge.relay_mode ?? undefined, delay_seconds: bridge.delay_seconds })) {
       diagnostics.error(
         "delay_seconds needs delayedRelay",
-        `delay_seconds only applies to relay_mode = "delayedRelay", and relay_mode is ${bridge.relay_mode === null ? "not set (default autoRelay)" : `"${mode}"`}. Set relay_mode = "delayedRelay" or remove delay_seconds.`,
+        `${finding.message}. Set relay_mode = "delayedRelay" or remove delay_seconds.`,
         at("bridge", 0, "delay_seconds"),
       );
     }

@@ -1,5 +1,5 @@
 /** Transactions the chain engine reports, and saved project simulations. Records are kept as JSON. */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "./sqlite";
 import type { ListTransactionsQuery, Simulation, Transaction } from "../../spec";
 
 /** Transaction filters of the list endpoint (addresses compared case-insensitively). */
@@ -8,9 +8,8 @@ export type TransactionFilters = Pick<ListTransactionsQuery, "status" | "categor
 /** Reads and writes transactions and simulations. */
 export class Records {
   private readonly statements;
-  private readonly listCache = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.statements = {
       upsertTransaction: db.prepare(
         `INSERT INTO transactions (vnet_id, instance_id, hash, status, category, kind, from_address, to_address, record)
@@ -61,9 +60,8 @@ export class Records {
       values.push(value);
     }
     const sql = `SELECT record FROM transactions WHERE instance_id = ?${clauses.join("")} ORDER BY seq DESC LIMIT ? OFFSET ?`;
-    let statement = this.listCache.get(sql);
-    if (!statement) this.listCache.set(sql, (statement = this.db.prepare(sql)));
-    const rows = statement.all(...values, perPage, (page - 1) * perPage) as { record: string }[];
+    // One text per combination of filters (32 at most); the connection keeps each prepared statement.
+    const rows = this.db.prepare(sql).all(...values, perPage, (page - 1) * perPage) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record));
   }
 

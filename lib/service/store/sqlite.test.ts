@@ -1,0 +1,71 @@
+/**
+ * The SQLite connection on each driver this Node.js can run: node:sqlite where present, better-sqlite3 below
+ * Node.js 24 (on 24 loading it is the hazard the connection exists to avoid).
+ */
+import { SqlDatabase, chosenDriver, type SqliteDriver } from "./sqlite";
+
+const major = Number(process.versions.node.split(".")[0]);
+const hasNodeSqlite = typeof (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule === "function" &&
+  (process as unknown as { getBuiltinModule: (id: string) => unknown }).getBuiltinModule("node:sqlite") !== undefined;
+const drivers: SqliteDriver[] = [...(hasNodeSqlite ? (["node:sqlite"] as const) : []), ...(major < 24 ? (["better-sqlite3"] as const) : [])];
+
+test("the default driver is node:sqlite where Node.js has it, else better-sqlite3", () => {
+  expect(chosenDriver({})).toBe(hasNodeSqlite ? "node:sqlite" : "better-sqlite3");
+  expect(chosenDriver({ CHAINFORM_SQLITE_DRIVER: "better-sqlite3" })).toBe("better-sqlite3");
+  expect(() => chosenDriver({ CHAINFORM_SQLITE_DRIVER: "sqlite3" })).toThrow(
+    'CHAINFORM_SQLITE_DRIVER must be one of node:sqlite, better-sqlite3; got "sqlite3"',
+  );
+});
+
+describe.each(drivers)("on %s", (driver) => {
+  let db: SqlDatabase;
+  beforeEach(() => {
+    db = SqlDatabase.open(":memory:", { driver });
+    db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)");
+  });
+  afterEach(() => db.close());
+
+  test("a statement is prepared once per SQL text and kept", () => {
+    const insert = db.prepare("INSERT INTO t (name) VALUES (?)");
+    expect(db.prepare("INSERT INTO t (name) VALUES (?)")).toBe(insert);
+    expect(insert.run("a")).toEqual({ changes: 1, lastInsertRowid: 1 });
+    expect(db.prepare("SELECT name FROM t WHERE name = @name").get({ name: "a" })).toEqual({ name: "a" });
+    expect(db.prepare("SELECT name FROM t WHERE name = ?").get("missing")).toBeUndefined();
+    expect(db.pragma("user_version")).toBe(0);
+  });
+
+  test("a transaction commits when it returns and leaves nothing when it throws", () => {
+    const insertAll = db.transaction((names: string[]) => {
+      for (const name of names) db.prepare("INSERT INTO t (name) VALUES (?)").run(name);
+      return names.length;
+    });
+    expect(insertAll.immediate(["a", "b"])).toBe(2);
+    expect(() => insertAll(["c", "a"])).toThrow(/UNIQUE/);
+    expect(db.inTransaction).toBe(false);
+    expect(db.prepare("SELECT name FROM t ORDER BY id").all()).toEqual([{ name: "a" }, { name: "b" }]);
+  });
+
+  test("a nested transaction is a savepoint: its failure undoes only its own writes", () => {
+    const insert = (name: string) => db.prepare("INSERT INTO t (name) VALUES (?)").run(name);
+    db.transaction(() => {
+      insert("outer");
+      expect(() => db.transaction(() => { insert("inner"); insert("outer"); })()).toThrow(/UNIQUE/);
+      expect(db.inTransaction).toBe(true);
+      db.transaction(() => insert("kept"))();
+    }).immediate();
+    expect(db.prepare("SELECT name FROM t ORDER BY id").all()).toEqual([{ name: "outer" }, { name: "kept" }]);
+  });
+
+  test("a transaction function that returns a promise is refused and rolled back", () => {
+    const asyncWrite = db.transaction(async () => db.prepare("INSERT INTO t (name) VALUES (?)").run("x"));
+    expect(() => asyncWrite()).toThrow("a transaction function must be synchronous: it returned a promise");
+    expect(db.prepare("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 0 });
+  });
+
+  test("closing is final and idempotent", () => {
+    db.close();
+    expect(db.open).toBe(false);
+    expect(() => db.close()).not.toThrow();
+    expect(() => db.prepare("SELECT 1").get()).toThrow();
+  });
+});

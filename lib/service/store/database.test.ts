@@ -16,13 +16,13 @@ afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 test("a file database is in WAL mode with foreign keys on, and migrates once", () => {
   const path = join(dataDir, "chainform.db");
   const db = openDatabase(path);
-  expect(db.pragma("journal_mode")).toBe("wal");
-  expect(db.pragma("foreign_keys")).toBe(1);
-  const version = db.pragma("user_version") as number;
+  expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+  expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+  const version = db.pragma("user_version", { simple: true }) as number;
   expect(version).toBeGreaterThan(0);
   db.close();
   const again = openDatabase(path);
-  expect(again.pragma("user_version")).toBe(version);
+  expect(again.pragma("user_version", { simple: true })).toBe(version);
   expect(() => again.prepare("INSERT INTO access_keys (key, user_id, read_only) VALUES ('k', 'nobody', 0)").run()).toThrow(/FOREIGN KEY/);
   again.close();
 });

@@ -158,7 +158,7 @@ export function openDatabase(path: string, options: SqlOpenOptions = {}): SqlDat
 }
 
 function migrate(db: SqlDatabase): void {
-  const current = db.pragma("user_version") as number;
+  const current = db.pragma("user_version", { simple: true }) as number;
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]);

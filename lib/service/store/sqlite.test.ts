@@ -31,7 +31,11 @@ describe.each(drivers)("on %s", (driver) => {
     expect(insert.run("a")).toEqual({ changes: 1, lastInsertRowid: 1 });
     expect(db.prepare("SELECT name FROM t WHERE name = @name").get({ name: "a" })).toEqual({ name: "a" });
     expect(db.prepare("SELECT name FROM t WHERE name = ?").get("missing")).toBeUndefined();
-    expect(db.pragma("user_version")).toBe(0);
+    expect(db.pragma("user_version", { simple: true })).toBe(0);
+    expect(db.pragma("table_info(t)")).toEqual([
+      expect.objectContaining({ name: "id", pk: 1 }),
+      expect.objectContaining({ name: "name", notnull: 1 }),
+    ]);
   });
 
   test("a transaction commits when it returns and leaves nothing when it throws", () => {

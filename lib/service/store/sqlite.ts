@@ -125,9 +125,14 @@ export class SqlDatabase {
     this.connection.exec(sql);
   }
 
-  /** The value of a pragma that reads one value, e.g. `pragma("user_version")`. */
-  pragma(name: string): unknown {
-    const row = this.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined;
+  /**
+   * Runs `PRAGMA source` and returns its rows, or with `simple` the first column of the first row, as better-sqlite3
+   * does: `pragma("user_version", { simple: true })` is a number, `pragma("table_info(t)")` an array of rows.
+   */
+  pragma(source: string, options: { readonly simple?: boolean } = {}): unknown {
+    const statement = this.prepare(`PRAGMA ${source}`);
+    if (!options.simple) return statement.all();
+    const row = statement.get() as Record<string, unknown> | undefined;
     return row === undefined ? undefined : Object.values(row)[0];
   }
 
@@ -243,7 +248,6 @@ let nodeSqliteModule: NodeSqliteModule | null | undefined;
 function nodeSqlite(): NodeSqliteModule | undefined {
   if (nodeSqliteModule !== undefined) return nodeSqliteModule ?? undefined;
   const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-  if (typeof getBuiltin !== "function") return (nodeSqliteModule = null) ?? undefined;
   const emitWarning = process.emitWarning;
   process.emitWarning = function quietSqliteWarning(this: unknown, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === "string" ? warning : warning.message;
@@ -252,7 +256,10 @@ function nodeSqlite(): NodeSqliteModule | undefined {
     return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    nodeSqliteModule = (getBuiltin.call(process, "node:sqlite") as NodeSqliteModule | undefined) ?? null;
+    // getBuiltinModule answers undefined where there is none; require (where a host hides getBuiltinModule) throws.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded = typeof getBuiltin === "function" ? getBuiltin.call(process, "node:sqlite") : require("node:sqlite");
+    nodeSqliteModule = (loaded as NodeSqliteModule | undefined) ?? null;
   } catch {
     nodeSqliteModule = null;
   } finally {

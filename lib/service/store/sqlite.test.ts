@@ -2,6 +2,7 @@
  * The SQLite connection on each driver this Node.js can run: node:sqlite where present, better-sqlite3 below
  * Node.js 24 (on 24 loading it is the hazard the connection exists to avoid).
  */
+import { spawnSync } from "node:child_process";
 import { SqlDatabase, chosenDriver, type SqliteDriver } from "./sqlite";
 
 const major = Number(process.versions.node.split(".")[0]);
@@ -72,4 +73,13 @@ describe.each(drivers)("on %s", (driver) => {
     expect(() => db.close()).not.toThrow();
     expect(() => db.prepare("SELECT 1").get()).toThrow();
   });
+});
+
+test("opening a database prints nothing: node:sqlite's ExperimentalWarning (Node.js 22) is kept quiet, others pass", () => {
+  const script = `const { SqlDatabase } = require(${JSON.stringify(require.resolve("./sqlite"))});
+    const db = SqlDatabase.open(":memory:"); db.close(); process.emitWarning("another", "ExperimentalWarning");`;
+  const result = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { encoding: "utf8" });
+  expect(result.status).toBe(0);
+  expect(result.stderr).not.toMatch(/SQLite/);
+  expect(result.stderr).toMatch(/ExperimentalWarning: another/);
 });

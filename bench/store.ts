@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Store } from "../lib/service/store";
-import { DRIVER_VARIABLE, type SqliteDriver } from "../lib/service/store/sqlite";
+import { DRIVER_VARIABLE, hasNodeSqlite, type SqliteDriver } from "../lib/service/store/sqlite";
 import { applySeed, DEFAULT_SEED } from "../lib/service/seed";
 import type { Transaction } from "../lib/spec";
 
@@ -23,9 +23,8 @@ const ROUND = Number(process.env.BENCH_ROUND ?? 400);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 
 const major = Number(process.versions.node.split(".")[0]);
-const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
 const drivers: SqliteDriver[] = [
-  ...(typeof getBuiltin === "function" && getBuiltin.call(process, "node:sqlite") !== undefined ? (["node:sqlite"] as const) : []),
+  ...(hasNodeSqlite() ? (["node:sqlite"] as const) : []),
   ...(major < 24 ? (["better-sqlite3"] as const) : []),
 ];
 

@@ -3,14 +3,14 @@
  * Node.js 24 (on 24 loading it is the hazard the connection exists to avoid).
  */
 import { spawnSync } from "node:child_process";
-import { SqlDatabase, chosenDriver, type SqliteDriver } from "./sqlite";
+import { SqlDatabase, chosenDriver, hasNodeSqlite as nodeSqliteHere, type SqliteDriver } from "./sqlite";
 
 const major = Number(process.versions.node.split(".")[0]);
-const hasNodeSqlite = typeof (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule === "function" &&
-  (process as unknown as { getBuiltinModule: (id: string) => unknown }).getBuiltinModule("node:sqlite") !== undefined;
+const hasNodeSqlite = nodeSqliteHere();
 const drivers: SqliteDriver[] = [...(hasNodeSqlite ? (["node:sqlite"] as const) : []), ...(major < 24 ? (["better-sqlite3"] as const) : [])];
 
-test("the default driver is node:sqlite where Node.js has it, else better-sqlite3", () => {
+test("the default driver is node:sqlite where Node.js has it (22.13+, 24), else better-sqlite3", () => {
+  expect(hasNodeSqlite).toBe(major >= 24 || (major === 22 && Number(process.versions.node.split(".")[1]) >= 13));
   expect(chosenDriver({})).toBe(hasNodeSqlite ? "node:sqlite" : "better-sqlite3");
   expect(chosenDriver({ CHAINFORM_SQLITE_DRIVER: "better-sqlite3" })).toBe("better-sqlite3");
   expect(() => chosenDriver({ CHAINFORM_SQLITE_DRIVER: "sqlite3" })).toThrow(

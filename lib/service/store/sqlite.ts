@@ -223,7 +223,12 @@ export function chosenDriver(env: NodeJS.ProcessEnv = process.env): SqliteDriver
     }
     return forced as SqliteDriver;
   }
-  return nodeSqlite() !== undefined ? "node:sqlite" : "better-sqlite3";
+  return hasNodeSqlite() ? "node:sqlite" : "better-sqlite3";
+}
+
+/** Whether this Node.js has `node:sqlite` (asked quietly: no ExperimentalWarning). */
+export function hasNodeSqlite(): boolean {
+  return nodeSqlite() !== undefined;
 }
 
 /** The part of `node:sqlite` used here (typed locally: @types/node 20 does not describe it). */

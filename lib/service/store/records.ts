@@ -1,5 +1,5 @@
 /** Transactions the chain engine reports, and saved project simulations. Records are kept as JSON. */
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase, SqlStatement } from "./sqlite";
 import type { ListTransactionsQuery, Simulation, Transaction } from "../../spec";
 
 /** Transaction filters of the list endpoint (addresses compared case-insensitively). */
@@ -8,6 +8,7 @@ export type TransactionFilters = Pick<ListTransactionsQuery, "status" | "categor
 /** Reads and writes transactions and simulations. */
 export class Records {
   private readonly statements;
+  private readonly listCache = new Map<string, SqlStatement>();
 
   constructor(private readonly db: SqlDatabase) {
     this.statements = {
@@ -60,8 +61,9 @@ export class Records {
       values.push(value);
     }
     const sql = `SELECT record FROM transactions WHERE instance_id = ?${clauses.join("")} ORDER BY seq DESC LIMIT ? OFFSET ?`;
-    // One text per combination of filters (32 at most); the connection keeps each prepared statement.
-    const rows = this.db.prepare(sql).all(...values, perPage, (page - 1) * perPage) as { record: string }[];
+    let statement = this.listCache.get(sql);
+    if (!statement) this.listCache.set(sql, (statement = this.db.prepare(sql)));
+    const rows = statement.all(...values, perPage, (page - 1) * perPage) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record));
   }
 

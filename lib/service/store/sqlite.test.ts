@@ -67,6 +67,19 @@ describe.each(drivers)("on %s", (driver) => {
     expect(db.prepare("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 0 });
   });
 
+  test("an INTEGER beyond 2^53 reads exactly through CAST AS TEXT; node:sqlite also gives it as a bigint", () => {
+    db.exec("CREATE TABLE big (small INTEGER, huge INTEGER)");
+    db.prepare("INSERT INTO big (small, huge) VALUES (?, ?)").run(7, 2n ** 60n);
+    expect(db.prepare("SELECT CAST(huge AS TEXT) AS huge FROM big").get()).toEqual({ huge: "1152921504606846976" });
+    if (driver === "node:sqlite") {
+      expect(db.prepare("SELECT small, huge FROM big").get()).toEqual({ small: 7, huge: 2n ** 60n });
+      expect(db.prepare("SELECT small, huge FROM big").all()).toEqual([{ small: 7, huge: 2n ** 60n }]);
+      expect(db.prepare("SELECT small FROM big").get()).toEqual({ small: 7 });
+    } else {
+      expect(typeof (db.prepare("SELECT huge FROM big").get() as { huge: unknown }).huge).toBe("number");
+    }
+  });
+
   test("closing is final and idempotent", () => {
     db.close();
     expect(db.open).toBe(false);

@@ -237,11 +237,15 @@ interface NodeSqliteModule {
     path: string,
     options?: { readOnly?: boolean; open?: boolean },
   ) => {
-    prepare(sql: string): SqlStatement;
+    prepare(sql: string): NodeSqliteStatement;
     exec(sql: string): void;
     close(): void;
     readonly isTransaction?: boolean;
   };
+}
+
+interface NodeSqliteStatement extends SqlStatement {
+  setReadBigInts(enabled: boolean): void;
 }
 
 let nodeSqliteModule: NodeSqliteModule | null | undefined;
@@ -280,12 +284,56 @@ function openNodeSqlite(path: string, readonly: boolean): Connection {
   }
   const db = new sqlite.DatabaseSync(path, { readOnly: readonly });
   return {
-    prepare: (sql) => db.prepare(sql),
+    prepare: (sql) => exactReads(db.prepare(sql), READ_ONLY_SQL.test(sql)),
     exec: (sql) => db.exec(sql),
     // `isTransaction` exists from 22.16 and 24; before that the binding cannot tell.
     inTransaction: () => db.isTransaction,
     close: () => db.close(),
   };
+}
+
+const READ_ONLY_SQL = /^\s*(SELECT|PRAGMA|VALUES)\b/i;
+
+/**
+ * node:sqlite throws ERR_OUT_OF_RANGE when a row holds an INTEGER beyond 2^53 (better-sqlite3 rounds it instead).
+ * A read that hits one runs again with bigints, and gives that value as an exact bigint, the others as numbers;
+ * the usual read pays nothing. Only reads are run again (a write with RETURNING must not run twice).
+ */
+function exactReads(statement: NodeSqliteStatement, readOnly: boolean): SqlStatement {
+  if (!readOnly) return statement;
+  const exactly = <T>(read: () => T): T => {
+    statement.setReadBigInts(true);
+    try {
+      return read();
+    } finally {
+      statement.setReadBigInts(false);
+    }
+  };
+  const retried = <T>(read: () => T, exact: (value: T) => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ERR_OUT_OF_RANGE") throw error;
+      return exact(exactly(read));
+    }
+  };
+  return {
+    run: (...params) => statement.run(...params),
+    get: (...params) => retried(() => statement.get(...params), numbersWhereSafe),
+    all: (...params) => retried(() => statement.all(...params), (rows) => rows.map(numbersWhereSafe)),
+  };
+}
+
+function numbersWhereSafe(row: unknown): unknown {
+  if (row === null || typeof row !== "object") return row;
+  const values = row as Record<string, unknown>;
+  for (const key of Object.keys(values)) {
+    const value = values[key];
+    if (typeof value === "bigint" && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)) {
+      values[key] = Number(value);
+    }
+  }
+  return row;
 }
 
 function openBetterSqlite3(path: string, readonly: boolean): Connection {

@@ -1,13 +1,13 @@
 /**
  * A real `ChainHost` for engine tests: Virtual Environments and transaction records live in tables of an
- * in-memory better-sqlite3 database (which the engine also uses for its own `chain_*` tables).
+ * in-memory SQLite connection of the store's own kind (which the engine also uses for its own `chain_*` tables).
  */
-import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChainHost, VnetChainSpec } from "../lib/service/chains";
+import { SqlDatabase } from "../lib/service/store/sqlite";
 import type { RelayMode, Transaction } from "../lib/spec";
 
 /** A network of a test environment. */
@@ -24,7 +24,7 @@ export class TestChainHost implements ChainHost {
 
   constructor(
     readonly dataDir: string | null,
-    readonly db: Database.Database = new Database(":memory:"),
+    readonly db: SqlDatabase = SqlDatabase.open(":memory:"),
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS test_vnets (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS test_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, hash TEXT NOT NULL, vnet_id TEXT NOT NULL, record TEXT NOT NULL);`);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import Database from "better-sqlite3";
+import { SqlDatabase } from "../lib/service/store/sqlite";
 
 const BIN = join(__dirname, "..", "bin", "chainform");
 
@@ -141,7 +141,7 @@ test("CHAINFORM_ACCESS_KEY fixes the first user's key", async () => {
 
 /** Ids of the seeded Web3 Actions in a state, read from the data dir's database (there is no GET for actions). */
 function actionsByStatus(status: "running" | "stopped"): string[] {
-  const db = new Database(join(dataDir, "chainform.db"), { readonly: true });
+  const db = SqlDatabase.open(join(dataDir, "chainform.db"), { readonly: true });
   try {
     return (db.prepare("SELECT id FROM actions WHERE status = ?").all(status) as { id: string }[]).map((r) => r.id);
   } finally {

@@ -4,7 +4,7 @@
  * `chain_bridge_relays`; a row is relayed to the destination vnet when due (at once for `autoRelay`, after
  * `delaySeconds` for `delayedRelay`). Rows survive a restart: the engine reschedules pending ones at start.
  */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "../store/sqlite";
 import { decodeEventLog, encodeFunctionData, toEventSelector, type Abi, type AbiEvent, type Hex } from "./viem";
 import { loadArtifact } from "./artifacts";
 import type { Receipt } from "./records";
@@ -90,7 +90,7 @@ export function relayedCall(relay: BridgeRelay): { to: string; data: Hex } {
 
 /** `chain_bridge_relays`: every deposit seen, with its relay's outcome. */
 export class RelayStore {
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqlDatabase) {
     db.exec(`CREATE TABLE IF NOT EXISTS chain_bridge_relays (
       source_vnet_id TEXT NOT NULL,
       deposit_id TEXT NOT NULL,

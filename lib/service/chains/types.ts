@@ -3,7 +3,7 @@
  * the records; the engine owns EVM processes. The service resolves ids and permissions, then calls the engine
  * with the Virtual Environment it means; the engine reports every transaction it sees through `ChainHost`.
  */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "../store/sqlite";
 import type {
   AccessList,
   CallArgs,
@@ -42,7 +42,7 @@ export interface ChainHost {
   /** Where chain state lives; null for an in-memory service (the engine uses a temporary directory). */
   readonly dataDir: string | null;
   /** The service's database, for the engine's own tables (create them IF NOT EXISTS, prefix `chain_`). */
-  readonly db: Database.Database;
+  readonly db: SqlDatabase;
   /** Looks a Virtual Environment up; undefined once it is deleted. */
   resolveVnet(vnetId: string): VnetChainSpec | undefined;
   /** Records a transaction the engine saw (sent through the API, the RPC URLs, or a bridge relay). */

@@ -2,7 +2,7 @@
  * Principals (users and organizations), organization membership and access keys. They are written by the seed
  * only, so lookups are cached for the life of the process (the hot path of every authenticated request).
  */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "./sqlite";
 
 /** A user or an organization; `slug` is the username or organization slug (the `accountSlug` of paths). */
 export interface Principal {
@@ -34,7 +34,7 @@ export class Accounts {
   private readonly membershipCache = new Map<string, OrgMembership | undefined>();
   private readonly statements;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.statements = {
       bySlug: db.prepare("SELECT id, slug, type, first_name, last_name, email FROM principals WHERE slug = ?"),
       byId: db.prepare("SELECT id, slug, type, first_name, last_name, email FROM principals WHERE id = ?"),

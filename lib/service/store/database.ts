@@ -1,8 +1,9 @@
 /**
  * Opens the service's SQLite database (WAL, foreign keys) and brings its schema up to date. Each migration runs
- * once, in a transaction, tracked by `PRAGMA user_version`.
+ * once, in a transaction, tracked by `PRAGMA user_version`. The connection is a `SqlDatabase` (./sqlite.ts: Node's
+ * built-in `node:sqlite` where present, better-sqlite3 on Node.js 20).
  */
-import Database from "better-sqlite3";
+import { SqlDatabase, type SqlOpenOptions } from "./sqlite";
 
 /** The schema, one migration per entry; append only. */
 const MIGRATIONS: readonly string[] = [
@@ -143,23 +144,25 @@ export const DATABASE_FILE = "chainform.db";
  * @example
  * const db = openDatabase(":memory:");
  */
-export function openDatabase(path: string, options: { readonly readonly?: boolean } = {}): Database.Database {
-  const db = new Database(path, { readonly: options.readonly ?? false });
-  db.pragma("busy_timeout = 5000");
+export function openDatabase(path: string, options: SqlOpenOptions = {}): SqlDatabase {
+  const db = SqlDatabase.open(path, options);
+  db.exec("PRAGMA busy_timeout = 5000");
   if (options.readonly) return db;
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
+  // WAL with synchronous=NORMAL: a commit survives kill -9 of the service (it is in the WAL file when COMMIT
+  // returns); only a power loss can take the last commits back. Every multi-row write runs in a transaction.
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
   migrate(db);
   return db;
 }
 
-function migrate(db: Database.Database): void {
+function migrate(db: SqlDatabase): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]);
-      db.pragma(`user_version = ${version + 1}`);
+      db.exec(`PRAGMA user_version = ${version + 1}`);
     }).immediate();
   }
 }

@@ -4,7 +4,7 @@
  * UNIQUE constraint behind it).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "./sqlite";
 import type { NetworkConfig, StoredEnvironmentSettings } from "../../spec";
 
 /** A Virtual Environment as stored. */
@@ -82,7 +82,7 @@ const VNET_COLUMNS = `v.id, v.environment_id, e.instance_id, e.project_id, v.pos
 export class Environments {
   private readonly statements;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.statements = {
       insert: db.prepare(
         `INSERT INTO environments (id, project_id, slug, display_name, created_at, instance_id, network_configs, bridge_config)

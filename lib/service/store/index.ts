@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "./sqlite";
 import type { Transaction } from "../../spec";
 import type { ChainHost, VnetChainSpec } from "../chains/types";
 import { Accounts } from "./accounts";
@@ -43,7 +43,7 @@ export class Store implements ChainHost {
   readonly forkUrls: Readonly<Record<string, string>>;
 
   private constructor(
-    readonly db: Database.Database,
+    readonly db: SqlDatabase,
     readonly dataDir: string | null,
     forkUrls: Readonly<Record<string, string>>,
   ) {

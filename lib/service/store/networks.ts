@@ -1,5 +1,5 @@
 /** The supported-network list. Written by the seed only, so it is read once and kept. */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "./sqlite";
 import type { SupportedNetwork } from "../../spec";
 
 /** A supported network with chainform's notional latest block (the default fork point). */
@@ -25,7 +25,7 @@ interface NetworkRow {
 export class Networks {
   private cached: { list: NetworkRecord[]; byChainId: Map<string, NetworkRecord> } | undefined;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqlDatabase) {}
 
   /** Every supported network, in seed order. */
   list(): NetworkRecord[] {

@@ -1,5 +1,5 @@
 /** Projects, their explicit members, delivery channels and Web3 Actions. */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "./sqlite";
 
 /** A project row. */
 export interface ProjectRow {
@@ -60,7 +60,7 @@ export class Projects {
   private readonly statements;
   private readonly cache = new Map<string, unknown>();
 
-  constructor(db: Database.Database) {
+  constructor(db: SqlDatabase) {
     this.statements = {
       ofOwner: db.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.owner_id = ? ORDER BY p.created_at, p.slug`),
       bySlug: db.prepare(`SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.owner_id = ? AND p.slug = ?`),

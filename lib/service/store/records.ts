@@ -1,5 +1,5 @@
 /** Transactions the chain engine reports, and saved project simulations. Records are kept as JSON. */
-import type Database from "better-sqlite3";
+import type { SqlDatabase, SqlStatement } from "./sqlite";
 import type { ListTransactionsQuery, Simulation, Transaction } from "../../spec";
 
 /** Transaction filters of the list endpoint (addresses compared case-insensitively). */
@@ -8,9 +8,9 @@ export type TransactionFilters = Pick<ListTransactionsQuery, "status" | "categor
 /** Reads and writes transactions and simulations. */
 export class Records {
   private readonly statements;
-  private readonly listCache = new Map<string, Database.Statement>();
+  private readonly listCache = new Map<string, SqlStatement>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.statements = {
       upsertTransaction: db.prepare(
         `INSERT INTO transactions (vnet_id, instance_id, hash, status, category, kind, from_address, to_address, record)

@@ -2,7 +2,7 @@
  * Verified contracts, kept in the service's database in a table of the web part's own (`web_` prefix, created
  * if missing), by Virtual Environment and address.
  */
-import type Database from "better-sqlite3";
+import type { SqlDatabase } from "../../service/store/sqlite";
 import type { Abi } from "../../service/chains/viem";
 
 /** A contract whose source reproduced its deployed code. */
@@ -35,7 +35,7 @@ interface Row {
 export class VerifiedContracts {
   private readonly statements;
 
-  constructor(db: Database.Database) {
+  constructor(db: SqlDatabase) {
     db.exec(`CREATE TABLE IF NOT EXISTS web_verified_contracts (
       vnet_id TEXT NOT NULL, address TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (vnet_id, address))`);
     this.statements = {

@@ -53,7 +53,8 @@ describe("chainform lookups", () => {
       expect(environments).toHaveLength(105);
       const rpcs = environments.flatMap((e) => e.active_instance.vnets.flatMap((v) => v.rpcs));
       expect(rpcs.length).toBeGreaterThan(0);
-      expect(rpcs.every((rpc) => rpc.name === "Public RPC")).toBe(true);
+      expect(rpcs.map((rpc) => rpc.name).filter((name) => name.startsWith("Admin"))).toEqual([]);
+      expect(rpcs.some((rpc) => rpc.name === "Public RPC")).toBe(true);
       const table = await cli("environments");
       expect(table.stdout).toMatch(/^SLUG +NAME +NETWORKS +CREATED +ID$/m);
       expect(table.stdout.trim().split("\n")).toHaveLength(106);

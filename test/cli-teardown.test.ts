@@ -3,6 +3,7 @@
  * counting proxy in front of it where the number of API calls matters.
  */
 import type { Client } from "../lib/client";
+import { DEFAULT_MAX_RETRIES } from "../lib/client/client";
 import { TEARDOWN_EXIT } from "../lib/cli/teardown-selection";
 import { assertCliBuilt, createEnvironments, runCli, serviceEnv, slugsOf } from "./helpers/cli";
 import { startFaultProxy, type FaultProxy } from "./helpers/fault-proxy";
@@ -117,9 +118,9 @@ describe("chainform teardown", () => {
     }, 120_000);
 
     it("reports a partial failure with exit 4 when one batch cannot be deleted, and a rerun finishes the job", async () => {
-      // GIVEN 150 environments (two batches) and a service that keeps failing the first batch delete
+      // GIVEN 150 environments (two batches) and a service that fails the first batch delete on every attempt
       await createEnvironments(client, Array.from({ length: 150 }, (_, i) => `part-${String(i).padStart(3, "0")}`));
-      for (let attempt = 0; attempt < 5; attempt++) proxy.inject("503", (r) => r.method === "DELETE");
+      for (let attempt = 0; attempt <= DEFAULT_MAX_RETRIES; attempt++) proxy.inject("503", (r) => r.method === "DELETE");
       // WHEN torn down
       const result = await viaProxy("--prefix", "part-", "--yes");
       // THEN the other batch is deleted and the summary says what failed
@@ -130,6 +131,6 @@ describe("chainform teardown", () => {
       const rerun = await viaProxy("--prefix", "part-", "--yes");
       expect(rerun.code).toBe(TEARDOWN_EXIT.deleted);
       expect(await slugsOf(client)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
   });
 });

@@ -237,14 +237,14 @@ describe("transactions and simulations on anvil chains", () => {
     expect(await client.listTransactions(instance)).toHaveLength(before.length);
   }, 60_000);
 
-  it("simulates at project level, keeps saved simulations, and reports an unfundable one as a 400", async () => {
+  it("simulates at project level, keeps saved simulations, and reports an unfundable one as a 402", async () => {
     const simulation = await client.simulateTransaction({ network_id: "1", from, to, value: "0x0", gas_price: "0x0", save: true });
     expect(simulation.simulation).toMatchObject({ network_id: "1" });
     const saved = await client.listSimulations({ perPage: 100 });
     expect(saved.map((s) => s.id)).toContain(simulation.simulation.id);
     const unfunded = await client.simulateTransaction({ network_id: "1", from, to, value: "0xffffffffffffffffffff" }).catch((e: unknown) => e);
     expect(unfunded).toBeInstanceOf(ApiError);
-    expect(unfunded).toMatchObject({ status: 400, slug: "bad_request" });
+    expect(unfunded).toMatchObject({ status: 402, slug: "request_failed" });
   }, 60_000);
 });
 

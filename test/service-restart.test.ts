@@ -111,7 +111,11 @@ test("state survives a restart; SIGTERM exits cleanly", async () => {
     const got = await api(second.ready, "GET", `${envPath}/${environment.body.id}`);
     expect(got.status).toBe(200);
     const withoutUrls = (e: { active_instance: { vnets: { rpcs: { url: string }[] }[] } }) =>
-      JSON.stringify(e).replaceAll(first.ready.baseUrl, "BASE").replaceAll(second.ready.baseUrl, "BASE");
+      JSON.stringify(e)
+        .replaceAll(first.ready.baseUrl, "BASE")
+        .replaceAll(second.ready.baseUrl, "BASE")
+        .replaceAll(first.ready.baseUrl.replace(/^http/, "ws"), "BASE")
+        .replaceAll(second.ready.baseUrl.replace(/^http/, "ws"), "BASE");
     expect(withoutUrls(got.body)).toBe(withoutUrls(environment.body));
     expect((await api(second.ready, "GET", `${projectPath}/simulations`)).body.simulations.map((s: { id: string }) => s.id)).toEqual([
       simulation.body.simulation.id,

@@ -4,12 +4,12 @@
  * service and use the RPC URLs of `active_instance.vnets[].rpcs` (the only documented place for them). The Admin
  * RPC URL is a secret: it is never put in state, a diagnostic or an error message.
  */
-import { request } from "undici";
 import { ApiError, type Environment } from "../../client";
 import type { Diagnostics } from "../framework";
-import type { ValuePath } from "../protocol/cty/path";
+import type { ValuePath } from "../framework";
 import { reportError } from "./errors";
-import { requireProject, type ChainformProviderData } from "./provider";
+import { post } from "./http-post";
+import { requireProject, type ChainformProviderData } from "./provider-data";
 
 /** A JSON-RPC error answered by the chain. The message is the chain's; it never contains the URL. */
 export class ChainRpcError extends Error {
@@ -92,25 +92,22 @@ export async function vnetRpc(
   return {
     environment,
     vnetId: vnet.id,
-    admin: (method, params = []) => jsonRpc(adminUrl!, method, params),
-    read: (method, params = []) => jsonRpc(publicUrl ?? adminUrl!, method, params),
+    admin: (method, params = []) => jsonRpc(adminUrl!, method, params, data.caFile),
+    read: (method, params = []) => jsonRpc(publicUrl ?? adminUrl!, method, params, data.caFile),
   };
 }
 
 let nextId = 1;
 
 /** One JSON-RPC call; throws `ChainRpcError` for an error answer. Errors never quote the URL (it holds a secret). */
-export async function jsonRpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await request(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
-    headersTimeout: 120_000,
-    bodyTimeout: 120_000,
+export async function jsonRpc<T>(url: string, method: string, params: unknown[], caFile?: string): Promise<T> {
+  const response = await post(url, { "content-type": "application/json" }, JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }), {
+    timeoutMs: 120_000,
+    caFile,
   }).catch((error: Error & { code?: string }) => {
     throw new ChainRpcError(-32603, `the RPC URL could not be reached (${error.code ?? error.name})`);
   });
-  const text = await response.body.text();
+  const text = response.text;
   let body: { result?: unknown; error?: { code: number; message: string; data?: unknown } };
   try {
     body = JSON.parse(text);

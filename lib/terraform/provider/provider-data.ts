@@ -24,6 +24,8 @@ export interface ChainformProviderData {
    * the configuration as far as the service's answer shows. Default false (a taken slug is an error).
    */
   readonly adoptExisting: boolean;
+  /** The provider's `ca_file` (or CHAINFORM_CA_FILE): trusted besides the system's roots, by the client and by RPC calls. */
+  readonly caFile?: string | undefined;
 }
 
 /**

@@ -149,6 +149,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
         accountSlug: account.value,
         projectSlug: project.value,
         adoptExisting: typeof c.adopt_existing === "boolean" ? c.adopt_existing : env["CHAINFORM_ADOPT_EXISTING"] === "true",
+        caFile: caFile.value,
       };
     } catch (error) {
       if (!(error instanceof InsecureUrlError || error instanceof ClientConfigError)) throw error;

@@ -43,7 +43,9 @@ describe("POST environments", () => {
     expect(mainnet.fork_config).toEqual({ network_id: 1, block_number: "0xabc" });
     // The documented vnet fields only; the chain id override is stored, not returned.
     expect(Object.keys(mainnet).sort()).toEqual(["display_name", "fork_config", "id", "rpcs", "slug", "status"]);
-    expect(Object.keys(baseVnet).sort()).toEqual(["display_name", "fork_config", "id", "rpcs", "slug", "status"]);
+    // ... and, where the explorer is enabled, the optional local extra explorer_url.
+    expect(Object.keys(baseVnet).sort()).toEqual(["display_name", "explorer_url", "fork_config", "id", "rpcs", "slug", "status"]);
+    expect(baseVnet.explorer_url).toBe(`${service.baseUrl}/explorer/${baseVnet.id}`);
         expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC", "Admin websocket RPC", "Public websocket RPC"]);
     expect(mainnet.rpcs[2].url).toBe(mainnet.rpcs[0].url.replace(/^http/, "ws"));
     expect(mainnet.rpcs[3].url).toBe(`${service.baseUrl.replace(/^http/, "ws")}/rpc/public/${mainnet.id}`);

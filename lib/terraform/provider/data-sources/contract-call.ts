@@ -6,7 +6,7 @@ import { at, attr, cty, defineDataSource, defineSchema, regex, type Model } from
 import { AbiValueError, fromAbiValue, toAbiValues, toJson } from "../abi-values";
 import { parseAbi } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 import { revertReason } from "../resources/contract";
 import { decodeFunctionResult, encodeFunctionData, parseAbiItem, type Abi, type AbiFunction, type Hex } from "../viem";
 

@@ -7,11 +7,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { request } from "undici";
 import type { Diagnostics } from "../../framework";
 import { at } from "../../framework";
 import type { Artifact } from "../artifact";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
+import { post } from "../http-post";
 
 const POLL_MS = 60_000;
 
@@ -40,7 +40,7 @@ export async function verifyContract(
   if ("error" in input) return warn(input.error);
   const api = `${data.baseUrl}/explorer/${encodeURIComponent(vnetId)}/api`;
   try {
-    const submitted = await post(api, {
+    const submitted = await postForm(api, {
       module: "contract",
       action: "verifysourcecode",
       codeformat: "solidity-standard-json-input",
@@ -49,13 +49,13 @@ export async function verifyContract(
       contractname: input.contractName,
       compilerversion: input.compilerVersion,
       constructorArguements: constructorArguments.replace(/^0x/, ""),
-    });
+    }, data.caFile);
     if (submitted.httpStatus === 404) return warn(`The service has no verification API at ${api} (the explorer is not enabled for this network, or this service has none).`);
     if (submitted.body?.status !== "1") return warn(`The verification API refused it: ${String(submitted.body?.result ?? submitted.httpStatus)}.`);
     const guid = String(submitted.body.result);
     const deadline = Date.now() + POLL_MS;
     for (;;) {
-      const status = await post(api, { module: "contract", action: "checkverifystatus", guid });
+      const status = await postForm(api, { module: "contract", action: "checkverifystatus", guid }, data.caFile);
       const result = String(status.body?.result ?? "");
       if (status.body?.status === "1") return;
       if (!/pending|queue/i.test(result) || Date.now() > deadline) return warn(`Verification failed: ${result || `HTTP ${status.httpStatus}`}.`);
@@ -113,17 +113,10 @@ function projectRoot(artifactPath: string): string {
   return out > 0 ? parts.slice(0, out).join("/") : process.cwd();
 }
 
-async function post(url: string, form: Record<string, string>): Promise<{ httpStatus: number; body: { status?: string; result?: unknown } | null }> {
-  const response = await request(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form).toString(),
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-  });
-  const text = await response.body.text();
+async function postForm(url: string, form: Record<string, string>, caFile: string | undefined): Promise<{ httpStatus: number; body: { status?: string; result?: unknown } | null }> {
+  const response = await post(url, { "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams(form).toString(), { timeoutMs: 60_000, caFile });
   try {
-    return { httpStatus: response.statusCode, body: JSON.parse(text) as { status?: string; result?: unknown } };
+    return { httpStatus: response.statusCode, body: JSON.parse(response.text) as { status?: string; result?: unknown } };
   } catch {
     return { httpStatus: response.statusCode, body: null };
   }

@@ -21,7 +21,7 @@ import {
 import { AbiValueError, toAbiValues } from "../abi-values";
 import { fromParts, loadArtifact, parseAbi, type Artifact } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc, type VnetRpc } from "../chain-rpc";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 import { decodeErrorResult, encodeDeployData, type Abi, type AbiParameter, type Hex } from "../viem";
 import { verifyContract } from "./contract-verify";
 

@@ -5,7 +5,7 @@
  */
 import { at, attr, defineResource, defineSchema, regex, requiresReplace, useStateForUnknown, validator, type Model } from "../../framework";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 
 const address = regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits");
 const MAX_UINT256 = (1n << 256n) - 1n;

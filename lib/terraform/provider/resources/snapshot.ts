@@ -5,7 +5,7 @@
  */
 import { at, attr, cty, defineResource, defineSchema, requiresReplace, useStateForUnknown, type Model } from "../../framework";
 import { reportChainError, vnetRpc } from "../chain-rpc";
-import type { ChainformProviderData } from "../provider";
+import type { ChainformProviderData } from "../provider-data";
 
 /** The resource schema. */
 export const snapshotSchema = defineSchema({

@@ -4,6 +4,7 @@
  */
 import type { Client } from "../../client";
 import type { Diagnostics } from "../framework";
+import type { PlanLookups } from "./plan-lookups";
 
 /** What every resource and data source receives: the client and what it was configured with. */
 export interface ChainformProviderData {
@@ -26,6 +27,8 @@ export interface ChainformProviderData {
   readonly adoptExisting: boolean;
   /** The provider's `ca_file` (or CHAINFORM_CA_FILE): trusted besides the system's roots, by the client and by RPC calls. */
   readonly caFile?: string | undefined;
+  /** Look-ups shared by the resources planned in this provider process (supported networks, slugs). */
+  readonly lookups: PlanLookups;
 }
 
 /**

@@ -17,6 +17,7 @@ import { projectDataSource } from "./data-sources/project";
 import { projectsDataSource } from "./data-sources/projects";
 import { supportedNetworksDataSource } from "./data-sources/supported-networks";
 import type { ChainformProviderData } from "./provider-data";
+import { planLookups } from "./plan-lookups";
 
 export type { ChainformProviderData } from "./provider-data";
 export { requireProject } from "./provider-data";
@@ -150,6 +151,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
         projectSlug: project.value,
         adoptExisting: typeof c.adopt_existing === "boolean" ? c.adopt_existing : env["CHAINFORM_ADOPT_EXISTING"] === "true",
         caFile: caFile.value,
+        lookups: planLookups(client),
       };
     } catch (error) {
       if (!(error instanceof InsecureUrlError || error instanceof ClientConfigError)) throw error;

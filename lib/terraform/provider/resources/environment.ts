@@ -419,7 +419,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     try {
       // Unsupported networks fail the plan, not the apply.
       if (networks.some((n) => !isUnknown(n) && known(n.network_id))) {
-        const supported = await data.client.listSupportedNetworks();
+        const supported = await data.lookups.supportedNetworks();
         networks.forEach((network, i) => {
           if (isUnknown(network) || !known(network.network_id)) return;
           const found = supported.find((s) => String(s.chain_id) === network.network_id);
@@ -447,7 +447,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     // is a warning, never an error: `terraform destroy` runs a normal plan first, and an error here would make
     // destroy impossible while such an environment exists. The environment this resource replaces is not named.
     try {
-      const existing = await data.client.getEnvironmentBySlug({ slug: plan.slug });
+      const existing = await data.lookups.environmentBySlug(plan.slug);
       if (!existing || existing.id === priorPrivate?.["replacing"]) return;
       const path = config.slug === null ? at("display_name") : at("slug");
       if (data.adoptExisting) {

@@ -4,7 +4,7 @@
  */
 import { CliError } from "./errors";
 import type { DeployedNetwork } from "./stack-state";
-import { parseBalance } from "../terraform/provider/amounts";
+import { parseBalance } from "../spec/amounts";
 
 /** What the checks found. */
 export interface RpcCheckSummary {

@@ -50,5 +50,6 @@ export { serveProvider } from "./serve";
 export { planResourceChange } from "./plan";
 export { validateConfig } from "./validate";
 export { Unknown, isUnknown, isKnownDeep, cty, TypedValue } from "../protocol/cty";
+export { isKnown } from "./values";
 export type { UnknownValue } from "../protocol/cty/unknown";
 export type { PathStep, ValuePath } from "../protocol/cty/path";

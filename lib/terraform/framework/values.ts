@@ -1,6 +1,15 @@
 /** Comparisons of decoded cty values, as planning needs them. */
-import { isUnknown } from "../protocol/cty/unknown";
+import { isUnknown, type UnknownValue } from "../protocol/cty/unknown";
 import { TypedValue } from "../protocol/cty/value";
+
+/**
+ * Whether a configured value is there and known: neither null (unset), undefined, nor unknown until apply.
+ * @example
+ * if (isKnown(config.slug) && isKnown(config.slug_prefix)) diagnostics.error(...);
+ */
+export function isKnown<T>(value: T): value is Exclude<T, null | undefined | UnknownValue> {
+  return value !== null && value !== undefined && !isUnknown(value);
+}
 
 /**
  * Whether two values are the same value. Unknown equals nothing (not even unknown): a value that is not known yet

@@ -17,6 +17,7 @@ import {
   useStateForUnknown,
   type Diagnostics,
   type Model,
+  isKnown,
 } from "../../framework";
 import { AbiValueError, toAbiValues } from "../abi-values";
 import { fromParts, loadArtifact, parseAbi, type Artifact } from "../artifact";
@@ -128,7 +129,6 @@ export function deploymentSource(
 }
 
 const paths = { environmentId: at("environment_id"), vnetId: at("vnet_id") };
-const known = <T>(value: T): value is Exclude<T, null | undefined> => value !== null && value !== undefined && !isUnknown(value);
 
 /** The resource. */
 export const contract = defineResource<typeof contractSchema, ChainformProviderData>({
@@ -139,7 +139,7 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
     if (config.artifact_path !== null && config.bytecode !== null) {
       diagnostics.error("Give artifact_path or bytecode, not both", "The artifact holds the bytecode and ABI; remove one of them.", at("bytecode"));
     }
-    if (known(config.artifact_path) && config.abi !== null) {
+    if (isKnown(config.artifact_path) && config.abi !== null) {
       diagnostics.error("abi comes from the artifact", "Remove abi: with artifact_path, the ABI is read from the artifact.", at("abi"));
     }
   },

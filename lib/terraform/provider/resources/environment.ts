@@ -38,7 +38,7 @@ import {
   validator,
   type Diagnostics,
   type Model,
-  type UnknownValue,
+  isKnown,
 } from "../../framework";
 import { BALANCE_FORMATS, canonicalHex, normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
 import { environmentFieldPath, reportError } from "../errors";
@@ -323,7 +323,6 @@ function takenSlugAdvice(data: ChainformProviderData, existing: Environment): st
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const known = <T>(value: T): value is Exclude<T, null | undefined | UnknownValue> => value !== null && value !== undefined && !isUnknown(value);
 
 /** The resource. */
 export const environment = defineResource<typeof environmentSchema, ChainformProviderData>({
@@ -331,7 +330,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   schema: environmentSchema,
 
   validate({ config, diagnostics }) {
-    if (known(config.slug) && known(config.slug_prefix)) {
+    if (isKnown(config.slug) && isKnown(config.slug_prefix)) {
       diagnostics.error("Conflicting slug arguments", "Set slug or slug_prefix, not both: slug_prefix generates the slug.", at("slug_prefix"));
     }
     // Rules the service would reject at apply (lib/spec's shared cross-field rules): caught at validate, with the
@@ -341,9 +340,9 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       isUnknown(network)
         ? {}
         : {
-            network_id: known(network.network_id) ? network.network_id : undefined,
-            chain_id: known(network.chain_id) ? network.chain_id : undefined,
-            addresses: isUnknown(network.account) ? [] : network.account.map((a) => (!isUnknown(a) && known(a.address) ? a.address : undefined)),
+            network_id: isKnown(network.network_id) ? network.network_id : undefined,
+            chain_id: isKnown(network.chain_id) ? network.chain_id : undefined,
+            addresses: isUnknown(network.account) ? [] : network.account.map((a) => (!isUnknown(a) && isKnown(a.address) ? a.address : undefined)),
           },
     );
     for (const finding of networkListFindings(entries)) {
@@ -364,7 +363,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
     if (isUnknown(config.bridge)) return;
     const bridge = config.bridge[0];
-    if (!bridge || isUnknown(bridge) || !known(bridge.delay_seconds) || isUnknown(bridge.relay_mode)) return;
+    if (!bridge || isUnknown(bridge) || !isKnown(bridge.delay_seconds) || isUnknown(bridge.relay_mode)) return;
     for (const finding of bridgeFindings({ relay_mode: bridge.relay_mode ?? undefined, delay_seconds: bridge.delay_seconds })) {
       diagnostics.error(
         "delay_seconds needs delayedRelay",
@@ -412,16 +411,16 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
     // Creating: the slug is known now (derived from display_name exactly as the service would), unless
     // slug_prefix asks for a generated one, which stays unknown until apply.
-    if (config.slug === null && config.slug_prefix === null && known(config.display_name)) plan.slug = slugify(config.display_name);
+    if (config.slug === null && config.slug_prefix === null && isKnown(config.display_name)) plan.slug = slugify(config.display_name);
     if (!providerData || !providerData.accountSlug || !providerData.projectSlug) return;
     const data = providerData;
     const networks = isUnknown(plan.network_config) ? [] : plan.network_config;
     try {
       // Unsupported networks fail the plan, not the apply.
-      if (networks.some((n) => !isUnknown(n) && known(n.network_id))) {
+      if (networks.some((n) => !isUnknown(n) && isKnown(n.network_id))) {
         const supported = await data.lookups.supportedNetworks();
         networks.forEach((network, i) => {
-          if (isUnknown(network) || !known(network.network_id)) return;
+          if (isUnknown(network) || !isKnown(network.network_id)) return;
           const found = supported.find((s) => String(s.chain_id) === network.network_id);
           if (!found) {
             diagnostics.error(
@@ -442,7 +441,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       reportError(diagnostics, data, error, { action: "check the planned networks against the service" });
       return;
     }
-    if (!known(plan.slug)) return;
+    if (!isKnown(plan.slug)) return;
     // A taken slug makes the create fail at apply (or, with adopt_existing, adopt a matching environment). This
     // is a warning, never an error: `terraform destroy` runs a normal plan first, and an error here would make
     // destroy impossible while such an environment exists. The environment this resource replaces is not named.
@@ -471,7 +470,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   async create({ plan, config, providerData: data, diagnostics }) {
     if (!requireProject(data, diagnostics, "create the environment")) return;
     const prefix = typeof plan.slug_prefix === "string" && !isUnknown(plan.slug_prefix) ? plan.slug_prefix : null;
-    const fixedSlug = known(plan.slug) ? plan.slug : null;
+    const fixedSlug = isKnown(plan.slug) ? plan.slug : null;
     // A generated slug that happens to be taken is generated again (twice at most); a fixed one is not.
     for (let attempt = 0; ; attempt++) {
       const slug = fixedSlug ?? (prefix !== null ? slugFromPrefix(prefix) : slugify(plan.display_name as string));

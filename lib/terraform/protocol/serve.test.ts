@@ -57,14 +57,12 @@ describe("servePlugin in a real process", () => {
   }
 
   // What go-plugin's client does: pin the server certificate from the handshake line, present our own.
-  function connect(line: string, service = "tfplugin6.Provider", certificate = clientCertificate): UnaryClient {
+  function connect(line: string, service = "tfplugin6.Provider", certificate: typeof clientCertificate | null = clientCertificate): UnaryClient {
     const [, , , address, , certBase64] = line.split("|");
     const serverCertPem = `-----BEGIN CERTIFICATE-----\n${Buffer.from(certBase64!, "base64").toString("base64")}\n-----END CERTIFICATE-----\n`;
-    const credentials = grpc.credentials.createSsl(
-      Buffer.from(serverCertPem),
-      Buffer.from(certificate.keyPem),
-      Buffer.from(certificate.certPem),
-    );
+    const credentials = certificate
+      ? grpc.credentials.createSsl(Buffer.from(serverCertPem), Buffer.from(certificate.keyPem), Buffer.from(certificate.certPem))
+      : grpc.credentials.createSsl(Buffer.from(serverCertPem));
     const Client = grpc.makeClientConstructor(serviceDefinition(service), service);
     return new Client(address!, credentials, { "grpc.ssl_target_name_override": "localhost" }) as unknown as UnaryClient;
   }
@@ -125,6 +123,9 @@ describe("servePlugin in a real process", () => {
       const stranger = connect(line, "tfplugin6.Provider", generateServerCertificate());
       await expect(call(stranger, "GetProviderSchema")).rejects.toMatchObject({ code: grpc.status.UNAVAILABLE });
       stranger.close();
+      const anonymous = connect(line, "tfplugin6.Provider", null);
+      await expect(call(anonymous, "GetProviderSchema")).rejects.toMatchObject({ code: grpc.status.UNAVAILABLE });
+      anonymous.close();
       // while Terraform's certificate is accepted
       const terraform = connect(line);
       await expect(call(terraform, "GetProviderSchema")).resolves.toHaveProperty("resource_schemas");

@@ -25,8 +25,9 @@ export default async function buildProvider({ root }) {
       type: PROVIDER_TYPE,
       // Read only after the handshake (see main.ts).
       lazyImports: { "./server": join(root, "lib", "terraform", "provider", "server.ts") },
-      // The client needs undici's Pool only; undici's index would load fetch and Node's own undici with it.
-      substitutes: { undici: join(root, "scripts", "build", "undici-pool.cjs") },
+      // The provider's HTTP goes through node:http: undici's WebAssembly parser costs each provider process that makes
+      // a request ~150 ms of background compiling, which its exit waits for (lib/terraform/provider/node-http-pool.ts).
+      substitutes: { undici: join(root, "lib", "terraform", "provider", "node-http-pool.ts") },
     });
     if (join(outDir, bundle.slice(staging.length + 1)) !== bundlePath) {
       throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);

@@ -1,7 +1,7 @@
 /**
  * The provider's requests that are not API calls: JSON-RPC to a Virtual Environment's RPC URL and form posts to the
- * explorer's verification API. They go through undici's `Pool` (the only part of undici the provider bundle ships,
- * see scripts/build/undici-pool.cjs), one per origin, trusting the provider's `ca_file` like the API client does.
+ * explorer's verification API. They go through a `Pool` per origin (in the provider bundle, node-http-pool.ts stands
+ * in for undici's), trusting the provider's `ca_file` like the API client does.
  */
 import { Pool } from "undici";
 import { trustedCertificates } from "../../client/transport/tls";

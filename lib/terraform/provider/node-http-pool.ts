@@ -1,0 +1,213 @@
+/**
+ * What the provider bundle gets for `import { Pool } from "undici"` (the `substitutes` option in
+ * scripts/build/70-provider.mjs): the part of undici's `Pool` the API client (lib/client/transport/transport.ts) and
+ * the provider's JSON-RPC posts (http-post.ts) use, on `node:http`/`node:https`.
+ *
+ * Why not undici itself in the provider: undici parses HTTP with llhttp compiled to WebAssembly. V8 soon finds the
+ * parser hot and recompiles it with its optimizing compiler on a background thread: about 150 ms of CPU, and a
+ * provider process cannot exit before that compile ends (Node waits for V8's worker threads at exit). Terraform waits
+ * for each provider process to exit, so every plan paid it once (docs/performance.md). `node:http` parses with the
+ * llhttp built into Node. The library (`chainform/client`) keeps undici.
+ *
+ * Same contract as the subset of undici it replaces:
+ * - `new Pool(origin, { connections, keepAliveTimeout, connect: { ca, rejectUnauthorized } })`, `close()`;
+ * - `request({ path, method, headers, body, signal, headersTimeout, bodyTimeout })` resolves with
+ *   `{ statusCode, headers, body: { text(), json() } }` once the status and headers are in;
+ * - errors carry the same `code`s: Node's network codes (ECONNREFUSED, ECONNRESET, ...), the TLS verification
+ *   codes, and UND_ERR_HEADERS_TIMEOUT / UND_ERR_BODY_TIMEOUT / UND_ERR_ABORTED.
+ */
+import * as http from "node:http";
+import * as https from "node:https";
+
+/** Options of {@link Pool}: the undici ones the provider passes. */
+export interface PoolOptions {
+  /** At most this many connections at once (undici's `connections`). Default: no limit. */
+  readonly connections?: number | null;
+  /** How long an idle connection is kept, ms. Default 4000, as undici. */
+  readonly keepAliveTimeout?: number;
+  /** TLS options for https origins. */
+  readonly connect?: {
+    readonly ca?: string | Buffer | (string | Buffer)[];
+    readonly rejectUnauthorized?: boolean;
+  };
+}
+
+/** One request, as undici's `Dispatcher.request` takes it. */
+export interface PoolRequest {
+  readonly path: string;
+  readonly method: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string | Buffer | null;
+  readonly signal?: AbortSignal;
+  /** ms until the status and headers must have arrived. Default 300000, as undici. */
+  readonly headersTimeout?: number;
+  /** ms the body may stay silent. Default 300000, as undici. */
+  readonly bodyTimeout?: number;
+}
+
+/** An answer whose body is read with `text()` or `json()`, once. */
+export interface PoolResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: { text(): Promise<string>; json(): Promise<unknown> };
+}
+
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** An error with undici's shape: a `code` the transport classifies. */
+class PoolError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PoolError";
+  }
+}
+
+/**
+ * Keep-alive connections to one origin.
+ * @example
+ * const pool = new Pool("http://127.0.0.1:8080", { connections: 10 });
+ * const answer = await pool.request({ path: "/v1/supported-networks", method: "GET" });
+ * const text = await answer.body.text();
+ */
+export class Pool {
+  private readonly url: URL;
+  private readonly agent: http.Agent;
+  private readonly module: typeof http | typeof https;
+  private closed = false;
+
+  constructor(origin: string | URL, options: PoolOptions = {}) {
+    this.url = new URL(origin);
+    const secure = this.url.protocol === "https:";
+    this.module = secure ? https : http;
+    const agentOptions = {
+      keepAlive: true,
+      // Idle sockets are closed after this; busy ones are never timed out by the agent (see request()).
+      timeout: options.keepAliveTimeout ?? 4_000,
+      maxSockets: options.connections ?? Infinity,
+      scheduling: "lifo" as const,
+    };
+    this.agent = secure
+      ? new https.Agent({
+          ...agentOptions,
+          ...(options.connect?.ca !== undefined ? { ca: options.connect.ca } : {}),
+          ...(options.connect?.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.connect.rejectUnauthorized } : {}),
+        })
+      : new http.Agent(agentOptions);
+  }
+
+  /** Sends one request; resolves when the status and headers are in. */
+  request(options: PoolRequest): Promise<PoolResponse> {
+    if (this.closed) return Promise.reject(new PoolError("UND_ERR_CLOSED", "The pool is closed."));
+    const headersTimeout = options.headersTimeout ?? DEFAULT_TIMEOUT_MS;
+    const bodyTimeout = options.bodyTimeout ?? DEFAULT_TIMEOUT_MS;
+    const body = options.body ?? undefined;
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === "content-length")) {
+      headers["content-length"] = Buffer.byteLength(body);
+    }
+    return new Promise<PoolResponse>((resolve, reject) => {
+      if (options.signal?.aborted) return reject(aborted(options.signal));
+      const request = this.module.request({
+        protocol: this.url.protocol,
+        hostname: this.url.hostname.replace(/^\[|\]$/g, ""),
+        port: this.url.port,
+        path: options.path,
+        method: options.method,
+        headers,
+        agent: this.agent,
+      });
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        reject(error);
+      };
+      const onAbort = () => request.destroy(aborted(options.signal));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const headersTimer = setTimeout(
+        () => request.destroy(new PoolError("UND_ERR_HEADERS_TIMEOUT", `No answer within ${headersTimeout} ms.`)),
+        headersTimeout,
+      );
+      const cleanup = () => {
+        clearTimeout(headersTimer);
+      };
+      request.on("error", fail); // `on`: a request can fail twice (a timeout, then the socket), and an unheard error would crash
+      request.once("response", (response) => {
+        clearTimeout(headersTimer);
+        settled = true;
+        resolve(readable(response, request, bodyTimeout, () => options.signal?.removeEventListener("abort", onAbort)));
+      });
+      request.end(body);
+    });
+  }
+
+  /** Closes idle connections and refuses new requests. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.agent.destroy();
+  }
+
+  /** Closes every connection at once. */
+  async destroy(): Promise<void> {
+    await this.close();
+  }
+}
+
+/** What undici rejects with on abort: the signal's reason (an AbortError DOMException unless one was given). */
+function aborted(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException("This operation was aborted", "AbortError");
+}
+
+/**
+ * The answer. Its body is read at once into memory, as undici does, so that the connection goes back to the pool
+ * as soon as the answer is complete, whether or not the caller reads the body. A body silent for `bodyTimeout` ms
+ * fails.
+ */
+function readable(response: http.IncomingMessage, request: http.ClientRequest, bodyTimeout: number, done: () => void): PoolResponse {
+  const received = new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    let finished = false;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => request.destroy(new PoolError("UND_ERR_BODY_TIMEOUT", `The body stalled for ${bodyTimeout} ms.`)), bodyTimeout);
+    };
+    const finish = (error?: Error) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      done();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    arm();
+    response.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      arm();
+    });
+    response.once("end", () => finish());
+    response.on("error", (error) => finish(error));
+    request.on("error", (error) => finish(error));
+    response.once("aborted", () => finish(new PoolError("ECONNRESET", "The connection closed before the body was complete.")));
+  });
+  received.catch(() => {}); // a body nobody reads may fail unheard
+  let consumed = false;
+  const text = () => {
+    if (consumed) return Promise.reject(new TypeError("Body is unusable: it has already been read."));
+    consumed = true;
+    return received;
+  };
+  return {
+    statusCode: response.statusCode ?? 0,
+    headers: response.headers,
+    body: {
+      text,
+      json: async () => JSON.parse(await text()) as unknown,
+    },
+  };
+}

@@ -33,4 +33,29 @@ describe("lazyProviderServer", () => {
     const server = lazyProviderServer(async () => ({}));
     await expect(server.readDataSource!({} as never, context)).rejects.toThrow("this provider does not implement ReadDataSource");
   });
+
+  it("preload loads ahead of the first call, once, and the calls use what it loaded", async () => {
+    let loads = 0;
+    const server = lazyProviderServer(() => {
+      loads++;
+      return { getProviderSchema: async () => ({ provider: { version: 2 } }) as never };
+    });
+    server.preload();
+    server.preload();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(loads).toBe(1);
+    await expect(server.getProviderSchema!({}, context)).resolves.toEqual({ provider: { version: 2 } });
+    expect(loads).toBe(1);
+    // preload is not an RPC: the gRPC layer sees only the RPC methods
+    expect(Object.keys(server)).not.toContain("preload");
+  });
+
+  it("a preload that fails leaves the failure to the first call, without an unhandled rejection", async () => {
+    const server = lazyProviderServer(() => {
+      throw new Error("cannot read the provider's code");
+    });
+    server.preload();
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(server.getProviderSchema!({}, context)).rejects.toThrow("cannot read the provider's code");
+  });
 });

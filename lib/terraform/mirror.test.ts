@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,24 @@ describe("provider mirror", () => {
   it("keeps the launcher when rewritten and changes it with the version", () => {
     expect(launcherScript("1.2.3")).toBe(launcherScript("1.2.3"));
     expect(launcherScript("1.2.3")).not.toBe(launcherScript("1.2.4"));
+  });
+
+  it("hands NODE_EXTRA_CA_CERTS on to the provider as CHAINFORM_EXTRA_CA_CERTS", () => {
+    // GIVEN the launcher, and a stand-in for node that prints what it was given
+    const dir = mkdtempSync(join(tmpdir(), "chainform-launcher-"));
+    try {
+      const launcher = join(dir, "launcher");
+      writeFileSync(launcher, launcherScript("1.2.3"), { mode: 0o755 });
+      const fakeNode = join(dir, "node");
+      writeFileSync(fakeNode, '#!/bin/sh\necho "extra=${NODE_EXTRA_CA_CERTS:-unset} moved=${CHAINFORM_EXTRA_CA_CERTS:-unset} args=$#"\n', { mode: 0o755 });
+      const run = (env: Record<string, string>) =>
+        execFileSync(launcher, ["a", "b"], { env: { PATH: process.env.PATH, CHAINFORM_NODE: fakeNode, ...env }, encoding: "utf8" }).trim();
+      // THEN the variable is moved when set, and nothing is set when it is not
+      expect(run({ NODE_EXTRA_CA_CERTS: "/etc/corp-ca.pem" })).toBe("extra=unset moved=/etc/corp-ca.pem args=3");
+      expect(run({})).toBe("extra=unset moved=unset args=3");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("points the CLI config at the mirror for chainform only", () => {

@@ -67,11 +67,17 @@ export function providerExecutableName(version: string): string {
  * The launcher script. Its text depends only on `version`. `terraform init` links the package directory into
  * `.terraform/providers`, so the script resolves its own real path before finding the loader seven levels up
  * (platform, version, type, namespace, host, mirror, terraform → dist). `CHAINFORM_NODE` picks another node.
+ *
+ * Node 20 reads every certificate of `NODE_EXTRA_CA_CERTS` when it starts (~60 ms here), in each of the 3-5 provider
+ * processes of a Terraform command; later Node versions read them when first needed. The launcher hands the
+ * variable on as `CHAINFORM_EXTRA_CA_CERTS`, and the provider's HTTPS connections trust those certificates
+ * (node-http-pool.ts): the same trust, paid only by a process that opens an HTTPS connection.
  */
 export function launcherScript(version: string): string {
   return [
     "#!/bin/sh",
     `# chainform Terraform provider ${version}: runs the provider (dist/provider) with Node.js.`,
+    'if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then CHAINFORM_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export CHAINFORM_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi',
     'here=$(dirname "$(readlink -f "$0")")',
     `exec "\${CHAINFORM_NODE:-node}" "$here/../../../../../../../provider/terraform-provider-${PROVIDER_TYPE}.js" "$@"`,
     "",

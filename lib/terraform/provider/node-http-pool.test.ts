@@ -3,12 +3,15 @@
  * suite runs against both, over real HTTP and HTTPS servers on loopback.
  */
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { Pool as UndiciPool } from "undici";
 import { generateSelfSignedCertificate } from "../../tls/certificate";
-import { Pool as NodeHttpPool } from "./node-http-pool";
+import { EXTRA_CA_CERTS_ENV, Pool as NodeHttpPool } from "./node-http-pool";
 
 type AnyPool = {
   request(options: {
@@ -105,7 +108,7 @@ describe.each(implementations)("Pool over %s", (_name, createPool) => {
         body: await readBody(request),
         length: request.headers["content-length"],
         type: request.headers["content-type"],
-        key: request.headers["x-access-key"],
+        key: String(request.headers["x-access-key"]),
       };
       response.end();
     });
@@ -203,5 +206,48 @@ describe.each(implementations)("Pool over %s, HTTPS", (_name, createPool) => {
     pool = createPool(server.origin, { connect: { ca: [certificate.certPem] } });
     const answer = await pool.request({ path: "/", method: "GET" });
     expect(await answer.body.text()).toBe("ok");
+  });
+});
+
+describe("Pool over node:http, HTTPS with the launcher's CHAINFORM_EXTRA_CA_CERTS", () => {
+  const certificate = generateSelfSignedCertificate({ commonName: "localhost", organization: "chainform test", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"] });
+  const other = generateSelfSignedCertificate({ commonName: "other", organization: "chainform test", dnsNames: ["other"] });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startServer(certificate);
+    dir = mkdtempSync(join(tmpdir(), "chainform-extra-ca-"));
+  });
+  afterEach(() => {
+    delete process.env[EXTRA_CA_CERTS_ENV];
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("trusts the file's certificates besides Node's roots", async () => {
+    const file = join(dir, "extra.pem");
+    writeFileSync(file, `${other.certPem}${certificate.certPem}`);
+    process.env[EXTRA_CA_CERTS_ENV] = file;
+    const pool = new NodeHttpPool(server.origin);
+    await expect((await pool.request({ path: "/", method: "GET" })).body.text()).resolves.toBe("ok");
+    await pool.close();
+  });
+
+  test("trusts them besides connect.ca too", async () => {
+    const file = join(dir, "extra-only.pem");
+    writeFileSync(file, certificate.certPem);
+    process.env[EXTRA_CA_CERTS_ENV] = file;
+    const pool = new NodeHttpPool(server.origin, { connect: { ca: [other.certPem] } });
+    await expect((await pool.request({ path: "/", method: "GET" })).body.text()).resolves.toBe("ok");
+    await pool.close();
+  });
+
+  test("an unreadable file is ignored: the server's certificate stays untrusted", async () => {
+    process.env[EXTRA_CA_CERTS_ENV] = join(dir, "missing.pem");
+    const pool = new NodeHttpPool(server.origin);
+    await expect(pool.request({ path: "/", method: "GET" })).rejects.toMatchObject({ code: "DEPTH_ZERO_SELF_SIGNED_CERT" });
+    await pool.close();
   });
 });

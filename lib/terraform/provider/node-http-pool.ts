@@ -13,11 +13,20 @@
  * - `new Pool(origin, { connections, keepAliveTimeout, connect: { ca, rejectUnauthorized } })`, `close()`;
  * - `request({ path, method, headers, body, signal, headersTimeout, bodyTimeout })` resolves with
  *   `{ statusCode, headers, body: { text(), json() } }` once the status and headers are in;
+ * - HTTPS trusts `CHAINFORM_EXTRA_CA_CERTS` too, where the launcher moved `NODE_EXTRA_CA_CERTS`;
  * - errors carry the same `code`s: Node's network codes (ECONNREFUSED, ECONNRESET, ...), the TLS verification
  *   codes, and UND_ERR_HEADERS_TIMEOUT / UND_ERR_BODY_TIMEOUT / UND_ERR_ABORTED.
  */
+import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
+import { rootCertificates } from "node:tls";
+
+/**
+ * Where the provider's launcher moves `NODE_EXTRA_CA_CERTS` (see `launcherScript` in lib/terraform/mirror.ts): a PEM
+ * file whose certificates HTTPS connections trust besides the others, as Node itself would.
+ */
+export const EXTRA_CA_CERTS_ENV = "CHAINFORM_EXTRA_CA_CERTS";
 
 /** Options of {@link Pool}: the undici ones the provider passes. */
 export interface PoolOptions {
@@ -89,10 +98,11 @@ export class Pool {
       maxSockets: options.connections ?? Infinity,
       scheduling: "lifo" as const,
     };
+    const ca = secure ? withExtraCertificates(options.connect?.ca) : undefined;
     this.agent = secure
       ? new https.Agent({
           ...agentOptions,
-          ...(options.connect?.ca !== undefined ? { ca: options.connect.ca } : {}),
+          ...(ca !== undefined ? { ca } : {}),
           ...(options.connect?.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.connect.rejectUnauthorized } : {}),
         })
       : new http.Agent(agentOptions);
@@ -155,6 +165,28 @@ export class Pool {
   async destroy(): Promise<void> {
     await this.close();
   }
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+let warned = false;
+
+/**
+ * `ca` plus the certificates of {@link EXTRA_CA_CERTS_ENV}: added to the given list, or to Node's roots when none is
+ * given. An unreadable file is ignored with a warning on stderr (Terraform's log), as Node does.
+ */
+function withExtraCertificates(ca: string | Buffer | (string | Buffer)[] | undefined): string | Buffer | (string | Buffer)[] | undefined {
+  const file = process.env[EXTRA_CA_CERTS_ENV];
+  if (!file) return ca;
+  let extra: string[];
+  try {
+    extra = readFileSync(file, "utf8").match(PEM_CERTIFICATE) ?? [];
+  } catch (error) {
+    if (!warned) process.stderr.write(`Warning: Ignoring extra certs from \`${file}\`, load failed: ${(error as Error).message}\n`);
+    warned = true;
+    return ca;
+  }
+  const base = ca === undefined ? rootCertificates : Array.isArray(ca) ? ca : [ca];
+  return [...base, ...extra];
 }
 
 /** What undici rejects with on abort: the signal's reason (an AbortError DOMException unless one was given). */

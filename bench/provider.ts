@@ -73,9 +73,10 @@ function handshakeOnce(command: string, args: string[], env: NodeJS.ProcessEnv, 
   });
 }
 
-function nodeEmptyStart(): Promise<number> {
+/** `node -e 0` with the same environment as the provider's start (NODE_EXTRA_CA_CERTS alone costs Node 20 ~60 ms). */
+function nodeEmptyStart(env: NodeJS.ProcessEnv): Promise<number> {
   const started = performance.now();
-  return new Promise((resolve) => spawn(process.execPath, ["-e", "0"]).on("close", () => resolve(performance.now() - started)));
+  return new Promise((resolve) => spawn(process.execPath, ["-e", "0"], { env }).on("close", () => resolve(performance.now() - started)));
 }
 
 const environments = (count: number) => `${PROVIDER_BLOCK}
@@ -128,7 +129,7 @@ async function handshakes(figures: Record<string, unknown>, baseEnv: NodeJS.Proc
   for (let i = 0; i < HANDSHAKES; i++) {
     samples.chainform.push(await handshakeOnce(launcher, [], baseEnv, clientCert, "5,6"));
     if (goPresent) samples.go.push(await handshakeOnce(GO_PROVIDER, [], baseEnv, clientCert, "5"));
-    samples.node.push(await nodeEmptyStart());
+    samples.node.push(await nodeEmptyStart(baseEnv));
   }
   const chainformMedian = median(samples.chainform);
   figures.handshake = {

@@ -93,6 +93,11 @@ export class TerraformWorkspace {
     return new TerraformWorkspace(dir, env);
   }
 
+  /** The same working directory, with more environment for its commands (dispose the original, not this). */
+  withEnv(extra: Readonly<Record<string, string>>): TerraformWorkspace {
+    return new TerraformWorkspace(this.dir, { ...this.env, ...extra });
+  }
+
   /** Writes a file into the working directory (e.g. `main.tf`). */
   write(name: string, content: string): this {
     mkdirSync(dirname(join(this.dir, name)), { recursive: true });

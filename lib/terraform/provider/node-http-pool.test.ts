@@ -251,3 +251,46 @@ describe("Pool over node:http, HTTPS with the launcher's CHAINFORM_EXTRA_CA_CERT
     await pool.close();
   });
 });
+
+describe("Pool over node:http, idle connections", () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let pool: NodeHttpPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    await server.close();
+  });
+  const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  test("closes a connection idle for keepAliveTimeout and opens a new one", async () => {
+    server = await startServer();
+    pool = new NodeHttpPool(server.origin, { keepAliveTimeout: 100 });
+    await (await pool.request({ path: "/", method: "GET" })).body.text();
+    await idle(400);
+    await expect((await pool.request({ path: "/", method: "GET" })).body.text()).resolves.toBe("ok");
+    expect(server.stats.connections).toBe(2);
+  });
+
+  test("keeps a connection 1 s less than the server's Keep-Alive timeout", async () => {
+    server = await startServer();
+    server.handle((_request, response) => {
+      response.setHeader("keep-alive", "timeout=1"); // the server keeps idle connections 1 s: we keep none
+      response.end("ok");
+    });
+    pool = new NodeHttpPool(server.origin, { keepAliveTimeout: 10_000 });
+    await (await pool.request({ path: "/", method: "GET" })).body.text();
+    await idle(50);
+    await (await pool.request({ path: "/", method: "GET" })).body.text();
+    expect(server.stats.connections).toBe(2);
+  });
+
+  test("reuses a connection the server keeps long enough", async () => {
+    server = await startServer();
+    server.handle((_request, response) => {
+      response.setHeader("keep-alive", "timeout=5");
+      response.end("ok");
+    });
+    pool = new NodeHttpPool(server.origin, { keepAliveTimeout: 10_000 });
+    for (let i = 0; i < 3; i++) await (await pool.request({ path: "/", method: "GET" })).body.text();
+    expect(server.stats.connections).toBe(1);
+  });
+});

@@ -20,6 +20,7 @@
 import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
+import type { Socket } from "node:net";
 import { rootCertificates } from "node:tls";
 
 /**
@@ -62,6 +63,9 @@ export interface PoolResponse {
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
+const KEEP_ALIVE_MARGIN_MS = 1_000;
+/** The idle time each server promised for its connection, from the last answer on it. */
+const serverKeepAliveMs = new WeakMap<object, number>();
 
 /** An error with undici's shape: a `code` the transport classifies. */
 class PoolError extends Error {
@@ -93,8 +97,6 @@ export class Pool {
     this.module = secure ? https : http;
     const agentOptions = {
       keepAlive: true,
-      // Idle sockets are closed after this; busy ones are never timed out by the agent (see request()).
-      timeout: options.keepAliveTimeout ?? 4_000,
       maxSockets: options.connections ?? Infinity,
       scheduling: "lifo" as const,
     };
@@ -106,6 +108,25 @@ export class Pool {
           ...(options.connect?.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.connect.rejectUnauthorized } : {}),
         })
       : new http.Agent(agentOptions);
+    const keepAliveTimeout = options.keepAliveTimeout ?? 4_000;
+    // How long an idle connection is kept: ours, and 1 s less than the server said it keeps it (`Keep-Alive:
+    // timeout=N`), as undici does, so that a request never goes out on a connection the server is closing. The agent
+    // destroys a free socket when its timeout fires.
+    this.agent.keepSocketAlive = (duplex) => {
+      const socket = duplex as Socket;
+      const serverKeepsMs = serverKeepAliveMs.get(socket);
+      const idleMs = Math.min(keepAliveTimeout, serverKeepsMs === undefined ? Infinity : serverKeepsMs - KEEP_ALIVE_MARGIN_MS);
+      if (idleMs <= 0) return false;
+      socket.setKeepAlive(true, 1_000);
+      socket.unref();
+      socket.setTimeout(idleMs);
+      return true;
+    };
+    const reuseSocket = this.agent.reuseSocket.bind(this.agent);
+    this.agent.reuseSocket = (socket, request) => {
+      reuseSocket(socket, request);
+      (socket as Socket).setTimeout(0); // a busy connection is timed by the request's own timers
+    };
   }
 
   /** Sends one request; resolves when the status and headers are in. */
@@ -148,6 +169,8 @@ export class Pool {
       request.on("error", fail); // `on`: a request can fail twice (a timeout, then the socket), and an unheard error would crash
       request.once("response", (response) => {
         clearTimeout(headersTimer);
+        const hint = /\btimeout=(\d+)/.exec(String(response.headers["keep-alive"] ?? ""));
+        if (hint) serverKeepAliveMs.set(response.socket, Number(hint[1]) * 1_000);
         settled = true;
         resolve(readable(response, request, bodyTimeout, () => options.signal?.removeEventListener("abort", onAbort)));
       });

@@ -4,7 +4,8 @@
  * 3-5 times per Terraform command. gRPC over HTTP/2 for unary calls is small: a length-prefixed message each way,
  * status in the trailers (github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md).
  */
-import * as http2 from "node:http2";
+import type * as http2 from "node:http2";
+import { createServer as createNetServer, type Server as NetServer } from "node:net";
 import type { ServiceDefinition } from "@grpc/grpc-js";
 
 /** gRPC status codes the server uses. */
@@ -44,6 +45,8 @@ const MAX_MESSAGE_BYTES = 256 * 1024 * 1024; // as go-plugin allows for Terrafor
 export class UnaryGrpcServer {
   private readonly routes = new Map<string, Route>();
   private server: http2.Http2Server | http2.Http2SecureServer | undefined;
+  private listener: NetServer | undefined;
+  private createHttp2: (() => http2.Http2Server | http2.Http2SecureServer) | undefined;
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   private readonly onDisconnected: (() => void)[] = [];
 
@@ -62,11 +65,37 @@ export class UnaryGrpcServer {
     }
   }
 
-  /** Listens on host:port (0: any free port), with mutual TLS when `tls` is given; resolves to the port. */
+  /**
+   * Listens on host:port (0: any free port), with mutual TLS when `tls` is given; resolves to the port.
+   *
+   * What listens is a plain TCP server: node:http2 and the TLS server (~11 ms of a provider's start-up) are set up by
+   * {@link prepare}, which a plugin calls once its handshake line is out, or at the first connection. Terraform
+   * reads the handshake before it connects, so that time no longer delays the handshake.
+   */
   listen(port: number, host: string, tls?: ServerTls): Promise<number> {
+    this.createHttp2 = () => this.createHttp2Server(tls);
+    const listener = createNetServer((socket) => this.prepare().emit("connection", socket));
+    return new Promise((resolve, reject) => {
+      listener.once("error", reject);
+      listener.listen(port, host, () => {
+        listener.off("error", reject);
+        this.listener = listener;
+        resolve((listener.address() as { port: number }).port);
+      });
+    });
+  }
+
+  /** Sets up the HTTP/2 server the connections go to (once; {@link listen} first). */
+  prepare(): http2.Http2Server | http2.Http2SecureServer {
+    if (!this.createHttp2) throw new Error("UnaryGrpcServer.prepare() before listen()");
+    return (this.server ??= this.createHttp2());
+  }
+
+  private createHttp2Server(tls: ServerTls | undefined): http2.Http2Server | http2.Http2SecureServer {
+    const { createSecureServer, createServer } = require("node:http2") as typeof http2;
     const clientCertDer = tls ? pemToDer(tls.clientCertPem) : undefined;
     const server = tls
-      ? http2.createSecureServer({
+      ? createSecureServer({
           key: tls.keyPem,
           cert: tls.certPem,
           // Ask for the client's certificate and check it below: exactly the one Terraform gave us. An empty `ca`
@@ -80,7 +109,7 @@ export class UnaryGrpcServer {
           // HTTP/2 only (ALPN h2): grpc-go refuses servers that do not negotiate it.
           allowHTTP1: false,
         })
-      : http2.createServer();
+      : createServer();
     server.on("stream", (stream, headers) => this.onStream(stream, headers));
     server.on("session", (session) => {
       // Emitted before the session reads its first frame: no stream of an unknown client is ever handled.
@@ -97,14 +126,7 @@ export class UnaryGrpcServer {
     });
     server.on("sessionError", (error) => this.log(`gRPC session error: ${error.message}`));
     if (tls) (server as http2.Http2SecureServer).on("tlsClientError", (error) => this.log(`TLS client rejected: ${error.message}`));
-    return new Promise((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, host, () => {
-        server.off("error", reject);
-        this.server = server;
-        resolve((server.address() as { port: number }).port);
-      });
-    });
+    return server;
   }
 
   /**
@@ -118,6 +140,7 @@ export class UnaryGrpcServer {
 
   /** Stops accepting connections. */
   close(): void {
+    this.listener?.close();
     this.server?.close();
   }
 

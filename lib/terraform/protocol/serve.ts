@@ -61,6 +61,8 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
   const { port, certificateDer } = await bind(plugin.server, environment);
   writeStdout(`${handshakeLine(port, certificateDer)}\n`);
   trace("handshake");
+  // Terraform is reading the line and will connect: set up what the connection needs now.
+  plugin.server.prepare();
 
   // Terraform forwards Ctrl-C to the whole process group and then asks us to stop with StopProvider; dying here
   // would lose the result of an apply in flight. Go providers ignore SIGINT for the same reason.

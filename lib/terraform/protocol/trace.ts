@@ -6,7 +6,7 @@
  *
  * Lines carry only names and times (never request or response contents, which may hold secrets).
  */
-import { appendFileSync } from "node:fs";
+import { openSync, writeSync } from "node:fs";
 
 /** The environment variable naming the trace file. */
 export const TRACE_ENV = "CHAINFORM_PROVIDER_TRACE";
@@ -53,11 +53,14 @@ export function trace(event: string, fields: { rpc?: string; ms?: number } = {})
     ...(fields.ms === undefined ? {} : { ms: round(fields.ms) }),
   };
   try {
-    appendFileSync(traceFile, `${JSON.stringify(line)}\n`);
+    // One append-mode descriptor for the process (each line is one write, so processes do not interleave).
+    traceFd ??= openSync(traceFile, "a");
+    writeSync(traceFd, `${JSON.stringify(line)}\n`);
   } catch {
     // ignored: see above
   }
 }
 
+let traceFd: number | undefined;
 const round = (ms: number) => Math.round(ms * 100) / 100;
 

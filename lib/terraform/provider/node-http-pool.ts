@@ -155,6 +155,7 @@ export class Pool {
         if (settled) return;
         settled = true;
         cleanup();
+        options.signal?.removeEventListener("abort", onAbort);
         reject(error);
       };
       const onAbort = () => request.destroy(aborted(options.signal));

@@ -172,6 +172,7 @@ resource "chainform_environment" "many" {
     // ...and every environment the service has is in state (the in-flight creates finished and were saved).
     const inState = (await run.state()).map((r) => r.values.id as string).sort();
     const remote = (await suite.client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-")).map((e) => e.id).sort();
+    if (remote.length === 0 || remote.length >= 4) console.error(`terraform apply, interrupted after "Creating...", printed:\n${output}`);
     expect(remote.length).toBeGreaterThan(0);
     expect(remote.length).toBeLessThan(4);
     expect(inState).toEqual(remote);

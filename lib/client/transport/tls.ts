@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import { ClientConfigError } from "../errors/transport";
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+/** Every PEM certificate of a text (use with `String.prototype.match`). */
+export const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
  * Reads a PEM CA file and returns the trust list for undici's `connect.ca`: the system roots and the file's

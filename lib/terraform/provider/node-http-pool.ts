@@ -12,16 +12,17 @@
  * Same contract as the subset of undici it replaces:
  * - `new Pool(origin, { connections, keepAliveTimeout, connect: { ca, rejectUnauthorized } })`, `close()`;
  * - `request({ path, method, headers, body, signal, headersTimeout, bodyTimeout })` resolves with
- *   `{ statusCode, headers, body: { text(), json() } }` once the status and headers are in;
+ *   `{ statusCode, headers, body: { text() } }` once the status and headers are in;
  * - HTTPS trusts `CHAINFORM_EXTRA_CA_CERTS` too, where the launcher moved `NODE_EXTRA_CA_CERTS`;
  * - errors carry the same `code`s: Node's network codes (ECONNREFUSED, ECONNRESET, ...), the TLS verification
- *   codes, and UND_ERR_HEADERS_TIMEOUT / UND_ERR_BODY_TIMEOUT / UND_ERR_ABORTED.
+ *   codes, UND_ERR_HEADERS_TIMEOUT / UND_ERR_BODY_TIMEOUT, and on abort the signal's reason.
  */
 import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { Socket } from "node:net";
 import { rootCertificates } from "node:tls";
+import { PEM_CERTIFICATE } from "../../client/transport/tls";
 
 /**
  * Where the provider's launcher moves `NODE_EXTRA_CA_CERTS` (see `launcherScript` in lib/terraform/mirror.ts): a PEM
@@ -55,11 +56,11 @@ export interface PoolRequest {
   readonly bodyTimeout?: number;
 }
 
-/** An answer whose body is read with `text()` or `json()`, once. */
+/** An answer whose body is read with `text()`, once. */
 export interface PoolResponse {
   readonly statusCode: number;
   readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: { text(): Promise<string>; json(): Promise<unknown> };
+  readonly body: { text(): Promise<string> };
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
@@ -154,7 +155,7 @@ export class Pool {
       const fail = (error: Error) => {
         if (settled) return;
         settled = true;
-        cleanup();
+        clearTimeout(headersTimer);
         options.signal?.removeEventListener("abort", onAbort);
         reject(error);
       };
@@ -164,9 +165,6 @@ export class Pool {
         () => request.destroy(new PoolError("UND_ERR_HEADERS_TIMEOUT", `No answer within ${headersTimeout} ms.`)),
         headersTimeout,
       );
-      const cleanup = () => {
-        clearTimeout(headersTimer);
-      };
       request.on("error", fail); // `on`: a request can fail twice (a timeout, then the socket), and an unheard error would crash
       request.once("response", (response) => {
         clearTimeout(headersTimer);
@@ -184,15 +182,10 @@ export class Pool {
     this.closed = true;
     this.agent.destroy();
   }
-
-  /** Closes every connection at once. */
-  async destroy(): Promise<void> {
-    await this.close();
-  }
 }
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-let warned = false;
+/** The certificates of {@link EXTRA_CA_CERTS_ENV}'s file, read once per process (one per pool, one per origin). */
+let extraCertificates: { readonly file: string; readonly certificates: readonly string[] | undefined } | undefined;
 
 /**
  * `ca` plus the certificates of {@link EXTRA_CA_CERTS_ENV}: added to the given list, or to Node's roots when none is
@@ -201,16 +194,18 @@ let warned = false;
 function withExtraCertificates(ca: string | Buffer | (string | Buffer)[] | undefined): string | Buffer | (string | Buffer)[] | undefined {
   const file = process.env[EXTRA_CA_CERTS_ENV];
   if (!file) return ca;
-  let extra: string[];
-  try {
-    extra = readFileSync(file, "utf8").match(PEM_CERTIFICATE) ?? [];
-  } catch (error) {
-    if (!warned) process.stderr.write(`Warning: Ignoring extra certs from \`${file}\`, load failed: ${(error as Error).message}\n`);
-    warned = true;
-    return ca;
+  if (extraCertificates?.file !== file) {
+    let certificates: string[] | undefined;
+    try {
+      certificates = readFileSync(file, "utf8").match(PEM_CERTIFICATE) ?? [];
+    } catch (error) {
+      process.stderr.write(`Warning: Ignoring extra certs from \`${file}\`, load failed: ${(error as Error).message}\n`);
+    }
+    extraCertificates = { file, certificates };
   }
+  if (!extraCertificates.certificates) return ca;
   const base = ca === undefined ? rootCertificates : Array.isArray(ca) ? ca : [ca];
-  return [...base, ...extra];
+  return [...base, ...extraCertificates.certificates];
 }
 
 /** What undici rejects with on abort: the signal's reason (an AbortError DOMException unless one was given). */
@@ -258,12 +253,5 @@ function readable(response: http.IncomingMessage, request: http.ClientRequest, b
     consumed = true;
     return received;
   };
-  return {
-    statusCode: response.statusCode ?? 0,
-    headers: response.headers,
-    body: {
-      text,
-      json: async () => JSON.parse(await text()) as unknown,
-    },
-  };
+  return { statusCode: response.statusCode ?? 0, headers: response.headers, body: { text } };
 }

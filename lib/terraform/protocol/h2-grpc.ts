@@ -4,6 +4,7 @@
  * 3-5 times per Terraform command. gRPC over HTTP/2 for unary calls is small: a length-prefixed message each way,
  * status in the trailers (github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md).
  */
+import { X509Certificate } from "node:crypto";
 import type * as http2 from "node:http2";
 import { createServer as createNetServer, type Server as NetServer } from "node:net";
 import type { ServiceDefinition } from "@grpc/grpc-js";
@@ -46,7 +47,7 @@ export class UnaryGrpcServer {
   private readonly routes = new Map<string, Route>();
   private server: http2.Http2Server | http2.Http2SecureServer | undefined;
   private listener: NetServer | undefined;
-  private createHttp2: (() => http2.Http2Server | http2.Http2SecureServer) | undefined;
+  private tls: ServerTls | undefined;
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   private readonly onDisconnected: (() => void)[] = [];
 
@@ -73,7 +74,7 @@ export class UnaryGrpcServer {
    * reads the handshake before it connects, so that time no longer delays the handshake.
    */
   listen(port: number, host: string, tls?: ServerTls): Promise<number> {
-    this.createHttp2 = () => this.createHttp2Server(tls);
+    this.tls = tls;
     const listener = createNetServer((socket) => this.prepare().emit("connection", socket));
     return new Promise((resolve, reject) => {
       listener.once("error", reject);
@@ -87,13 +88,13 @@ export class UnaryGrpcServer {
 
   /** Sets up the HTTP/2 server the connections go to (once; {@link listen} first). */
   prepare(): http2.Http2Server | http2.Http2SecureServer {
-    if (!this.createHttp2) throw new Error("UnaryGrpcServer.prepare() before listen()");
-    return (this.server ??= this.createHttp2());
+    if (!this.listener) throw new Error("UnaryGrpcServer.prepare() before listen()");
+    return (this.server ??= this.createHttp2Server(this.tls));
   }
 
   private createHttp2Server(tls: ServerTls | undefined): http2.Http2Server | http2.Http2SecureServer {
     const { createSecureServer, createServer } = require("node:http2") as typeof http2;
-    const clientCertDer = tls ? pemToDer(tls.clientCertPem) : undefined;
+    const clientCertDer = tls ? new X509Certificate(tls.clientCertPem).raw : undefined;
     const server = tls
       ? createSecureServer({
           key: tls.keyPem,
@@ -191,13 +192,6 @@ export class UnaryGrpcServer {
     stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(GrpcStatus.OK) }));
     stream.end(Buffer.concat([prefix, message]));
   }
-}
-
-/** The DER bytes of the first certificate in a PEM text. */
-function pemToDer(pem: string): Buffer {
-  const body = /-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----/.exec(pem)?.[1];
-  if (!body) throw new Error("PLUGIN_CLIENT_CERT holds no PEM certificate");
-  return Buffer.from(body.replace(/\s+/g, ""), "base64");
 }
 
 /** Whether the session's TLS peer presented exactly `expected` (DER). */

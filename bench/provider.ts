@@ -166,9 +166,9 @@ async function main(): Promise<void> {
     // The timed runs are not traced (tracing costs ~25 ms in a refresh of 50); a traced run follows each kind.
     const traced = tf.withEnv({ [TRACE_ENV]: traceFile });
     const plain = TerraformWorkspace.create({ env });
-    const plans: Record<string, { chainform: number[]; terraformData: number[]; traces: TraceSummary[] }> = {
-      create: { chainform: [], terraformData: [], traces: [] },
-      refresh: { chainform: [], terraformData: [], traces: [] },
+    const plans: Record<string, { chainform: number[]; terraformData: number[]; profile?: TraceSummary }> = {
+      create: { chainform: [], terraformData: [] },
+      refresh: { chainform: [], terraformData: [] },
     };
     try {
       tf.write("main.tf", environments(PLAN_COUNT));
@@ -181,14 +181,12 @@ async function main(): Promise<void> {
           plans[kind]!.chainform.push((await tf.expect(args)).ms);
           plans[kind]!.terraformData.push((await plain.expect(args)).ms);
         }
-        readTrace(traceFile);
         await traced.expect(args);
-        plans[kind]!.traces.push(readTrace(traceFile));
+        plans[kind]!.profile = readTrace(traceFile);
       };
       await interleave("create", ["plan", "-input=false"]);
       await tf.expect(["apply", "-auto-approve", "-input=false"]);
       await plain.expect(["apply", "-auto-approve", "-input=false"]);
-      readTrace(traceFile);
       await interleave("refresh", ["plan", "-input=false", "-detailed-exitcode"]);
       await tf.expect(["destroy", "-auto-approve", "-input=false"]);
     } finally {
@@ -201,14 +199,14 @@ async function main(): Promise<void> {
       const chainform = median(runs.chainform);
       const data = median(runs.terraformData);
       gaps[kind] = chainform - data;
-      const profile = runs.traces[0]!;
+      const profile = runs.profile!;
       planFigures[kind] = {
         chainformMedianMs: round(chainform),
         terraformDataMedianMs: round(data),
         gapMs: round(chainform - data),
         chainformRunsMs: runs.chainform.map(round),
         terraformDataRunsMs: runs.terraformData.map(round),
-        peakRssMb: Math.max(...runs.traces.map((t) => t.peakRssMb)),
+        peakRssMb: profile.peakRssMb,
         profile,
       };
       console.error(`plan of ${PLAN_COUNT} (${kind}): chainform median ${round(chainform)} ms, terraform_data ${round(data)} ms`);
@@ -229,7 +227,6 @@ async function main(): Promise<void> {
           planRefreshMs: round((await workspace.expect(["plan", "-input=false", "-detailed-exitcode"])).ms),
           destroyMs: round((await workspace.expect(["destroy", "-auto-approve", "-input=false"])).ms),
         };
-        readTrace(traceFile);
         console.error(`${count} environment(s): ${JSON.stringify(scale[count])}`);
       } finally {
         workspace.dispose();

@@ -24,7 +24,7 @@ export function lazyProviderServer(load: () => ProviderServer | Promise<Provider
       return implementation.call(loaded, request, context);
     };
   }
-  // Not an RPC: kept off the object's keys, which the gRPC layer reads as the RPCs served.
+  // Not an RPC: non-enumerable, so that the object's own keys stay exactly the RPC methods.
   Object.defineProperty(server, "preload", {
     enumerable: false,
     value: () => {

@@ -6,6 +6,7 @@ import { isKnownDeep, TypedValue, type CtyValue } from "./value";
 
 const roundTrip = (value: CtyValue, type: CtyType): CtyValue => decodeMsgpack(encodeMsgpack(value, type), type);
 const hex = (text: string): Uint8Array => Buffer.from(text.replace(/\s+/g, ""), "hex");
+const hexOf = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
 describe("msgpack codec: known values of every type round-trip", () => {
   const rule = cty.object({ name: cty.string, ports: cty.list(cty.number), enabled: cty.bool });
@@ -169,5 +170,106 @@ describe("msgpack codec: type errors point at the value", () => {
       /^list\[1\]: expected "number", got string/,
     );
     expect(() => encodeMsgpack({ extra: 1 }, cty.object({}))).toThrow(/unsupported attribute "extra"/);
+  });
+});
+
+describe("msgpack codec: the bytes are what @msgpack/msgpack (and go-cty) read and write", () => {
+  const sizes = [0, 1, 31, 32, 255, 256, 65_535, 65_536];
+
+  test("numbers at every width boundary encode exactly as @msgpack/msgpack encodes them, and decode back", () => {
+    const numbers = [
+      0, 1, 127, 128, 255, 256, 65_535, 65_536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53, -1, -32, -33, -128, -129,
+      -32_768, -32_769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 53) + 1, 1.5, -0.25, 1e300, Infinity, -Infinity,
+    ];
+    for (const n of numbers) {
+      const bytes = encodeMsgpack(n, cty.number);
+      expect([n, Buffer.from(bytes).toString("hex")]).toEqual([n, Buffer.from(encode(n)).toString("hex")]);
+      expect(decodeMsgpack(bytes, cty.number)).toBe(n);
+    }
+  });
+
+  test("strings, lists and maps of every header size match @msgpack/msgpack byte for byte", () => {
+    for (const size of sizes) {
+      const text = "é".repeat(size >> 1) + "x".repeat(size & 1); // multi-byte characters: byte length, not length
+      expect(hexOf(encodeMsgpack(text, cty.string))).toBe(hexOf(encode(text)));
+      expect(decodeMsgpack(encode(text), cty.string)).toBe(text);
+    }
+    for (const size of [0, 15, 16, 65_535, 65_536]) {
+      const list = Array.from({ length: size }, (_, i) => i % 200);
+      expect(hexOf(encodeMsgpack(list, cty.list(cty.number)))).toBe(hexOf(encode(list)));
+      expect(JSON.stringify(decodeMsgpack(encode(list), cty.list(cty.number)))).toBe(JSON.stringify(list));
+      const map = Object.fromEntries(list.map((v, i) => [`k${i}`, v % 2 === 0]));
+      expect(hexOf(encodeMsgpack(map, cty.map(cty.bool)))).toBe(hexOf(encode(map)));
+      expect(JSON.stringify(decodeMsgpack(encode(map), cty.map(cty.bool)))).toBe(JSON.stringify(map));
+    }
+  });
+
+  test("a nested object with unknowns and a dynamic value is the same as @msgpack/msgpack's encoding of go-cty's form", () => {
+    const type = cty.object({
+      name: cty.string,
+      count: cty.number,
+      tags: cty.map(cty.string),
+      rules: cty.list(cty.object({ port: cty.number, open: cty.bool })),
+      extra: cty.dynamic,
+      id: cty.string,
+    });
+    const value = { name: "n", count: 3, tags: { b: "2", a: "1" }, rules: [{ port: 80, open: true }], extra: "x", id: Unknown };
+    const goCtyForm = {
+      count: 3,
+      extra: [new TextEncoder().encode('"string"'), "x"],
+      id: new ExtData(0, Uint8Array.of(0)),
+      name: "n",
+      rules: [{ open: true, port: 80 }],
+      tags: { b: "2", a: "1" },
+    };
+    expect(hexOf(encodeMsgpack(value, type))).toBe(hexOf(encode(goCtyForm)));
+    expect(roundTrip(value, type)).toEqual({ ...value, extra: new TypedValue(cty.string, "x") });
+  });
+
+  test("wider headers than needed (as other encoders may write) decode too", () => {
+    // str8 "ab", array16 of one fixint, map32 of one entry, uint8 5, int16 -3
+    expect(decodeMsgpack(hex("d9 02 61 62"), cty.string)).toBe("ab");
+    expect(decodeMsgpack(hex("dc 00 01 07"), cty.list(cty.number))).toEqual([7]);
+    expect(decodeMsgpack(hex("df 00 00 00 01 a1 6b c3"), cty.map(cty.bool))).toEqual({ k: true });
+    expect(decodeMsgpack(hex("cc 05"), cty.number)).toBe(5);
+    expect(decodeMsgpack(hex("d1 ff fd"), cty.number)).toBe(-3);
+    expect(decodeMsgpack(hex("d3 ff ff ff ff ff ff ff fe"), cty.number)).toBe(-2);
+  });
+
+  test("decoded objects list every attribute in declaration order, absent ones as null", () => {
+    const type = cty.object({ z: cty.string, a: cty.string, m: cty.number });
+    expect(Object.entries(decodeMsgpack(encode({ a: "x" }), type) as object)).toEqual([
+      ["z", null],
+      ["a", "x"],
+      ["m", null],
+    ]);
+  });
+
+  test("a map key of __proto__ is an ordinary key", () => {
+    const decoded = decodeMsgpack(hex("81 a9 5f 5f 70 72 6f 74 6f 5f 5f a1 76"), cty.map(cty.string)) as Record<string, CtyValue>;
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    expect(Object.keys(decoded)).toEqual(["__proto__"]);
+  });
+});
+
+describe("msgpack codec: malformed msgpack is an error naming where, never a crash or a wrong value", () => {
+  test("truncated input", () => {
+    const whole = encodeMsgpack({ name: "abcdef", ports: [1, 2] }, cty.object({ name: cty.string, ports: cty.list(cty.number) }));
+    for (let cut = 1; cut < whole.length; cut++) {
+      expect(() => decodeMsgpack(whole.subarray(0, cut), cty.object({ name: cty.string, ports: cty.list(cty.number) }))).toThrow(
+        /ends early/,
+      );
+    }
+    expect(() => decodeMsgpack(hex("92 01"), cty.list(cty.number))).toThrow(/^\[1\]: the msgpack value ends early/);
+  });
+
+  test("bytes after the value", () => {
+    expect(() => decodeMsgpack(hex("01 02"), cty.number)).toThrow(/1 byte\(s\) left over/);
+  });
+
+  test("a map key that is not a string, bytes where a string belongs, an invalid byte", () => {
+    expect(() => decodeMsgpack(hex("81 01 a1 78"), cty.map(cty.string))).toThrow(/map keys must be strings/);
+    expect(() => decodeMsgpack(hex("c4 01 78"), cty.string)).toThrow(/expected "string", got object/);
+    expect(() => decodeMsgpack(hex("c1"), cty.bool)).toThrow(/got an invalid msgpack byte/);
   });
 });

@@ -2,17 +2,19 @@
  * cty values to and from msgpack, the encoding of DynamicValue.msgpack. Mirrors go-cty's cty/msgpack: decoding is
  * always against a type, objects carry every attribute, unknowns are msgpack extensions, and dynamically-typed
  * values travel as `[typeJSON, value]`.
+ *
+ * The codec reads and writes msgpack itself, in one pass guided by the type: no intermediate tree of plain values,
+ * and a path is built only for an error message. A provider process lives for one Terraform command, so this code
+ * runs almost only in V8's interpreter, where a general msgpack library and a second pass over its result cost
+ * several times more (see docs/performance.md). `msgpack.test.ts` checks the bytes against `@msgpack/msgpack`.
  */
-import { decode, encode, ExtData } from "@msgpack/msgpack";
 import { CtyPathError, type PathStep, type ValuePath } from "./path";
 import { decodeRefinement, encodeRefinement } from "./refinement";
-import { typeFromJson, typeToJson, type CtyType } from "./type";
+import { typeFromJson, typeToJson, type CtyType, type ObjectType } from "./type";
 import { isUnknown, Unknown, UnknownValue } from "./unknown";
 import { describeType, impliedType, setOwn, TypedValue, type CtyValue } from "./value";
 
 const REFINED_UNKNOWN_EXT = 12;
-// go-cty's "totally unknown": fixext1, type 0, one zero byte (the shortest extension msgpack can express).
-const PLAIN_UNKNOWN = new ExtData(0, Uint8Array.of(0));
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -21,7 +23,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * const state = decodeMsgpack(request.prior_state.msgpack, schemaType);
  */
 export function decodeMsgpack(bytes: Uint8Array, type: CtyType): CtyValue {
-  return fromWire(decode(bytes), type, []);
+  const reader = new Reader(bytes);
+  const value = reader.value(type);
+  if (reader.offset !== bytes.length) {
+    throw new CtyPathError(`${bytes.length - reader.offset} byte(s) left over after the msgpack value`, []);
+  }
+  return value;
 }
 
 /**
@@ -29,137 +36,466 @@ export function decodeMsgpack(bytes: Uint8Array, type: CtyType): CtyValue {
  * `undefined` is accepted as null so that models may leave optional attributes out.
  */
 export function encodeMsgpack(value: CtyValue | undefined, type: CtyType): Uint8Array {
-  return encode(toWire(value, type, []));
+  const writer = new Writer();
+  writer.value(value, type);
+  return writer.finish();
 }
 
-function fromWire(raw: unknown, type: CtyType, path: ValuePath): CtyValue {
-  // As in go-cty, every extension is an unknown, and an unknown needs no dynamic wrapper.
-  if (raw instanceof ExtData) {
-    const payload = raw.data as Uint8Array; // decoded extensions always carry bytes (functions are encoder-only)
-    return raw.type === REFINED_UNKNOWN_EXT && payload.length > 1 ? new UnknownValue(decodeRefinement(payload)) : Unknown;
+// The path to the value being read or written, kept as a stack of plain keys (string: attribute or map key, number:
+// index) and turned into PathSteps only when an error is thrown.
+const ATTRIBUTE = 0;
+const KEY = 1;
+const INDEX = 2;
+class PathStack {
+  private readonly keys: (string | number)[] = [];
+  private readonly kinds: number[] = [];
+
+  push(kind: number, key: string | number): void {
+    this.keys.push(key);
+    this.kinds.push(kind);
   }
-  if (raw === null) return null;
-  switch (type.kind) {
-    case "dynamic": {
-      if (!Array.isArray(raw) || raw.length !== 2) throw new CtyPathError("dynamic value must be [type, value]", path);
-      const typeBytes = raw[0] as unknown;
-      const typeText = typeof typeBytes === "string" ? typeBytes : utf8.decode(asBytes(typeBytes, path));
-      const actual = typeFromJson(JSON.parse(typeText));
-      return new TypedValue(actual, fromWire(raw[1], actual, path));
+
+  pop(): void {
+    this.keys.pop();
+    this.kinds.pop();
+  }
+
+  error(message: string): CtyPathError {
+    const path: PathStep[] = this.keys.map((key, i) =>
+      this.kinds[i] === ATTRIBUTE ? { attribute: key as string } : this.kinds[i] === KEY ? { key: key as string } : { index: key as number },
+    );
+    return new CtyPathError(message, path satisfies ValuePath);
+  }
+}
+
+// Object types are fixed for a provider's life: their attribute names, in declaration order (for decoding, as
+// the decoded object's key order) and sorted (go-cty writes attributes sorted), are worked out once.
+const attributeNames = new WeakMap<ObjectType, { declared: string[]; sorted: string[] }>();
+function namesOf(type: ObjectType): { declared: string[]; sorted: string[] } {
+  let names = attributeNames.get(type);
+  if (!names) {
+    const declared = Object.keys(type.attributes);
+    names = { declared, sorted: [...declared].sort() };
+    attributeNames.set(type, names);
+  }
+  return names;
+}
+
+const hasOwn = (target: object, key: string): boolean => Object.prototype.hasOwnProperty.call(target, key);
+
+class Reader {
+  offset = 0;
+  private readonly bytes: Buffer;
+  private readonly path = new PathStack();
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  value(type: CtyType): CtyValue {
+    const head = this.peek();
+    if (head === 0xc0) {
+      this.offset++;
+      return null;
     }
-    case "string":
-      if (typeof raw !== "string") throw mismatch(raw, type, path);
-      return raw;
-    case "number":
-      return decodeNumber(raw, path);
-    case "bool":
-      if (typeof raw !== "boolean") throw mismatch(raw, type, path);
-      return raw;
-    case "list":
-    case "set":
-      if (!Array.isArray(raw)) throw mismatch(raw, type, path);
-      return raw.map((element, index) => fromWire(element, type.element, [...path, { index }]));
-    case "tuple":
-      if (!Array.isArray(raw) || (raw.length !== type.elements.length && raw.length !== 0)) {
-        throw mismatch(raw, type, path);
+    // As in go-cty, every extension is an unknown, and an unknown needs no dynamic wrapper.
+    if (isExtension(head)) return this.unknown(head);
+    switch (type.kind) {
+      case "string":
+        if (!isString(head)) throw this.mismatch(head, type);
+        return this.string(head);
+      case "number":
+        return this.number(head);
+      case "bool":
+        if (head !== 0xc2 && head !== 0xc3) throw this.mismatch(head, type);
+        this.offset++;
+        return head === 0xc3;
+      case "list":
+      case "set": {
+        const length = this.arrayLength(head, type);
+        const out: CtyValue[] = new Array(length);
+        for (let index = 0; index < length; index++) {
+          this.path.push(INDEX, index);
+          out[index] = this.value(type.element);
+          this.path.pop();
+        }
+        return out;
       }
-      return raw.map((element, index) => fromWire(element, type.elements[index]!, [...path, { index }]));
-    case "map": {
-      const out: Record<string, CtyValue> = {};
-      for (const [key, element] of entriesOf(raw, type, path)) {
-        setOwn(out, key, fromWire(element, type.element, [...path, { key }]));
+      case "tuple": {
+        const length = this.arrayLength(head, type);
+        if (length !== type.elements.length && length !== 0) throw this.path.error(`expected ${describeType(type)}, got array`);
+        const out: CtyValue[] = new Array(length);
+        for (let index = 0; index < length; index++) {
+          this.path.push(INDEX, index);
+          out[index] = this.value(type.elements[index]!);
+          this.path.pop();
+        }
+        return out;
       }
-      return out;
-    }
-    case "object": {
-      const given = new Map(entriesOf(raw, type, path));
-      const out: Record<string, CtyValue> = {};
-      for (const [name, attributeType] of Object.entries(type.attributes)) {
-        const step: PathStep = { attribute: name };
-        setOwn(out, name, given.has(name) ? fromWire(given.get(name), attributeType, [...path, step]) : null);
-        given.delete(name);
+      case "map": {
+        const length = this.mapLength(head, type);
+        const out: Record<string, CtyValue> = {};
+        for (let i = 0; i < length; i++) {
+          const key = this.key();
+          this.path.push(KEY, key);
+          setOwn(out, key, this.value(type.element));
+          this.path.pop();
+        }
+        return out;
       }
-      const extra = given.keys().next();
-      if (!extra.done) throw new CtyPathError(`unsupported attribute "${extra.value}"`, path);
-      return out;
-    }
-  }
-}
-
-function decodeNumber(raw: unknown, path: ValuePath): number {
-  if (typeof raw === "number") return raw;
-  if (typeof raw === "bigint") return Number(raw);
-  // go-cty falls back to a decimal string for numbers that fit neither int64 nor float64 exactly.
-  if (typeof raw === "string") {
-    const parsed = Number(raw);
-    if (!Number.isNaN(parsed)) return parsed;
-  }
-  throw mismatch(raw, { kind: "number" }, path);
-}
-
-function toWire(value: CtyValue | undefined, type: CtyType, path: ValuePath): unknown {
-  if (value === undefined || value === null) return null;
-  if (isUnknown(value)) {
-    const payload = value.refinement && encodeRefinement(value.refinement, type);
-    return payload ? new ExtData(REFINED_UNKNOWN_EXT, payload) : PLAIN_UNKNOWN;
-  }
-  if (type.kind === "dynamic") {
-    const typed = value instanceof TypedValue ? value : new TypedValue(impliedType(value), value);
-    const typeJson = new TextEncoder().encode(JSON.stringify(typeToJson(typed.type)));
-    return [typeJson, toWire(typed.value, typed.type, path)];
-  }
-  if (value instanceof TypedValue) return toWire(value.value, type, path);
-  switch (type.kind) {
-    case "string":
-      if (typeof value !== "string") throw mismatch(value, type, path);
-      return value;
-    case "number":
-      if (typeof value !== "number" || Number.isNaN(value)) throw mismatch(value, type, path);
-      return value;
-    case "bool":
-      if (typeof value !== "boolean") throw mismatch(value, type, path);
-      return value;
-    case "list":
-    case "set":
-      if (!Array.isArray(value)) throw mismatch(value, type, path);
-      return value.map((element, index) => toWire(element, type.element, [...path, { index }]));
-    case "tuple":
-      if (!Array.isArray(value) || value.length !== type.elements.length) throw mismatch(value, type, path);
-      return value.map((element, index) => toWire(element, type.elements[index]!, [...path, { index }]));
-    case "map": {
-      if (Array.isArray(value) || typeof value !== "object") throw mismatch(value, type, path);
-      const out: Record<string, unknown> = {};
-      for (const [key, element] of Object.entries(value)) setOwn(out, key, toWire(element, type.element, [...path, { key }]));
-      return out;
-    }
-    case "object": {
-      if (Array.isArray(value) || typeof value !== "object") throw mismatch(value, type, path);
-      for (const key of Object.keys(value)) {
-        if (!(key in type.attributes)) throw new CtyPathError(`unsupported attribute "${key}"`, path);
+      case "object": {
+        const length = this.mapLength(head, type);
+        const out: Record<string, CtyValue> = {};
+        for (const name of namesOf(type).declared) setOwn(out, name, null);
+        for (let i = 0; i < length; i++) {
+          const name = this.key();
+          if (!hasOwn(type.attributes, name)) throw this.path.error(`unsupported attribute "${name}"`);
+          this.path.push(ATTRIBUTE, name);
+          setOwn(out, name, this.value(type.attributes[name]!));
+          this.path.pop();
+        }
+        return out;
       }
-      // go-cty rejects objects that do not carry every attribute, so absent ones are sent as null.
-      const out: Record<string, unknown> = {};
-      for (const name of Object.keys(type.attributes).sort()) {
-        setOwn(out, name, toWire(value[name], type.attributes[name]!, [...path, { attribute: name }]));
+      case "dynamic": {
+        if (!isArray(head) || this.arrayLength(head, type) !== 2) throw this.path.error("dynamic value must be [type, value]");
+        const typeHead = this.peek();
+        let typeText: string;
+        if (isString(typeHead)) typeText = this.string(typeHead);
+        else if (typeHead >= 0xc4 && typeHead <= 0xc6) typeText = utf8.decode(this.binary(typeHead));
+        else throw this.path.error("dynamic value type must be bytes");
+        const actual = typeFromJson(JSON.parse(typeText));
+        return new TypedValue(actual, this.value(actual));
       }
-      return out;
     }
   }
-}
 
-function entriesOf(raw: unknown, type: CtyType, path: ValuePath): [string, unknown][] {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw) || raw instanceof Uint8Array) {
-    throw mismatch(raw, type, path);
+  private peek(): number {
+    const head = this.bytes[this.offset];
+    if (head === undefined) throw this.path.error("the msgpack value ends early");
+    return head;
   }
-  return Object.entries(raw);
+
+  private take(length: number): number {
+    const start = this.offset;
+    if (start + length > this.bytes.length) throw this.path.error("the msgpack value ends early");
+    this.offset = start + length;
+    return start;
+  }
+
+  private unknown(head: number): UnknownValue {
+    this.offset++;
+    let length: number;
+    if (head >= 0xd4) length = 1 << (head - 0xd4); // fixext 1, 2, 4, 8, 16
+    else length = this.uint(head === 0xc7 ? 1 : head === 0xc8 ? 2 : 4);
+    const extType = this.bytes[this.take(1)];
+    const start = this.take(length);
+    if (extType === REFINED_UNKNOWN_EXT && length > 1) {
+      return new UnknownValue(decodeRefinement(this.bytes.subarray(start, start + length)));
+    }
+    return Unknown;
+  }
+
+  private string(head: number): string {
+    this.offset++;
+    const length = head <= 0xbf ? head & 0x1f : this.uint(head === 0xd9 ? 1 : head === 0xda ? 2 : 4);
+    const start = this.take(length);
+    return this.bytes.toString("utf8", start, start + length);
+  }
+
+  private binary(head: number): Uint8Array {
+    this.offset++;
+    const length = this.uint(head === 0xc4 ? 1 : head === 0xc5 ? 2 : 4);
+    const start = this.take(length);
+    return this.bytes.subarray(start, start + length);
+  }
+
+  private number(head: number): number {
+    if (head <= 0x7f) {
+      this.offset++;
+      return head;
+    }
+    if (head >= 0xe0) {
+      this.offset++;
+      return head - 0x100;
+    }
+    const bytes = this.bytes;
+    switch (head) {
+      case 0xcc:
+      case 0xcd:
+      case 0xce:
+        this.offset++;
+        return this.uint(head === 0xcc ? 1 : head === 0xcd ? 2 : 4);
+      case 0xcf: {
+        const at = this.take(9) + 1;
+        return bytes.readUInt32BE(at) * 0x1_0000_0000 + bytes.readUInt32BE(at + 4);
+      }
+      case 0xd0:
+        return bytes.readInt8(this.take(2) + 1);
+      case 0xd1:
+        return bytes.readInt16BE(this.take(3) + 1);
+      case 0xd2:
+        return bytes.readInt32BE(this.take(5) + 1);
+      case 0xd3: {
+        const at = this.take(9) + 1;
+        return bytes.readInt32BE(at) * 0x1_0000_0000 + bytes.readUInt32BE(at + 4);
+      }
+      case 0xca:
+        return bytes.readFloatBE(this.take(5) + 1);
+      case 0xcb:
+        return bytes.readDoubleBE(this.take(9) + 1);
+    }
+    // go-cty falls back to a decimal string for numbers that fit neither int64 nor float64 exactly.
+    if (isString(head)) {
+      const parsed = Number(this.string(head));
+      if (!Number.isNaN(parsed)) return parsed;
+      throw this.path.error(`expected ${describeType({ kind: "number" })}, got string`);
+    }
+    throw this.mismatch(head, { kind: "number" });
+  }
+
+  /** Reads a big-endian unsigned integer of 1, 2 or 4 bytes (a length or a uint). */
+  private uint(size: number): number {
+    const at = this.take(size);
+    return size === 1 ? this.bytes[at]! : size === 2 ? this.bytes.readUInt16BE(at) : this.bytes.readUInt32BE(at);
+  }
+
+  private arrayLength(head: number, type: CtyType): number {
+    if (head >= 0x90 && head <= 0x9f) {
+      this.offset++;
+      return head & 0x0f;
+    }
+    if (head !== 0xdc && head !== 0xdd) throw this.mismatch(head, type);
+    this.offset++;
+    return this.uint(head === 0xdc ? 2 : 4);
+  }
+
+  private mapLength(head: number, type: CtyType): number {
+    if (head >= 0x80 && head <= 0x8f) {
+      this.offset++;
+      return head & 0x0f;
+    }
+    if (head !== 0xde && head !== 0xdf) throw this.mismatch(head, type);
+    this.offset++;
+    return this.uint(head === 0xde ? 2 : 4);
+  }
+
+  private key(): string {
+    const head = this.peek();
+    if (!isString(head)) throw this.path.error("map keys must be strings");
+    return this.string(head);
+  }
+
+  private mismatch(head: number, type: CtyType): CtyPathError {
+    return this.path.error(`expected ${describeType(type)}, got ${describeHead(head)}`);
+  }
 }
 
-function asBytes(raw: unknown, path: ValuePath): Uint8Array {
-  if (raw instanceof Uint8Array) return raw;
-  throw new CtyPathError("dynamic value type must be bytes", path);
+const isString = (head: number): boolean => (head >= 0xa0 && head <= 0xbf) || (head >= 0xd9 && head <= 0xdb);
+const isArray = (head: number): boolean => (head >= 0x90 && head <= 0x9f) || head === 0xdc || head === 0xdd;
+const isExtension = (head: number): boolean => (head >= 0xd4 && head <= 0xd8) || (head >= 0xc7 && head <= 0xc9);
+
+/** What a msgpack value is, in the words JavaScript would use for it once decoded (`typeof`). */
+function describeHead(head: number): string {
+  if (head === 0xc0) return "null";
+  if (head === 0xc2 || head === 0xc3) return "boolean";
+  if (isString(head)) return "string";
+  if (isArray(head)) return "array";
+  if ((head >= 0x80 && head <= 0x8f) || head === 0xde || head === 0xdf) return "object";
+  if (head >= 0xc4 && head <= 0xc6) return "object"; // bytes
+  if (head === 0xc1) return "an invalid msgpack byte";
+  return "number";
 }
 
-function mismatch(raw: unknown, type: CtyType, path: ValuePath): CtyPathError {
-  const got = raw === null ? "null" : Array.isArray(raw) ? "array" : typeof raw;
-  return new CtyPathError(`expected ${describeType(type)}, got ${got}`, path);
+class Writer {
+  private buffer = Buffer.allocUnsafe(1024);
+  private offset = 0;
+  private readonly path = new PathStack();
+
+  finish(): Uint8Array {
+    return this.buffer.subarray(0, this.offset);
+  }
+
+  value(value: CtyValue | undefined, type: CtyType): void {
+    if (value === undefined || value === null) return this.byte(0xc0);
+    if (isUnknown(value)) {
+      const payload = value.refinement && encodeRefinement(value.refinement, type);
+      // go-cty's "totally unknown": fixext1, type 0, one zero byte (the shortest extension msgpack can express).
+      if (!payload) return this.bytes3(0xd4, 0, 0);
+      return this.extension(REFINED_UNKNOWN_EXT, payload);
+    }
+    if (type.kind === "dynamic") {
+      const typed = value instanceof TypedValue ? value : new TypedValue(impliedType(value), value);
+      this.byte(0x92);
+      this.stringOrBinary(JSON.stringify(typeToJson(typed.type)), false);
+      return this.value(typed.value, typed.type);
+    }
+    if (value instanceof TypedValue) return this.value(value.value, type);
+    switch (type.kind) {
+      case "string":
+        if (typeof value !== "string") throw this.mismatch(value, type);
+        return this.stringOrBinary(value, true);
+      case "number":
+        if (typeof value !== "number" || Number.isNaN(value)) throw this.mismatch(value, type);
+        return this.number(value);
+      case "bool":
+        if (typeof value !== "boolean") throw this.mismatch(value, type);
+        return this.byte(value ? 0xc3 : 0xc2);
+      case "list":
+      case "set":
+      case "tuple": {
+        if (!Array.isArray(value) || (type.kind === "tuple" && value.length !== type.elements.length)) {
+          throw this.mismatch(value, type);
+        }
+        this.header(value.length, 0x90, 0x0f, 0xdc);
+        for (let index = 0; index < value.length; index++) {
+          this.path.push(INDEX, index);
+          this.value(value[index], type.kind === "tuple" ? type.elements[index]! : type.element);
+          this.path.pop();
+        }
+        return;
+      }
+      case "map": {
+        if (Array.isArray(value) || typeof value !== "object") throw this.mismatch(value, type);
+        const keys = Object.keys(value);
+        this.header(keys.length, 0x80, 0x0f, 0xde);
+        for (const key of keys) {
+          this.stringOrBinary(key, true);
+          this.path.push(KEY, key);
+          this.value(value[key], type.element);
+          this.path.pop();
+        }
+        return;
+      }
+      case "object": {
+        if (Array.isArray(value) || typeof value !== "object") throw this.mismatch(value, type);
+        for (const key in value) {
+          if (!hasOwn(type.attributes, key)) throw this.path.error(`unsupported attribute "${key}"`);
+        }
+        // go-cty rejects objects that do not carry every attribute, so absent ones are sent as nil.
+        const names = namesOf(type).sorted;
+        this.header(names.length, 0x80, 0x0f, 0xde);
+        for (const name of names) {
+          this.stringOrBinary(name, true);
+          this.path.push(ATTRIBUTE, name);
+          this.value(hasOwn(value, name) ? value[name] : undefined, type.attributes[name]!);
+          this.path.pop();
+        }
+        return;
+      }
+    }
+  }
+
+  private reserve(size: number): void {
+    if (this.offset + size <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.offset + size));
+    this.buffer.copy(grown, 0, 0, this.offset);
+    this.buffer = grown;
+  }
+
+  private byte(value: number): void {
+    this.reserve(1);
+    this.buffer[this.offset++] = value;
+  }
+
+  private bytes3(a: number, b: number, c: number): void {
+    this.reserve(3);
+    this.buffer[this.offset++] = a;
+    this.buffer[this.offset++] = b;
+    this.buffer[this.offset++] = c;
+  }
+
+  /** An array or map header: the fix form below 16 entries, else the 16- or 32-bit form (`wide` and `wide + 1`). */
+  private header(length: number, fix: number, fixMax: number, wide: number): void {
+    this.reserve(5);
+    if (length <= fixMax) {
+      this.buffer[this.offset++] = fix | length;
+    } else if (length < 0x10000) {
+      this.buffer[this.offset++] = wide;
+      this.offset = this.buffer.writeUInt16BE(length, this.offset);
+    } else {
+      this.buffer[this.offset++] = wide + 1;
+      this.offset = this.buffer.writeUInt32BE(length, this.offset);
+    }
+  }
+
+  /** A string as msgpack str (fixstr, str8, str16, str32), or its UTF-8 bytes as bin (bin8, bin16, bin32). */
+  private stringOrBinary(text: string, asString: boolean): void {
+    const length = Buffer.byteLength(text);
+    this.reserve(length + 5);
+    const buffer = this.buffer;
+    if (asString && length < 32) {
+      buffer[this.offset++] = 0xa0 | length;
+    } else if (length < 0x100) {
+      buffer[this.offset++] = asString ? 0xd9 : 0xc4;
+      buffer[this.offset++] = length;
+    } else if (length < 0x10000) {
+      buffer[this.offset++] = asString ? 0xda : 0xc5;
+      this.offset = buffer.writeUInt16BE(length, this.offset);
+    } else {
+      buffer[this.offset++] = asString ? 0xdb : 0xc6;
+      this.offset = buffer.writeUInt32BE(length, this.offset);
+    }
+    if (length > 0) this.offset += buffer.write(text, this.offset, length, "utf8");
+  }
+
+  /** Integers as the smallest msgpack integer that holds them, everything else as float64 (as @msgpack/msgpack). */
+  private number(value: number): void {
+    this.reserve(9);
+    const buffer = this.buffer;
+    if (!Number.isSafeInteger(value)) {
+      buffer[this.offset++] = 0xcb;
+      this.offset = buffer.writeDoubleBE(value, this.offset);
+    } else if (value >= 0) {
+      if (value < 0x80) buffer[this.offset++] = value;
+      else if (value < 0x100) (buffer[this.offset++] = 0xcc), (buffer[this.offset++] = value);
+      else if (value < 0x10000) (buffer[this.offset++] = 0xcd), (this.offset = buffer.writeUInt16BE(value, this.offset));
+      else if (value < 0x1_0000_0000) (buffer[this.offset++] = 0xce), (this.offset = buffer.writeUInt32BE(value, this.offset));
+      else {
+        buffer[this.offset++] = 0xcf;
+        this.offset = buffer.writeUInt32BE(Math.floor(value / 0x1_0000_0000), this.offset);
+        this.offset = buffer.writeUInt32BE(value >>> 0, this.offset);
+      }
+    } else if (value >= -0x20) {
+      buffer[this.offset++] = value & 0xff;
+    } else if (value >= -0x80) {
+      buffer[this.offset++] = 0xd0;
+      this.offset = buffer.writeInt8(value, this.offset);
+    } else if (value >= -0x8000) {
+      buffer[this.offset++] = 0xd1;
+      this.offset = buffer.writeInt16BE(value, this.offset);
+    } else if (value >= -0x8000_0000) {
+      buffer[this.offset++] = 0xd2;
+      this.offset = buffer.writeInt32BE(value, this.offset);
+    } else {
+      buffer[this.offset++] = 0xd3;
+      this.offset = buffer.writeBigInt64BE(BigInt(value), this.offset);
+    }
+  }
+
+  private extension(extType: number, payload: Uint8Array): void {
+    const length = payload.length;
+    this.reserve(length + 6);
+    const buffer = this.buffer;
+    const fix = [1, 2, 4, 8, 16].indexOf(length);
+    if (fix >= 0) {
+      buffer[this.offset++] = 0xd4 + fix;
+    } else if (length < 0x100) {
+      buffer[this.offset++] = 0xc7;
+      buffer[this.offset++] = length;
+    } else if (length < 0x10000) {
+      buffer[this.offset++] = 0xc8;
+      this.offset = buffer.writeUInt16BE(length, this.offset);
+    } else {
+      buffer[this.offset++] = 0xc9;
+      this.offset = buffer.writeUInt32BE(length, this.offset);
+    }
+    buffer[this.offset++] = extType;
+    buffer.set(payload, this.offset);
+    this.offset += length;
+  }
+
+  private mismatch(value: unknown, type: CtyType): CtyPathError {
+    const got = Array.isArray(value) ? "array" : typeof value;
+    return this.path.error(`expected ${describeType(type)}, got ${got}`);
+  }
 }

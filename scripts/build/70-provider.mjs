@@ -1,7 +1,7 @@
 // Bundles the Terraform provider (lib/terraform/provider/main.ts) into dist/provider with the loader that keeps
 // V8's compiled code between starts (Terraform starts the provider 3-5 times per command, so start-up is what
 // counts), then writes the offline filesystem mirror and CLI config (lib/terraform/mirror.ts explains the design).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 
@@ -29,6 +29,11 @@ export default async function buildProvider({ root }) {
       // a request ~150 ms of background compiling, which its exit waits for (lib/terraform/provider/node-http-pool.ts).
       substitutes: { undici: join(root, "lib", "terraform", "provider", "node-http-pool.ts") },
     });
+    // The schema answer, so that the process that only asks for it never loads the provider (main.ts). Made by
+    // the bundle just built, so it cannot differ from what that provider would answer.
+    const { SCHEMA_FILE, encodeProviderSchema } = require(join(root, "dist", "terraform", "provider", "schema-file.js"));
+    const { createChainformServer } = require(join(staging, "terraform-provider-chainform.lazy-0.js"));
+    writeFileSync(join(staging, SCHEMA_FILE), await encodeProviderSchema(createChainformServer()));
     if (join(outDir, bundle.slice(staging.length + 1)) !== bundlePath) {
       throw new Error(`build: the bundle is ${bundle}, but the mirror expects ${bundlePath}`);
     }

@@ -27,8 +27,16 @@ export class GrpcError extends Error {
   }
 }
 
-/** Handles one unary call: a decoded request in, a response object out. */
+/** Handles one unary call: a decoded request in, a response object (or its bytes, {@link EncodedResponse}) out. */
 export type UnaryHandler = (request: object) => Promise<object>;
+
+/** A response already encoded as protobuf: the server sends these bytes as they are. */
+export class EncodedResponse {
+  constructor(
+    /** The protobuf encoding of the response message. */
+    readonly bytes: Uint8Array,
+  ) {}
+}
 
 /** TLS settings of {@link UnaryGrpcServer.listen}: our key pair, and the only client certificate we accept. */
 export interface ServerTls {
@@ -194,7 +202,8 @@ export class UnaryGrpcServer {
     if (body.length < 5 || body[0] !== 0 || body.readUInt32BE(1) !== body.length - 5) {
       throw new GrpcError(GrpcStatus.INTERNAL, "malformed or compressed request message");
     }
-    return route.encode(await route.handler(route.decode(body.subarray(5))));
+    const response = await route.handler(route.decode(body.subarray(5)));
+    return response instanceof EncodedResponse ? Buffer.from(response.bytes) : route.encode(response);
   }
 }
 

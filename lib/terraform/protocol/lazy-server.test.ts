@@ -1,3 +1,4 @@
+import { EncodedResponse } from "./h2-grpc";
 import { lazyProviderServer } from "./lazy-server";
 import type { ProviderServer, RequestContext } from "./provider-server";
 
@@ -34,28 +35,35 @@ describe("lazyProviderServer", () => {
     await expect(server.readDataSource!({} as never, context)).rejects.toThrow("this provider does not implement ReadDataSource");
   });
 
-  it("preload loads ahead of the first call, once, and the calls use what it loaded", async () => {
+  it("answers a GetProviderSchema that comes first from the encoded schema, without loading", async () => {
     let loads = 0;
-    const server = lazyProviderServer(() => {
-      loads++;
-      return { getProviderSchema: async () => ({ provider: { version: 2 } }) as never };
-    });
-    server.preload();
-    server.preload();
-    await new Promise((resolve) => setImmediate(resolve));
+    const server = lazyProviderServer(
+      () => {
+        loads++;
+        return { getProviderSchema: async () => ({ provider: { version: 3 } }) as never, configureProvider: async () => ({}) };
+      },
+      { encodedSchema: () => Uint8Array.of(1, 2, 3) },
+    );
+    const answer = await server.getProviderSchema!({}, context);
+    expect(answer).toBeInstanceOf(EncodedResponse);
+    expect((answer as unknown as EncodedResponse).bytes).toEqual(Uint8Array.of(1, 2, 3));
+    expect(loads).toBe(0);
+    // Once something has loaded the provider, the provider answers (the bytes are only a shortcut).
+    await server.configureProvider!({} as never, context);
+    await expect(server.getProviderSchema!({}, context)).resolves.toEqual({ provider: { version: 3 } });
     expect(loads).toBe(1);
-    await expect(server.getProviderSchema!({}, context)).resolves.toEqual({ provider: { version: 2 } });
-    expect(loads).toBe(1);
-    // preload is not an RPC: the gRPC layer sees only the RPC methods
-    expect(Object.keys(server)).not.toContain("preload");
   });
 
-  it("a preload that fails leaves the failure to the first call, without an unhandled rejection", async () => {
-    const server = lazyProviderServer(() => {
-      throw new Error("cannot read the provider's code");
-    });
-    server.preload();
-    await new Promise((resolve) => setImmediate(resolve));
-    await expect(server.getProviderSchema!({}, context)).rejects.toThrow("cannot read the provider's code");
+  it("without encoded schema bytes (a provider run from sources), GetProviderSchema loads the provider", async () => {
+    let loads = 0;
+    const server = lazyProviderServer(
+      () => {
+        loads++;
+        return { getProviderSchema: async () => ({ provider: { version: 4 } }) as never };
+      },
+      { encodedSchema: () => undefined },
+    );
+    await expect(server.getProviderSchema!({}, context)).resolves.toEqual({ provider: { version: 4 } });
+    expect(loads).toBe(1);
   });
 });

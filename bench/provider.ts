@@ -12,6 +12,10 @@
  * - A profile from CHAINFORM_PROVIDER_TRACE (lib/terraform/protocol/trace.ts) of one more chainform plan of each kind,
  *   after the timed ones (which are not traced): the provider processes, their start-up, code loading, RPC time by
  *   RPC, shutdown, CPU, and the peak RSS.
+ * - The floor: the same two plans with bench/support/floor-provider.ts, chainform's wire layer and schema with no
+ *   provider behind it (every RPC answers with what it was given), built here with the provider's own bundler and
+ *   loader. Its gap to terraform_data is what Terraform's process model and Node.js cost any provider built this
+ *   way; the rest of chainform's gap is chainform's own code.
  * - plan/apply/destroy of 1 and 10 environments, once each, for scale.
  *
  * Targets (issue 14): plan of 50 to create within 400 ms of 50 terraform_data, plan with refresh within 600 ms;
@@ -19,11 +23,13 @@
  * to the targets (ratio <= 1 meets it). BENCH_REPEAT sets the repetitions (default 5).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, terraformCliConfigPath } from "../lib/terraform/mirror";
+import { bundleProvider } from "../lib/terraform/protocol/bundle";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
+import { createChainformServer } from "../lib/terraform/provider/server";
 import { generateServerCertificate } from "../lib/tls/certificate";
 import { TRACE_ENV, type TraceEvent } from "../lib/terraform/protocol/trace";
 import { summarizeTrace, type TraceSummary } from "../lib/terraform/protocol/trace-summary";
@@ -149,6 +155,24 @@ async function handshakes(figures: Record<string, unknown>, baseEnv: NodeJS.Proc
   return goPresent ? chainformMedian / median(samples.go) : undefined;
 }
 
+/**
+ * Builds the floor provider (bench/support/floor-provider.ts) into `work`/floor, with chainform's schema beside it,
+ * and returns the environment and dev_overrides that make Terraform run it in place of chainform.
+ */
+async function buildFloor(work: string): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = join(work, "floor");
+  await bundleProvider({ entry: join(__dirname, "support", "floor-provider.ts"), outDir: dir, type: PROVIDER_TYPE });
+  const schema = await createChainformServer().getProviderSchema!({}, { signal: new AbortController().signal });
+  const schemaFile = join(work, "floor-schema.json");
+  // `this[key]` is the value before Buffer's toJSON: bytes are written as {"base64": ...}.
+  const bytesAsBase64 = function (this: Record<string, unknown>, key: string, value: unknown) {
+    const raw = this[key];
+    return raw instanceof Uint8Array ? { base64: Buffer.from(raw).toString("base64") } : value;
+  };
+  writeFileSync(schemaFile, JSON.stringify(schema, bytesAsBase64));
+  return { dir, env: { BENCH_FLOOR_SCHEMA: schemaFile } };
+}
+
 async function main(): Promise<void> {
   terraformCliConfigPath(); // fails clearly when the provider is not built
   const work = mkdtempSync(join(tmpdir(), "chainform-bench-provider-"));
@@ -166,20 +190,25 @@ async function main(): Promise<void> {
     // The timed runs are not traced (tracing costs ~25 ms in a refresh of 50); a traced run follows each kind.
     const traced = tf.withEnv({ [TRACE_ENV]: traceFile });
     const plain = TerraformWorkspace.create({ env });
-    const plans: Record<string, { chainform: number[]; terraformData: number[]; profile?: TraceSummary }> = {
-      create: { chainform: [], terraformData: [] },
-      refresh: { chainform: [], terraformData: [] },
+    const floorBuild = await buildFloor(work);
+    const floor = TerraformWorkspace.create({ devOverrides: { [PROVIDER_ADDRESS]: floorBuild.dir }, env: { ...env, ...floorBuild.env } });
+    const plans: Record<string, { chainform: number[]; terraformData: number[]; floor: number[]; profile?: TraceSummary }> = {
+      create: { chainform: [], terraformData: [], floor: [] },
+      refresh: { chainform: [], terraformData: [], floor: [] },
     };
     try {
       tf.write("main.tf", environments(PLAN_COUNT));
       plain.write("main.tf", terraformData(PLAN_COUNT));
+      floor.write("main.tf", environments(PLAN_COUNT));
       await tf.expect(["init", "-input=false"]);
       await plain.expect(["init", "-input=false"]);
       const interleave = async (kind: "create" | "refresh", args: string[]) => {
         await tf.expect(args); // warm-up: fills V8's code cache, as the first start of any command does
+        await floor.expect(args);
         for (let i = 0; i < REPEAT; i++) {
           plans[kind]!.chainform.push((await tf.expect(args)).ms);
           plans[kind]!.terraformData.push((await plain.expect(args)).ms);
+          plans[kind]!.floor.push((await floor.expect(args)).ms);
         }
         await traced.expect(args);
         plans[kind]!.profile = readTrace(traceFile);
@@ -187,17 +216,21 @@ async function main(): Promise<void> {
       await interleave("create", ["plan", "-input=false"]);
       await tf.expect(["apply", "-auto-approve", "-input=false"]);
       await plain.expect(["apply", "-auto-approve", "-input=false"]);
+      // The floor refreshes the very state chainform's apply wrote (it cannot apply anything itself).
+      floor.write("terraform.tfstate", readFileSync(join(tf.dir, "terraform.tfstate"), "utf8"));
       await interleave("refresh", ["plan", "-input=false", "-detailed-exitcode"]);
       await tf.expect(["destroy", "-auto-approve", "-input=false"]);
     } finally {
       tf.dispose();
       plain.dispose();
+      floor.dispose();
     }
     const planFigures: Record<string, unknown> = {};
     const gaps: Record<string, number> = {};
     for (const [kind, runs] of Object.entries(plans)) {
       const chainform = median(runs.chainform);
       const data = median(runs.terraformData);
+      const floorMedian = median(runs.floor);
       gaps[kind] = chainform - data;
       const profile = runs.profile!;
       planFigures[kind] = {
@@ -206,10 +239,17 @@ async function main(): Promise<void> {
         gapMs: round(chainform - data),
         chainformRunsMs: runs.chainform.map(round),
         terraformDataRunsMs: runs.terraformData.map(round),
+        floorMedianMs: round(floorMedian),
+        floorGapMs: round(floorMedian - data),
+        floorRunsMs: runs.floor.map(round),
         peakRssMb: profile.peakRssMb,
         profile,
       };
-      console.error(`plan of ${PLAN_COUNT} (${kind}): chainform median ${round(chainform)} ms, terraform_data ${round(data)} ms`);
+      console.error(
+        `plan of ${PLAN_COUNT} (${kind}): chainform median ${round(chainform)} ms, terraform_data ${round(data)} ms, ` +
+          `floor (wire layer and schema, no provider) ${round(floorMedian)} ms: ${round(floorMedian - data)} ms of the gap ` +
+          `is Terraform's process model and Node.js, ${round(chainform - floorMedian)} ms chainform's code`,
+      );
       console.error(describeProfile(`  profile of a traced ${kind} plan after the timed ones`, profile, chainform - data));
     }
     figures[`plan${PLAN_COUNT}`] = planFigures;

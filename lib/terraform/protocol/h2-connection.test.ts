@@ -47,6 +47,7 @@ describe("Http2ServerConnection", () => {
         onRequest: (req) => {
           const header = (name: string) => req.headers.find(([n]) => n === name)?.[1] ?? "";
           if (header("x-hold") === "yes") return void held.push({ connection, request: req });
+          if (header("x-throw") === "yes") throw new Error("handler bug");
           connection.respond(
             req.streamId,
             encodeHeaders([[":status", "200"], ["x-big-length", String(header("x-big").length)]]),
@@ -117,6 +118,14 @@ describe("Http2ServerConnection", () => {
       connection.respond(heldRequest.streamId, encodeHeaders([[":status", "200"]]), Buffer.from("too late"), encodeHeaders([]));
       expect((await request(client, {}, Buffer.from("after"))).body.toString()).toBe("after");
     });
+  });
+
+  test("a request handler that throws resets its own stream only", async () => {
+    await withClient({}, async (client) => {
+      await expect(request(client, { "x-throw": "yes" }, Buffer.from("x"))).rejects.toThrow(/NGHTTP2_INTERNAL_ERROR/);
+      expect((await request(client, {}, Buffer.from("still here"))).body.toString()).toBe("still here");
+    });
+    expect(logs.join("\n")).toMatch(/request handler failed: Error: handler bug/);
   });
 
   test("a client that does not speak HTTP/2 is told GOAWAY and disconnected", async () => {

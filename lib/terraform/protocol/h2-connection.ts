@@ -33,6 +33,7 @@ const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 const SETTINGS_MAX_FRAME_SIZE = 0x5;
 
 const PROTOCOL_ERROR = 0x1;
+const INTERNAL_ERROR = 0x2;
 const FLOW_CONTROL_ERROR = 0x3;
 const FRAME_SIZE_ERROR = 0x6;
 const COMPRESSION_ERROR = 0x9;
@@ -324,7 +325,16 @@ export class Http2ServerConnection {
   private complete(stream: Stream): void {
     const body = stream.chunks.length === 1 ? stream.chunks[0]! : Buffer.concat(stream.chunks);
     stream.chunks = [];
-    this.options.onRequest({ streamId: stream.id, headers: stream.headers, body, bodySize: stream.size });
+    try {
+      this.options.onRequest({ streamId: stream.id, headers: stream.headers, body, bodySize: stream.size });
+    } catch (error) {
+      // A bug in the caller must not take the connection (and every other call on it) down.
+      this.options.log(`HTTP/2 request handler failed: ${error instanceof Error ? error.stack : String(error)}`);
+      this.streams.delete(stream.id);
+      const code = Buffer.alloc(4);
+      code.writeUInt32BE(INTERNAL_ERROR, 0);
+      this.write([frame(RST_STREAM, 0, stream.id, code)]);
+    }
   }
 
   private fail(code: number, message: string): void {

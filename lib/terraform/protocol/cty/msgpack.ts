@@ -111,23 +111,16 @@ class Reader {
         this.offset++;
         return head === 0xc3;
       case "list":
-      case "set": {
-        const length = this.arrayLength(head, type);
-        const out: CtyValue[] = new Array(length);
-        for (let index = 0; index < length; index++) {
-          this.path.push(INDEX, index);
-          out[index] = this.value(type.element);
-          this.path.pop();
-        }
-        return out;
-      }
+      case "set":
       case "tuple": {
         const length = this.arrayLength(head, type);
-        if (length !== type.elements.length && length !== 0) throw this.path.error(`expected ${describeType(type)}, got array`);
+        if (type.kind === "tuple" && length !== type.elements.length && length !== 0) {
+          throw this.path.error(`expected ${describeType(type)}, got array`);
+        }
         const out: CtyValue[] = new Array(length);
         for (let index = 0; index < length; index++) {
           this.path.push(INDEX, index);
-          out[index] = this.value(type.elements[index]!);
+          out[index] = this.value(type.kind === "tuple" ? type.elements[index]! : type.element);
           this.path.pop();
         }
         return out;
@@ -186,7 +179,7 @@ class Reader {
     this.offset++;
     let length: number;
     if (head >= 0xd4) length = 1 << (head - 0xd4); // fixext 1, 2, 4, 8, 16
-    else length = this.uint(head === 0xc7 ? 1 : head === 0xc8 ? 2 : 4);
+    else length = this.uint(1 << (head - 0xc7)); // ext 8, 16, 32
     const extType = this.bytes[this.take(1)];
     const start = this.take(length);
     if (extType === REFINED_UNKNOWN_EXT && length > 1) {
@@ -197,14 +190,14 @@ class Reader {
 
   private string(head: number): string {
     this.offset++;
-    const length = head <= 0xbf ? head & 0x1f : this.uint(head === 0xd9 ? 1 : head === 0xda ? 2 : 4);
+    const length = head <= 0xbf ? head & 0x1f : this.uint(1 << (head - 0xd9)); // fixstr, or str 8, 16, 32
     const start = this.take(length);
     return this.bytes.toString("utf8", start, start + length);
   }
 
   private binary(head: number): Uint8Array {
     this.offset++;
-    const length = this.uint(head === 0xc4 ? 1 : head === 0xc5 ? 2 : 4);
+    const length = this.uint(1 << (head - 0xc4)); // bin 8, 16, 32
     const start = this.take(length);
     return this.bytes.subarray(start, start + length);
   }
@@ -224,7 +217,7 @@ class Reader {
       case 0xcd:
       case 0xce:
         this.offset++;
-        return this.uint(head === 0xcc ? 1 : head === 0xcd ? 2 : 4);
+        return this.uint(1 << (head - 0xcc)); // uint 8, 16, 32
       case 0xcf: {
         const at = this.take(9) + 1;
         return bytes.readUInt32BE(at) * 0x1_0000_0000 + bytes.readUInt32BE(at + 4);
@@ -260,23 +253,22 @@ class Reader {
   }
 
   private arrayLength(head: number, type: CtyType): number {
-    if (head >= 0x90 && head <= 0x9f) {
-      this.offset++;
-      return head & 0x0f;
-    }
-    if (head !== 0xdc && head !== 0xdd) throw this.mismatch(head, type);
-    this.offset++;
-    return this.uint(head === 0xdc ? 2 : 4);
+    return this.containerLength(head, type, ARRAY);
   }
 
   private mapLength(head: number, type: CtyType): number {
-    if (head >= 0x80 && head <= 0x8f) {
+    return this.containerLength(head, type, MAP);
+  }
+
+  /** The entry count of an array or map header: fix form (up to 15), or the 16- or 32-bit form. */
+  private containerLength(head: number, type: CtyType, form: ContainerForm): number {
+    if (head >= form.fix && head <= form.fix + 0x0f) {
       this.offset++;
       return head & 0x0f;
     }
-    if (head !== 0xde && head !== 0xdf) throw this.mismatch(head, type);
+    if (head !== form.wide && head !== form.wide + 1) throw this.mismatch(head, type);
     this.offset++;
-    return this.uint(head === 0xde ? 2 : 4);
+    return this.uint(head === form.wide ? 2 : 4);
   }
 
   private key(): string {
@@ -289,6 +281,14 @@ class Reader {
     return this.path.error(`expected ${describeType(type)}, got ${describeHead(head)}`);
   }
 }
+
+/** The header codes of a container: its fix form (the low 4 bits hold up to 15 entries), then 16- and 32-bit forms. */
+interface ContainerForm {
+  readonly fix: number;
+  readonly wide: number;
+}
+const ARRAY: ContainerForm = { fix: 0x90, wide: 0xdc };
+const MAP: ContainerForm = { fix: 0x80, wide: 0xde };
 
 const isString = (head: number): boolean => (head >= 0xa0 && head <= 0xbf) || (head >= 0xd9 && head <= 0xdb);
 const isArray = (head: number): boolean => (head >= 0x90 && head <= 0x9f) || head === 0xdc || head === 0xdd;
@@ -346,7 +346,7 @@ class Writer {
         if (!Array.isArray(value) || (type.kind === "tuple" && value.length !== type.elements.length)) {
           throw this.mismatch(value, type);
         }
-        this.header(value.length, 0x90, 0x0f, 0xdc);
+        this.header(value.length, ARRAY);
         for (let index = 0; index < value.length; index++) {
           this.path.push(INDEX, index);
           this.value(value[index], type.kind === "tuple" ? type.elements[index]! : type.element);
@@ -357,7 +357,7 @@ class Writer {
       case "map": {
         if (Array.isArray(value) || typeof value !== "object") throw this.mismatch(value, type);
         const keys = Object.keys(value);
-        this.header(keys.length, 0x80, 0x0f, 0xde);
+        this.header(keys.length, MAP);
         for (const key of keys) {
           this.stringOrBinary(key, true);
           this.path.push(KEY, key);
@@ -373,7 +373,7 @@ class Writer {
         }
         // go-cty rejects objects that do not carry every attribute, so absent ones are sent as nil.
         const names = namesOf(type).sorted;
-        this.header(names.length, 0x80, 0x0f, 0xde);
+        this.header(names.length, MAP);
         for (const name of names) {
           this.stringOrBinary(name, true);
           this.path.push(ATTRIBUTE, name);
@@ -404,16 +404,16 @@ class Writer {
     this.buffer[this.offset++] = c;
   }
 
-  /** An array or map header: the fix form below 16 entries, else the 16- or 32-bit form (`wide` and `wide + 1`). */
-  private header(length: number, fix: number, fixMax: number, wide: number): void {
+  /** An array or map header: the fix form below 16 entries, else the 16- or 32-bit form. */
+  private header(length: number, form: ContainerForm): void {
     this.reserve(5);
-    if (length <= fixMax) {
-      this.buffer[this.offset++] = fix | length;
+    if (length <= 0x0f) {
+      this.buffer[this.offset++] = form.fix | length;
     } else if (length < 0x10000) {
-      this.buffer[this.offset++] = wide;
+      this.buffer[this.offset++] = form.wide;
       this.offset = this.buffer.writeUInt16BE(length, this.offset);
     } else {
-      this.buffer[this.offset++] = wide + 1;
+      this.buffer[this.offset++] = form.wide + 1;
       this.offset = this.buffer.writeUInt32BE(length, this.offset);
     }
   }

@@ -36,17 +36,31 @@ describe("Http2ServerConnection", () => {
   let server: Server;
   let port: number;
   const logs: string[] = [];
-  const held: { connection: Http2ServerConnection; request: Http2Request }[] = [];
+  // Requests held unanswered, with whether our side of their connection has ended (FIN sent by socket.end()).
+  const held: { connection: Http2ServerConnection; request: Http2Request; ended: () => boolean }[] = [];
+  let onHeld: (() => void) | undefined;
+  /** Resolves once the server holds a request. */
+  const nextHeld = () => new Promise<void>((resolve) => (held.length > 0 ? resolve() : (onHeld = resolve)));
+  /** Resolves once the server has read all the client sent before: the answer to a PING comes after it. */
+  const serverCaughtUp = (client: http2.ClientHttp2Session) =>
+    new Promise<void>((resolve, reject) => client.ping((error) => (error ? reject(error) : resolve())));
 
   beforeAll(async () => {
     server = createServer({ noDelay: true }, (socket: Socket) => {
+      let ended = false;
+      socket.on("finish", () => (ended = true));
       const connection: Http2ServerConnection = new Http2ServerConnection(socket, {
         maxBodyBytes: 8 * 1024 * 1024,
         log: (message) => logs.push(message),
         onClose: () => {},
         onRequest: (req) => {
           const header = (name: string) => req.headers.find(([n]) => n === name)?.[1] ?? "";
-          if (header("x-hold") === "yes") return void held.push({ connection, request: req });
+          if (header("x-hold") === "yes") {
+            held.push({ connection, request: req, ended: () => ended });
+            onHeld?.();
+            onHeld = undefined;
+            return;
+          }
           if (header("x-throw") === "yes") throw new Error("handler bug");
           connection.respond(
             req.streamId,
@@ -110,13 +124,29 @@ describe("Http2ServerConnection", () => {
       const stream = client.request({ ":method": "POST", ":path": "/echo", "x-hold": "yes" });
       stream.on("error", () => {});
       stream.end("late");
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await nextHeld();
       expect(held).toHaveLength(1);
       stream.close(http2.constants.NGHTTP2_CANCEL);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await serverCaughtUp(client);
       const { connection, request: heldRequest } = held.pop()!;
       connection.respond(heldRequest.streamId, encodeHeaders([[":status", "200"]]), Buffer.from("too late"), encodeHeaders([]));
       expect((await request(client, {}, Buffer.from("after"))).body.toString()).toBe("after");
+    });
+  });
+
+  test("after the client's GOAWAY, the calls in flight are still answered, then the connection ends", async () => {
+    await withClient({}, async (client) => {
+      const inFlight = request(client, { "x-hold": "yes" }, Buffer.from("in flight"));
+      await nextHeld();
+      expect(held).toHaveLength(1);
+      client.goaway();
+      await serverCaughtUp(client);
+      const { connection, request: heldRequest, ended } = held.pop()!;
+      expect(ended()).toBe(false); // a call is still in flight
+      connection.respond(heldRequest.streamId, encodeHeaders([[":status", "200"]]), heldRequest.body, encodeHeaders([]));
+      expect((await inFlight).body.toString()).toBe("in flight");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ended()).toBe(true);
     });
   });
 

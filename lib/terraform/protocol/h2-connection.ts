@@ -149,7 +149,6 @@ export class Http2ServerConnection {
       stream.sendWindow -= size;
       this.sendWindow -= size;
     }
-    this.blocked.delete(stream);
     if (stream.trailers) out.push(...headerFrames(stream.id, stream.trailers, END_STREAM, this.peerMaxFrameSize));
     else out.push(frameHeader(0, DATA, END_STREAM, stream.id));
     this.finish(stream);
@@ -164,12 +163,14 @@ export class Http2ServerConnection {
   private finish(stream: Stream): void {
     this.streams.delete(stream.id);
     this.blocked.delete(stream);
-    if (this.goingAway && this.streams.size === 0) this.socket.end();
   }
 
+  /** Writes frames; once the client has said GOAWAY and the last stream is answered, also ends the connection. */
   private write(buffers: Buffer[]): void {
-    if (buffers.length === 0 || this.closed || !this.socket.writable) return;
-    this.socket.write(buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers));
+    if (buffers.length > 0 && !this.closed && this.socket.writable) {
+      this.socket.write(buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers));
+    }
+    if (this.goingAway && this.streams.size === 0) this.socket.end();
   }
 
   private onData(chunk: Buffer): void {
@@ -258,8 +259,7 @@ export class Http2ServerConnection {
         return;
       case GOAWAY:
         this.goingAway = true;
-        if (this.streams.size === 0) this.socket.end();
-        return;
+        return this.write([]);
       case WINDOW_UPDATE: {
         if (payload.length !== 4) return this.fail(FRAME_SIZE_ERROR, "WINDOW_UPDATE of the wrong size");
         const increment = payload.readUInt32BE(0) & 0x7fff_ffff;

@@ -23,13 +23,13 @@
  * to the targets (ratio <= 1 meets it). BENCH_REPEAT sets the repetitions (default 5).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, terraformCliConfigPath } from "../lib/terraform/mirror";
 import { bundleProvider } from "../lib/terraform/protocol/bundle";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
-import { createChainformServer } from "../lib/terraform/provider/server";
+import { SCHEMA_FILE } from "../lib/terraform/provider/schema-file";
 import { generateServerCertificate } from "../lib/tls/certificate";
 import { TRACE_ENV, type TraceEvent } from "../lib/terraform/protocol/trace";
 import { summarizeTrace, type TraceSummary } from "../lib/terraform/protocol/trace-summary";
@@ -156,21 +156,13 @@ async function handshakes(figures: Record<string, unknown>, baseEnv: NodeJS.Proc
 }
 
 /**
- * Builds the floor provider (bench/support/floor-provider.ts) into `work`/floor, with chainform's schema beside it,
- * and returns the environment and dev_overrides that make Terraform run it in place of chainform.
+ * Builds the floor provider (bench/support/floor-provider.ts) into `work`/floor and returns its directory (for
+ * dev_overrides) and the environment that points it at the schema answer chainform's build wrote.
  */
 async function buildFloor(work: string): Promise<{ dir: string; env: Record<string, string> }> {
   const dir = join(work, "floor");
   await bundleProvider({ entry: join(__dirname, "support", "floor-provider.ts"), outDir: dir, type: PROVIDER_TYPE });
-  const schema = await createChainformServer().getProviderSchema!({}, { signal: new AbortController().signal });
-  const schemaFile = join(work, "floor-schema.json");
-  // `this[key]` is the value before Buffer's toJSON: bytes are written as {"base64": ...}.
-  const bytesAsBase64 = function (this: Record<string, unknown>, key: string, value: unknown) {
-    const raw = this[key];
-    return raw instanceof Uint8Array ? { base64: Buffer.from(raw).toString("base64") } : value;
-  };
-  writeFileSync(schemaFile, JSON.stringify(schema, bytesAsBase64));
-  return { dir, env: { BENCH_FLOOR_SCHEMA: schemaFile } };
+  return { dir, env: { BENCH_FLOOR_SCHEMA: join(dirname(mirrorLayout().bundlePath), SCHEMA_FILE) } };
 }
 
 async function main(): Promise<void> {

@@ -5,21 +5,19 @@
  * validated or fetched. What a plan costs with it over `terraform_data` is what Terraform's process model and Node.js
  * cost any provider built this way; chainform's own code is the rest of chainform's gap.
  *
- * Built by bench/provider.ts with the provider's own bundler and loader (V8 code cache included). The schema is the
- * one chainform answers, read from the file in BENCH_FLOOR_SCHEMA (JSON, bytes as {"base64": ...}).
+ * Built by bench/provider.ts with the provider's own bundler and loader (V8 code cache included). The schema answer
+ * is the very bytes chainform sends: the file its build wrote (lib/terraform/provider/schema-file.ts), whose path is
+ * in BENCH_FLOOR_SCHEMA.
  */
 import { readFileSync } from "node:fs";
-import type { GetProviderSchemaResponse } from "../../lib/terraform/protocol/messages";
+import { EncodedResponse } from "../../lib/terraform/protocol/h2-grpc";
 import type { ProviderServer } from "../../lib/terraform/protocol/provider-server";
 import { servePlugin } from "../../lib/terraform/protocol/serve";
 
-/** JSON.parse reviver for what {@link schemaToJson} wrote. */
-const reviveBytes = (_key: string, value: unknown) =>
-  value !== null && typeof value === "object" && "base64" in value ? Buffer.from((value as { base64: string }).base64, "base64") : value;
-
 const floor: ProviderServer = {
   async getProviderSchema() {
-    return JSON.parse(readFileSync(process.env.BENCH_FLOOR_SCHEMA!, "utf8"), reviveBytes) as GetProviderSchemaResponse;
+    // As chainform's lazy server does: the gRPC layer sends an EncodedResponse's bytes as they are.
+    return new EncodedResponse(readFileSync(process.env.BENCH_FLOOR_SCHEMA!)) as never;
   },
   async validateProviderConfig() {
     return {};

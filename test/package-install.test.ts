@@ -119,7 +119,15 @@ describe("the packed package, installed into a fresh project", () => {
   it("holds the built code, none of the build-only dependencies, and no constructs of its own", async () => {
     const installed = join(project, "node_modules", "chainform");
     expect(realpathSync(installed).startsWith(realpathSync(project))).toBe(true); // a copy, not a link into the repo
-    for (const file of ["dist/cli/index.js", "dist/constructs/index.js", "dist/cdktn/index.d.ts", "dist/provider/terraform-provider-chainform.bundle.js"]) {
+    const builtFiles = [
+      "dist/cli/index.js",
+      "dist/constructs/index.js",
+      "dist/cdktn/index.d.ts",
+      "dist/provider/terraform-provider-chainform.bundle.js",
+      // the schema answer the provider sends without loading itself (lib/terraform/provider/schema-file.ts)
+      "dist/provider/terraform-provider-chainform.schema.pb",
+    ];
+    for (const file of builtFiles) {
       expect(existsSync(join(installed, file))).toBe(true);
     }
     for (const devOnly of ["protobufjs", "@grpc/grpc-js", "solc", "@peculiar/x509", "reflect-metadata", "jest"]) {

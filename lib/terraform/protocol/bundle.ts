@@ -4,7 +4,8 @@
  * command and waits for each handshake, so the bundle leaves out what is never loaded, lazy imports become bundles
  * of their own that are not even read before the handshake, and the loader reuses V8's compiled code between runs.
  */
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 
@@ -86,9 +87,16 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
   for (const [index, [, entry]] of lazyImports.entries()) {
     await build({ ...common, entryPoints: [entry], outfile: join(options.outDir, lazyFile(index)) });
   }
+  // The code cache is keyed by each bundle's content hash, computed here so that no start-up has to hash ~300 KB.
+  const digests: Record<string, string> = {};
+  for (const file of [`${base}.bundle.js`, ...lazyImports.map((_, index) => lazyFile(index))]) {
+    digests[file] = createHash("sha256").update(readFileSync(join(options.outDir, file))).digest("hex").slice(0, 32);
+  }
   writeFileSync(
     join(options.outDir, `${base}.js`),
-    LOADER.replace("BUNDLE_FILE", JSON.stringify(`${base}.bundle.js`)).replace("LAZY_PREFIX", JSON.stringify(`./${base}.lazy-`)),
+    LOADER.replace("BUNDLE_FILE", JSON.stringify(`${base}.bundle.js`))
+      .replace("LAZY_PREFIX", JSON.stringify(`./${base}.lazy-`))
+      .replace("DIGESTS", JSON.stringify(digests)),
   );
   const launcher = join(options.outDir, base);
   // `terraform init` links mirror directories, so the launcher resolves its real location before finding the loader.
@@ -110,21 +118,25 @@ function substitutesPlugin(substitutes: Readonly<Record<string, string>>): Plugi
 }
 
 // Runs the bundle like `node bundle.js` would, but with V8's code cache: compiled code is kept in the user's cache
-// directory (never next to the bundle, which may sit in a checksummed mirror) keyed by bundle and node version, and
-// reused by the next start. Set CHAINFORM_COMPILE_CACHE=0 to turn it off.
+// directory (never next to the bundle, which may sit in a checksummed mirror) keyed by the bundle's content hash
+// (written here at build time) and node's version, and reused by the next start. Set CHAINFORM_COMPILE_CACHE=0 to
+// turn it off. It loads only fs, path and vm (`module.constructor` is Module, without loading node:module), and
+// no hashing happens at start-up.
 const LOADER = `"use strict";
-const fs = require("fs"), path = require("path"), os = require("os"), vm = require("vm"), crypto = require("crypto");
-const Module = require("module");
-const cacheDir = process.env.CHAINFORM_COMPILE_CACHE === "0" ? null
-  : path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir() || os.tmpdir(), ".cache"), "chainform", "v8");
+const fs = require("fs"), path = require("path"), vm = require("vm");
+const Module = module.constructor;
+const DIGEST = DIGESTS;
+const env = process.env;
+const cacheDir = env.CHAINFORM_COMPILE_CACHE === "0" ? null
+  : path.join(env.XDG_CACHE_HOME || path.join(env.HOME || require("os").homedir() || require("os").tmpdir(), ".cache"), "chainform", "v8");
 const loaded = new Map();
 function load(file, parent) {
   if (loaded.has(file)) return loaded.get(file).exports;
   const source = fs.readFileSync(file, "utf8");
+  const digest = DIGEST[path.basename(file)];
   let cacheFile, cached;
-  if (cacheDir) {
-    const key = crypto.createHash("sha256").update(process.version + process.arch + source).digest("hex").slice(0, 32);
-    cacheFile = path.join(cacheDir, key + ".bin");
+  if (cacheDir && digest) {
+    cacheFile = path.join(cacheDir, digest + "-" + process.version + "-" + process.arch + ".bin");
     try { cached = fs.readFileSync(cacheFile); } catch {}
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });

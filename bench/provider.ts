@@ -23,7 +23,7 @@
  * to the targets (ratio <= 1 meets it). BENCH_REPEAT sets the repetitions (default 5).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, terraformCliConfigPath } from "../lib/terraform/mirror";
@@ -173,7 +173,10 @@ async function main(): Promise<void> {
   const service = await startTestService();
   const figures: Record<string, unknown> = { repeat: REPEAT };
   try {
-    const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: cacheDir };
+    // The handshake runs kill the plugins (as soon as the line is out), which leaves their Unix sockets behind.
+    const socketDir = join(work, "sockets");
+    mkdirSync(socketDir);
+    const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: cacheDir, PLUGIN_UNIX_SOCKET_DIR: socketDir };
     const handshakeOfGo = await handshakes(figures, baseEnv);
 
     const env = { ...providerEnv(service), XDG_CACHE_HOME: cacheDir };

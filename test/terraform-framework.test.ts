@@ -189,7 +189,7 @@ describe("the framework against real terraform", () => {
         }
       });
     });
-    expect(firstLine).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|[A-Za-z0-9+/]+$/);
+    expect(firstLine).toMatch(/^1\|6\|unix\|[^|]+\.sock\|grpc\|[A-Za-z0-9+/]+$/);
     expect(readdirSync(join(binDir, "cache", "chainform", "v8")).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
   });
 });

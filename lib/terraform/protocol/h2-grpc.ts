@@ -5,7 +5,6 @@
  * call in a process this short-lived. gRPC over HTTP/2 for unary calls is small: a length-prefixed message each
  * way, status in the trailers (github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md).
  */
-import { X509Certificate } from "node:crypto";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type * as tls from "node:tls";
 import type { ServiceDefinition } from "@grpc/grpc-js";
@@ -80,11 +79,24 @@ export class UnaryGrpcServer {
   /**
    * Listens on host:port (0: any free port), with mutual TLS when `tls` is given; resolves to the port.
    *
-   * What listens is a plain TCP server: node:tls and the TLS context (a few ms of a provider's start-up) are set up
-   * by {@link prepare}, which a plugin calls once its handshake line is out, or at the first connection. Terraform
+   * What listens is a plain server: node:tls and the TLS context (a few ms of a provider's start-up) are set up by
+   * {@link prepare}, which a plugin calls once its handshake line is out, or at the first connection. Terraform
    * reads the handshake before it connects, so that time no longer delays the handshake.
    */
-  listen(port: number, host: string, tls?: ServerTls): Promise<number> {
+  async listen(port: number, host: string, tls?: ServerTls): Promise<number> {
+    const listener = await this.listenOn({ port, host }, tls);
+    return (listener.address() as { port: number }).port;
+  }
+
+  /**
+   * Listens on a Unix socket at `path`, as {@link listen} does on TCP. Closing the server ({@link close}) removes
+   * the socket file.
+   */
+  async listenUnix(path: string, tls?: ServerTls): Promise<void> {
+    await this.listenOn({ path }, tls);
+  }
+
+  private listenOn(options: { port: number; host: string } | { path: string }, tls: ServerTls | undefined): Promise<NetServer> {
     this.tls = tls;
     // No Nagle: each answer is a small write that Terraform waits for (as node:http2 also sets).
     const listener = createNetServer({ noDelay: true }, (socket) => {
@@ -93,10 +105,10 @@ export class UnaryGrpcServer {
     });
     return new Promise((resolve, reject) => {
       listener.once("error", reject);
-      listener.listen(port, host, () => {
+      listener.listen(options, () => {
         listener.off("error", reject);
         this.listener = listener;
-        resolve((listener.address() as { port: number }).port);
+        resolve(listener);
       });
     });
   }
@@ -109,7 +121,7 @@ export class UnaryGrpcServer {
 
   private tlsAcceptor(settings: ServerTls): (socket: Socket) => void {
     const { createServer } = require("node:tls") as typeof tls;
-    const clientCertDer = new X509Certificate(settings.clientCertPem).raw;
+    const clientCertDer = pemToDer(settings.clientCertPem);
     const server = createServer({
       key: settings.keyPem,
       cert: settings.certPem,
@@ -126,7 +138,7 @@ export class UnaryGrpcServer {
     });
     server.on("secureConnection", (socket: tls.TLSSocket) => {
       // Emitted once the TLS handshake is done, before any of the client's HTTP/2 bytes are read.
-      if (!socket.getPeerCertificate()?.raw?.equals(clientCertDer)) {
+      if (!socket.getPeerX509Certificate()?.raw.equals(clientCertDer)) {
         this.log("TLS client rejected: it did not present Terraform's client certificate");
         socket.destroy();
         return;
@@ -222,4 +234,11 @@ function trailersOnly(code: number, message: string): Buffer {
     ["grpc-status", String(code)],
     ["grpc-message", encodeURIComponent(message)],
   ]);
+}
+
+/** The DER bytes of the first PEM block of `pem` (a certificate): what a TLS peer presents, byte for byte. */
+export function pemToDer(pem: string): Buffer {
+  const match = /-----BEGIN ([A-Z ]+)-----([^-]*)-----END \1-----/.exec(pem);
+  if (!match) throw new Error("not a PEM certificate");
+  return Buffer.from(match[2]!.replace(/\s+/g, ""), "base64");
 }

@@ -3,11 +3,12 @@ import { candidatePorts, handshakeLine, MAGIC_COOKIE_VALUE, readHandshakeEnviron
 describe("handshake line", () => {
   test("has go-plugin's six fields and the certificate in unpadded standard base64", () => {
     const der = Uint8Array.of(0xfb, 0xff, 0xfe, 0x01); // base64 "+//+AQ==": uses + and / and needs padding
-    expect(handshakeLine(41023, der)).toBe("1|6|tcp|127.0.0.1:41023|grpc|+//+AQ");
+    expect(handshakeLine({ network: "tcp", port: 41023 }, der)).toBe("1|6|tcp|127.0.0.1:41023|grpc|+//+AQ");
+    expect(handshakeLine({ network: "unix", path: "/tmp/chainform-7-ab.sock" }, der)).toBe("1|6|unix|/tmp/chainform-7-ab.sock|grpc|+//+AQ");
   });
 
   test("leaves the certificate field empty without mTLS", () => {
-    expect(handshakeLine(10000)).toBe("1|6|tcp|127.0.0.1:10000|grpc|");
+    expect(handshakeLine({ network: "tcp", port: 10000 })).toBe("1|6|tcp|127.0.0.1:10000|grpc|");
   });
 });
 
@@ -30,6 +31,12 @@ describe("readHandshakeEnvironment", () => {
       portRange: [10000, 25000],
       protocolVersions: [5, 6],
     });
+  });
+
+  test("reads where go-plugin puts Unix sockets", () => {
+    const env = readHandshakeEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_UNIX_SOCKET_DIR: "/run/plugins" });
+    expect(env?.unixSocketDir).toBe("/run/plugins");
+    expect(readHandshakeEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_UNIX_SOCKET_DIR: " " })).not.toHaveProperty("unixSocketDir");
   });
 });
 

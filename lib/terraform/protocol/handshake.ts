@@ -20,7 +20,12 @@ export interface HandshakeEnvironment {
   readonly portRange: readonly [number, number];
   /** The plugin protocol versions Terraform accepts. */
   readonly protocolVersions: readonly number[];
+  /** Where to put the Unix socket (`PLUGIN_UNIX_SOCKET_DIR`, as go-plugin reads it); absent: the temp directory. */
+  readonly unixSocketDir?: string;
 }
+
+/** Where the plugin listens, as the handshake line gives it to Terraform. */
+export type PluginAddress = { readonly network: "unix"; readonly path: string } | { readonly network: "tcp"; readonly port: number };
 
 /** Shown when someone runs the provider binary by hand. */
 export const NOT_STARTED_BY_TERRAFORM =
@@ -41,7 +46,13 @@ export function readHandshakeEnvironment(env: NodeJS.ProcessEnv = process.env): 
     .map((v) => Number.parseInt(v.trim(), 10))
     .filter((v) => !Number.isNaN(v));
   const clientCertPem = env.PLUGIN_CLIENT_CERT?.trim() ? env.PLUGIN_CLIENT_CERT : undefined;
-  return { ...(clientCertPem ? { clientCertPem } : {}), portRange: [min, Math.max(min, max)], protocolVersions: versions };
+  const unixSocketDir = env.PLUGIN_UNIX_SOCKET_DIR?.trim() || undefined;
+  return {
+    ...(clientCertPem ? { clientCertPem } : {}),
+    portRange: [min, Math.max(min, max)],
+    protocolVersions: versions,
+    ...(unixSocketDir ? { unixSocketDir } : {}),
+  };
 }
 
 /**
@@ -60,12 +71,15 @@ export function* candidatePorts(range: readonly [number, number], random: () => 
 }
 
 /**
- * The handshake line: `1|6|tcp|127.0.0.1:PORT|grpc|CERT`, CERT being the server certificate's DER in standard
- * base64 without `=` padding (go-plugin decodes it with RawStdEncoding); empty without mTLS.
+ * The handshake line: `1|6|unix|/tmp/…/chainform-….sock|grpc|CERT` (or `1|6|tcp|127.0.0.1:PORT|grpc|CERT`), CERT
+ * being the server certificate's DER in standard base64 without `=` padding (go-plugin decodes it with
+ * RawStdEncoding); empty without mTLS.
  * @example
- * handshakeLine(41023, certificate.der) // "1|6|tcp|127.0.0.1:41023|grpc|MIIB..."
+ * handshakeLine({ network: "unix", path: "/tmp/chainform-7.sock" }, certificate.der) // "1|6|unix|/tmp/chainform-7.sock|grpc|MIIB..."
+ * handshakeLine({ network: "tcp", port: 41023 }, certificate.der) // "1|6|tcp|127.0.0.1:41023|grpc|MIIB..."
  */
-export function handshakeLine(port: number, certificateDer?: Uint8Array): string {
+export function handshakeLine(address: PluginAddress, certificateDer?: Uint8Array): string {
   const cert = certificateDer ? Buffer.from(certificateDer).toString("base64").replace(/=+$/, "") : "";
-  return [CORE_PROTOCOL_VERSION, PLUGIN_PROTOCOL_VERSION, "tcp", `127.0.0.1:${port}`, "grpc", cert].join("|");
+  const where = address.network === "unix" ? address.path : `127.0.0.1:${address.port}`;
+  return [CORE_PROTOCOL_VERSION, PLUGIN_PROTOCOL_VERSION, address.network, where, "grpc", cert].join("|");
 }

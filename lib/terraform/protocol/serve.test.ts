@@ -1,11 +1,12 @@
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { buildSync } from "esbuild";
 import { serviceDefinition } from "./grpc-service";
 import { MAGIC_COOKIE_VALUE } from "./handshake";
+import { unixSocketPath } from "./serve";
 import { generateServerCertificate } from "../../tls/certificate";
 
 // A provider process as small as it gets: one RPC, and a console.log that must not reach stdout.
@@ -58,7 +59,8 @@ describe("servePlugin in a real process", () => {
 
   // What go-plugin's client does: pin the server certificate from the handshake line, present our own.
   function connect(line: string, service = "tfplugin6.Provider", certificate: typeof clientCertificate | null = clientCertificate): UnaryClient {
-    const [, , , address, , certBase64] = line.split("|");
+    const [, , network, where, , certBase64] = line.split("|");
+    const address = network === "unix" ? `unix://${where}` : where;
     const serverCertPem = `-----BEGIN CERTIFICATE-----\n${Buffer.from(certBase64!, "base64").toString("base64")}\n-----END CERTIFICATE-----\n`;
     const credentials = certificate
       ? grpc.credentials.createSsl(Buffer.from(serverCertPem), Buffer.from(certificate.keyPem), Buffer.from(certificate.certPem))
@@ -67,20 +69,22 @@ describe("servePlugin in a real process", () => {
     return new Client(address!, credentials, { "grpc.ssl_target_name_override": "localhost" }) as unknown as UnaryClient;
   }
 
-  test("handshakes over mTLS, serves RPCs, and exits on Shutdown", async () => {
+  test("handshakes over mTLS on a Unix socket, serves RPCs, exits on Shutdown and removes its socket", async () => {
+    const socketDir = mkdtempSync(join(tmpdir(), "chainform-sockets-"));
     const provider = start({
       TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
       PLUGIN_CLIENT_CERT: clientCertificate.certPem,
       PLUGIN_MIN_PORT: "10000",
       PLUGIN_MAX_PORT: "25000",
       PLUGIN_PROTOCOL_VERSIONS: "6",
+      PLUGIN_UNIX_SOCKET_DIR: socketDir,
     });
     try {
       const line = await handshake(provider.stdout);
-      expect(line).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|[A-Za-z0-9+/]+$/);
-      const port = Number(line.split("|")[3]!.split(":")[1]);
-      expect(port).toBeGreaterThanOrEqual(10000);
-      expect(port).toBeLessThanOrEqual(25000);
+      expect(line).toMatch(/^1\|6\|unix\|[^|]+\.sock\|grpc\|[A-Za-z0-9+/]+$/);
+      const socketPath = line.split("|")[3]!;
+      expect(dirname(socketPath)).toBe(socketDir);
+      expect(statSync(socketPath).isSocket()).toBe(true);
 
       const client = connect(line);
       const schema = await call(client, "GetProviderSchema");
@@ -111,6 +115,30 @@ describe("servePlugin in a real process", () => {
 
       expect(provider.stdout()).toBe(`${line}\n`);
       expect(provider.stderr()).toContain("library noise that must not reach stdout");
+      expect(readdirSync(socketDir)).toEqual([]);
+    } finally {
+      provider.child.kill();
+      rmSync(socketDir, { recursive: true, force: true });
+    }
+  });
+
+  test("listens on TCP in Terraform's port range when it cannot make a Unix socket", async () => {
+    const provider = start({
+      TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
+      PLUGIN_CLIENT_CERT: clientCertificate.certPem,
+      PLUGIN_MIN_PORT: "10000",
+      PLUGIN_MAX_PORT: "25000",
+      PLUGIN_UNIX_SOCKET_DIR: join(dir, "no-such-directory"),
+    });
+    try {
+      const line = await handshake(provider.stdout);
+      expect(line).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|[A-Za-z0-9+/]+$/);
+      const port = Number(line.split("|")[3]!.split(":")[1]);
+      expect(port).toBeGreaterThanOrEqual(10000);
+      expect(port).toBeLessThanOrEqual(25000);
+      const client = connect(line);
+      await expect(call(client, "GetProviderSchema")).resolves.toHaveProperty("resource_schemas");
+      client.close();
     } finally {
       provider.child.kill();
     }
@@ -140,5 +168,20 @@ describe("servePlugin in a real process", () => {
     expect(await provider.exited).toBe(1);
     expect(provider.stdout()).not.toMatch(/\|grpc\|/);
     expect(provider.stderr()).toMatch(/This binary is a plugin/);
+  });
+});
+
+describe("unixSocketPath", () => {
+  test("is a fresh .sock file in the directory", () => {
+    const a = unixSocketPath("/tmp", "linux")!;
+    expect(dirname(a)).toBe("/tmp");
+    expect(a).toMatch(/\/chainform-\d+-[a-z0-9]+\.sock$/);
+    expect(unixSocketPath("/tmp", "linux")).not.toBe(a);
+  });
+
+  test("is none where a socket cannot be made or named in the handshake", () => {
+    expect(unixSocketPath("/tmp", "win32")).toBeUndefined();
+    expect(unixSocketPath(`/tmp/${"d".repeat(90)}`, "darwin")).toBeUndefined(); // over sockaddr_un's 104 bytes
+    expect(unixSocketPath("/tmp/a|b", "linux")).toBeUndefined(); // the handshake line is split on |
   });
 });

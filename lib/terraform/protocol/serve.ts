@@ -2,6 +2,8 @@
  * Runs a plugin process: handshake with Terraform, serve gRPC over mTLS, exit when told to. The whole of a provider
  * binary's `main` is `servePlugin(server)` (the framework's `serveProvider` calls it).
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createPluginServer } from "./grpc-server";
 import type { UnaryGrpcServer } from "./h2-grpc";
 import {
@@ -12,6 +14,7 @@ import {
   MAGIC_COOKIE_KEY,
   readHandshakeEnvironment,
   type HandshakeEnvironment,
+  type PluginAddress,
 } from "./handshake";
 import type { ProviderServer } from "./provider-server";
 import { reserveStdout } from "./stdout";
@@ -58,8 +61,8 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
     process.exit(0);
   };
   const plugin = createPluginServer(provider, { onShutdown: exit, log });
-  const { port, certificateDer } = await bind(plugin.server, environment);
-  writeStdout(`${handshakeLine(port, certificateDer)}\n`);
+  const { address, certificateDer } = await bind(plugin.server, environment);
+  writeStdout(`${handshakeLine(address, certificateDer)}\n`);
   trace("handshake");
   // Terraform is reading the line and will connect: set up what the connection needs now.
   plugin.server.prepare();
@@ -73,24 +76,53 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
   }, PARENT_CHECK_MS).unref();
 }
 
+/**
+ * Listens where go-plugin's own servers do: on a Unix socket in `PLUGIN_UNIX_SOCKET_DIR` or the temp directory
+ * (it costs less to set up than a TCP port, and only this user can connect to it), or on 127.0.0.1 in Terraform's
+ * port range when no socket can be made there (Windows, a directory that is missing, read-only or too deep).
+ */
 async function bind(
   server: UnaryGrpcServer,
   environment: HandshakeEnvironment,
-): Promise<{ port: number; certificateDer?: Uint8Array }> {
+): Promise<{ address: PluginAddress; certificateDer?: Uint8Array }> {
   const certificate = environment.clientCertPem ? generateServerCertificate() : undefined;
   const tls = certificate && environment.clientCertPem
     ? { keyPem: certificate.keyPem, certPem: certificate.certPem, clientCertPem: environment.clientCertPem }
     : undefined;
+  const withCertificate = certificate ? { certificateDer: certificate.der } : {};
+  const path = unixSocketPath(environment.unixSocketDir ?? tmpdir());
+  if (path) {
+    try {
+      await server.listenUnix(path, tls);
+      return { address: { network: "unix", path }, ...withCertificate };
+    } catch {
+      // falls back to TCP below
+    }
+  }
   let attempts = 0;
   let lastError: Error | undefined;
   for (const candidate of candidatePorts(environment.portRange)) {
     if (attempts++ >= MAX_BIND_ATTEMPTS) break;
     try {
       const port = await server.listen(candidate, "127.0.0.1", tls);
-      return { port, ...(certificate ? { certificateDer: certificate.der } : {}) };
+      return { address: { network: "tcp", port }, ...withCertificate };
     } catch (error) {
       lastError = error as Error;
     }
   }
   throw new Error(`could not listen on 127.0.0.1 in ports ${environment.portRange.join("-")}: ${lastError?.message}`);
+}
+
+// A Unix socket's path must fit in sockaddr_un (104 bytes on macOS, 108 on Linux, with its terminating NUL).
+const MAX_SOCKET_PATH_BYTES = 100;
+
+/**
+ * A fresh socket path in `dir`, or undefined where there can be none: on Windows, or when the path would not fit
+ * in a socket address or could not be written in the handshake line (which is split on `|`).
+ */
+export function unixSocketPath(dir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === "win32") return undefined;
+  const path = join(dir, `chainform-${process.pid}-${Math.random().toString(36).slice(2, 10)}.sock`);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES || /[|\r\n]/.test(path)) return undefined;
+  return path;
 }

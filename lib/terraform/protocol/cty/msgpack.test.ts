@@ -188,6 +188,20 @@ describe("msgpack codec: the bytes are what @msgpack/msgpack (and go-cty) read a
     }
   });
 
+  test("short strings, ASCII or not, as strings or as a dynamic value's type bytes, match @msgpack/msgpack", () => {
+    // Below 64 characters the writer tries ASCII first and falls back at the first other character.
+    const texts = ["", "a", "x".repeat(31), "x".repeat(32), "x".repeat(63), "x".repeat(64), "é", "abcé", "é" + "x".repeat(40), "x".repeat(62) + "é", "日本", "a\u007f\u0080"];
+    for (const text of texts) {
+      expect([text, hexOf(encodeMsgpack(text, cty.string))]).toEqual([text, hexOf(encode(text))]);
+      expect(decodeMsgpack(encodeMsgpack(text, cty.string), cty.string)).toBe(text);
+      const map = { [text]: text };
+      expect([text, hexOf(encodeMsgpack(map, cty.map(cty.string)))]).toEqual([text, hexOf(encode(map))]);
+    }
+    // A dynamic value's type goes as bin (its JSON's UTF-8 bytes), short enough here for the ASCII path.
+    const bytes = encodeMsgpack(new TypedValue(cty.string, "v"), cty.dynamic);
+    expect(hexOf(bytes)).toBe(hexOf(encode([Buffer.from('"string"'), "v"])));
+  });
+
   test("strings, lists and maps of every header size match @msgpack/msgpack byte for byte", () => {
     for (const size of sizes) {
       const text = "é".repeat(size >> 1) + "x".repeat(size & 1); // multi-byte characters: byte length, not length

@@ -16,6 +16,8 @@ import { describeType, impliedType, setOwn, TypedValue, type CtyValue } from "./
 
 const REFINED_UNKNOWN_EXT = 12;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+// Strings shorter than this (in UTF-16 units) are tried as ASCII first: see Writer.stringOrBinary.
+const SHORT_STRING = 64;
 
 /**
  * Decodes msgpack bytes against a type.
@@ -420,6 +422,30 @@ class Writer {
 
   /** A string as msgpack str (fixstr, str8, str16, str32), or its UTF-8 bytes as bin (bin8, bin16, bin32). */
   private stringOrBinary(text: string, asString: boolean): void {
+    // Most strings of a state (attribute names, ids, URLs) are short and ASCII: copied here a byte per character,
+    // they skip two calls into C++ (byteLength, write), which cost more than the copy in a short-lived process.
+    if (text.length < SHORT_STRING) {
+      const length = text.length;
+      this.reserve(length + 2);
+      const buffer = this.buffer;
+      const start = this.offset + (asString && length < 32 ? 1 : 2);
+      let i = 0;
+      for (; i < length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0x80) break;
+        buffer[start + i] = code;
+      }
+      if (i === length) {
+        if (start === this.offset + 1) {
+          buffer[this.offset] = 0xa0 | length;
+        } else {
+          buffer[this.offset] = asString ? 0xd9 : 0xc4;
+          buffer[this.offset + 1] = length;
+        }
+        this.offset = start + length;
+        return;
+      }
+    }
     const length = Buffer.byteLength(text);
     this.reserve(length + 5);
     const buffer = this.buffer;

@@ -176,6 +176,9 @@ function isDefault(field: Field, value: unknown): boolean {
   }
 }
 
+// The default of an absent bytes field: one shared empty Buffer (it has no bytes to change), not one per message.
+const NO_BYTES = Buffer.alloc(0);
+
 function defaultOf(field: Field): unknown {
   if (field.map) return {};
   if (field.repeated) return [];
@@ -185,7 +188,7 @@ function defaultOf(field: Field): unknown {
     case "string":
       return "";
     case "bytes":
-      return Buffer.alloc(0);
+      return NO_BYTES;
     case "bool":
       return false;
     default:

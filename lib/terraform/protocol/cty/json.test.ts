@@ -12,6 +12,19 @@ describe("decodeJson", () => {
     extra: cty.dynamic,
   });
 
+  test("reads UTF-8 bytes as TextDecoder does: multi-byte characters, a byte order mark dropped, bad bytes replaced", () => {
+    const text = '{"id":"Zürich ✓ 日本 😀","tags":{"k":"\\u00e9"}}';
+    const bytes = new TextEncoder().encode(text);
+    const inside = new Uint8Array(bytes.length + 6);
+    inside.set(bytes, 3); // a view into a larger buffer, as protobuf decoding hands out
+    for (const input of [bytes, inside.subarray(3, 3 + bytes.length), Uint8Array.of(0xef, 0xbb, 0xbf, ...bytes)]) {
+      expect(decodeJson(input, type)).toMatchObject({ id: "Zürich ✓ 日本 😀", tags: { k: "é" } });
+    }
+    const bad = Uint8Array.from([...new TextEncoder().encode('{"id":"a'), 0xff, ...new TextEncoder().encode('"}')]);
+    expect((decodeJson(bad, type) as { id: string }).id).toBe(JSON.parse(new TextDecoder().decode(bad)).id);
+    expect((decodeJson(bad, type) as { id: string }).id).toBe("a\uFFFD");
+  });
+
   test("decodes state JSON against its type, missing attributes as null", () => {
     const json = '{"id":"a","count":2,"enabled":true,"tags":{"k":"v"},"rule":[{"name":"x"}]}';
     expect(decodeJson(json, type)).toEqual({

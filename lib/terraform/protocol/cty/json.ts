@@ -21,8 +21,16 @@ export interface DecodeJsonOptions {
  * const state = decodeJson(request.raw_state.json, schemaType, { ignoreUnknownAttributes: true });
  */
 export function decodeJson(json: string | Uint8Array, type: CtyType, options: DecodeJsonOptions = {}): CtyValue {
-  const text = typeof json === "string" ? json : new TextDecoder().decode(json);
-  return fromJson(JSON.parse(text), type, [], options);
+  return fromJson(JSON.parse(typeof json === "string" ? json : utf8Text(json)), type, [], options);
+}
+
+/**
+ * UTF-8 bytes as text, as TextDecoder reads them (a leading byte order mark dropped, bad bytes as U+FFFD). Through
+ * Buffer: on Node 20 a TextDecoder costs ~0.1 ms to make, once per state in an UpgradeResourceState.
+ */
+function utf8Text(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function fromJson(raw: unknown, type: CtyType, path: ValuePath, options: DecodeJsonOptions): CtyValue {

@@ -130,6 +130,16 @@ const env = process.env;
 const cacheDir = env.CHAINFORM_COMPILE_CACHE === "0" ? null
   : path.join(env.XDG_CACHE_HOME || path.join(env.HOME || require("os").homedir() || require("os").tmpdir(), ".cache"), "chainform", "v8");
 const loaded = new Map();
+// Every build and every node version has cache files of its own: when one is written (a cache miss, so rarely),
+// those nobody has written for 30 days go. One still in use is only compiled and written again.
+const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+function prune(dir) {
+  const now = Date.now();
+  for (const name of fs.readdirSync(dir)) {
+    if (!/\\.bin(\\.\\d+)?$/.test(name)) continue;
+    try { if (now - fs.statSync(path.join(dir, name)).mtimeMs > PRUNE_AFTER_MS) fs.unlinkSync(path.join(dir, name)); } catch {}
+  }
+}
 function load(file, parent) {
   if (loaded.has(file)) return loaded.get(file).exports;
   const source = fs.readFileSync(file, "utf8");
@@ -152,6 +162,7 @@ function load(file, parent) {
         const temporary = cacheFile + "." + process.pid;
         fs.writeFileSync(temporary, script.createCachedData());
         fs.renameSync(temporary, cacheFile);
+        prune(path.dirname(cacheFile));
       } catch {}
     };
     setTimeout(save, 300).unref();

@@ -130,7 +130,7 @@ describe("the packed package, installed into a fresh project", () => {
     for (const file of builtFiles) {
       expect(existsSync(join(installed, file))).toBe(true);
     }
-    for (const devOnly of ["protobufjs", "@grpc/grpc-js", "solc", "@peculiar/x509", "reflect-metadata", "jest"]) {
+    for (const devOnly of ["protobufjs", "@grpc/grpc-js", "@msgpack/msgpack", "solc", "@peculiar/x509", "reflect-metadata", "jest"]) {
       expect(existsSync(join(project, "node_modules", devOnly))).toBe(false);
     }
     expect(existsSync(join(installed, "node_modules", "constructs"))).toBe(false);

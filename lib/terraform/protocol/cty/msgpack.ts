@@ -320,7 +320,7 @@ class Writer {
   value(value: CtyValue | undefined, type: CtyType): void {
     if (value === undefined || value === null) return this.byte(0xc0);
     if (isUnknown(value)) {
-      const payload = value.refinement && encodeRefinement(value.refinement, type);
+      const payload = value.refinement && encodeRefinement(value.refinement, type, encodeMsgpack);
       // go-cty's "totally unknown": fixext1, type 0, one zero byte (the shortest extension msgpack can express).
       if (!payload) return this.bytes3(0xd4, 0, 0);
       return this.extension(REFINED_UNKNOWN_EXT, payload);

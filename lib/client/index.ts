@@ -39,4 +39,4 @@ export type { ListTransactionsQuery } from "./actions/listTransactions";
 export * from "./records/simulation";
 
 export type * from "../spec";
-export { RPC_NAMES } from "../spec/environments";
+export { RPC_NAMES } from "../spec/constants";

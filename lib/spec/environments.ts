@@ -13,6 +13,9 @@ export const VERIFICATION_VISIBILITY_VALUES = ["bytecode", "abi", "source"] as c
 export type VerificationVisibility = (typeof VERIFICATION_VISIBILITY_VALUES)[number];
 
 import type { RelayMode } from "./environment-rules";
+import { MAX_BATCH_DELETE_IDS, RPC_NAMES } from "./constants";
+
+export { MAX_BATCH_DELETE_IDS, RPC_NAMES };
 
 export {
   MAX_ACCOUNTS_PER_NETWORK,
@@ -78,16 +81,6 @@ export const CreateEnvironmentRequest = Type.Object(
 );
 export type CreateEnvironmentRequest = Static<typeof CreateEnvironmentRequest>;
 
-/**
- * Names of the `rpcs` entries the hosted service documents (real-service-notes.md): `Admin RPC` (full cheatcode
- * access, a secret), `Public RPC`, and their WebSocket variants. Clients match these names and ignore others.
- */
-export const RPC_NAMES = {
-  admin: "Admin RPC",
-  public: "Public RPC",
-  adminWebsocket: "Admin websocket RPC",
-  publicWebsocket: "Public websocket RPC",
-} as const;
 
 /**
  * An RPC endpoint of a Virtual Environment. `Admin RPC` URLs are secrets, and a caller who may not write (a
@@ -155,8 +148,6 @@ export type ListEnvironmentsQuery = Static<typeof ListEnvironmentsQuery>;
 export const EnvironmentList = Type.Object({ environments: Type.Array(Environment) });
 export type EnvironmentList = Static<typeof EnvironmentList>;
 
-/** Most ids in one batch delete. */
-export const MAX_BATCH_DELETE_IDS = 100;
 
 /** DELETE .../environments body (docs/service.md "Shapes"). */
 export const BatchDeleteEnvironmentsRequest = Type.Object(

@@ -1,7 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { SUPPORTED_FEATURES } from "./constants";
 
-/** The feature flags of a supported network. */
-export const SUPPORTED_FEATURES = ["virtual_testnet", "node", "explorer", "simulator", "monitoring"] as const;
+export { SUPPORTED_FEATURES };
+
 /** A feature of a supported network. */
 export type SupportedFeature = (typeof SUPPORTED_FEATURES)[number];
 

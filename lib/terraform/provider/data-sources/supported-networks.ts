@@ -1,5 +1,6 @@
 /** `chainform_supported_networks`: the networks the service can fork, optionally those with one feature. */
-import { SUPPORTED_FEATURES, type SupportedNetwork } from "../../../spec";
+import type { SupportedNetwork } from "../../../spec";
+import { SUPPORTED_FEATURES } from "../../../spec/constants";
 import { attr, cty, defineDataSource, defineSchema, oneOf, type Model } from "../../framework";
 import { reportError } from "../errors";
 import type { ChainformProviderData } from "../provider-data";

@@ -23,8 +23,12 @@ export default async function buildProvider({ root }) {
       entry,
       outDir: staging,
       type: PROVIDER_TYPE,
-      // Read only after the handshake (see main.ts).
-      lazyImports: { "./server": join(root, "lib", "terraform", "provider", "server.ts") },
+      lazyImports: {
+        // The provider itself, read only after the handshake (see main.ts).
+        "./server": join(root, "lib", "terraform", "provider", "server.ts"),
+        // viem, for contracts and contract calls only (lib/terraform/provider/lazy-viem.ts).
+        "./viem": join(root, "lib", "terraform", "provider", "viem.ts"),
+      },
       // The provider's HTTP goes through node:http: undici's WebAssembly parser costs each provider process that makes
       // a request ~150 ms of background compiling, which its exit waits for (lib/terraform/provider/node-http-pool.ts).
       substitutes: { undici: join(root, "lib", "terraform", "provider", "node-http-pool.ts") },

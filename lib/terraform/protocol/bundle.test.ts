@@ -66,4 +66,33 @@ describe("the provider's loader and its V8 code cache", () => {
     expect(existsSync(join(v8, "fedcba9876543210fedcba9876543210-v22.0.0-x64.bin.4242"))).toBe(false);
     expect(left.filter((name) => name.endsWith(`-${process.version}-${process.arch}.bin`))).toHaveLength(1);
   });
+
+  test("a lazy bundle's own lazy imports become bundles of their own, read only when required", async () => {
+    const src = join(dir, "nested");
+    mkdirSync(src);
+    writeFileSync(join(src, "main.ts"), 'const { run } = require("./outer"); process.stdout.write(run(process.argv[2] === "inner"));');
+    writeFileSync(join(src, "outer.ts"), 'export function run(deep: boolean): string { return deep ? require("./inner").hello() : "outer only"; }');
+    writeFileSync(join(src, "inner.ts"), 'export function hello(): string { return "INNER-" + "MARKER"; }');
+    const out = join(src, "out");
+    const { launcher: nested } = await bundleProvider({
+      entry: join(src, "main.ts"),
+      outDir: out,
+      type: "nested",
+      lazyImports: { "./outer": join(src, "outer.ts"), "./inner": join(src, "inner.ts") },
+    });
+    expect(readFileSync(join(out, "terraform-provider-nested.lazy-0.js"), "utf8")).not.toContain("INNER-");
+    expect(readFileSync(join(out, "terraform-provider-nested.lazy-1.js"), "utf8")).toContain("INNER-");
+    const runNested = (arg: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(nested, [arg], { env: { PATH: process.env.PATH, XDG_CACHE_HOME: join(src, "cache") } });
+        let stdout = "";
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        child.once("error", reject);
+        child.once("exit", () => resolve(stdout));
+      });
+    expect(await runNested("outer")).toBe("outer only");
+    expect(await runNested("inner")).toBe("INNER-MARKER");
+    // Both lazy bundles went through the loader's code cache: one file for each bundle that ran.
+    expect(readdirSync(join(src, "cache", "chainform", "v8"))).toHaveLength(3);
+  });
 });

@@ -20,10 +20,10 @@ export interface BundleProviderOptions {
   /** The node binary the launcher runs. Default: the one running this build. */
   readonly node?: string;
   /**
-   * Modules the entry `require`s after the handshake, by the exact specifier it uses (e.g. `"./server"` →
-   * `lib/terraform/provider/server.ts`). Each becomes a bundle of its own, loaded (with the code cache) only when
-   * the entry requires it. Nothing may be shared by identity between the entry and a lazy module: each bundle has
-   * its own copy of what it imports.
+   * Modules `require`d only when needed, by the exact specifier the code uses (e.g. `"./server"` →
+   * `lib/terraform/provider/server.ts`, which the entry requires after the handshake). Each becomes a bundle of its
+   * own, loaded (with the code cache) only when some bundle requires that specifier. Nothing may be shared by
+   * identity between bundles: each has its own copy of what it imports.
    */
   readonly lazyImports?: Readonly<Record<string, string>>;
   /**
@@ -67,25 +67,26 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
     external: ["@grpc/proto-loader"],
     plugins: [substitutesPlugin(options.substitutes ?? {})],
   };
-  await build({
-    ...common,
-    entryPoints: [options.entry],
-    outfile: bundle,
-    plugins: [
-      ...common.plugins!,
-      {
-        name: "lazy-imports",
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /.*/ }, (args) => {
-            const index = lazyImports.findIndex(([specifier]) => specifier === args.path);
-            return index === -1 || args.kind !== "require-call" ? undefined : { path: `./${lazyFile(index)}`, external: true };
-          });
-        },
-      },
-    ],
+  // In every bundle, a `require` of a lazy import's specifier loads that import's own bundle (a lazy bundle may
+  // have lazy parts of its own); a lazy import's own bundle holds its module, not a require of itself.
+  const lazyPlugin = (self?: number): Plugin => ({
+    name: "lazy-imports",
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /.*/ }, (args) => {
+        const index = lazyImports.findIndex(([specifier]) => specifier === args.path);
+        if (index === -1 || index === self || args.kind !== "require-call") return undefined;
+        return { path: `./${lazyFile(index)}`, external: true };
+      });
+    },
   });
+  await build({ ...common, entryPoints: [options.entry], outfile: bundle, plugins: [...common.plugins!, lazyPlugin()] });
   for (const [index, [, entry]] of lazyImports.entries()) {
-    await build({ ...common, entryPoints: [entry], outfile: join(options.outDir, lazyFile(index)) });
+    await build({
+      ...common,
+      entryPoints: [entry],
+      outfile: join(options.outDir, lazyFile(index)),
+      plugins: [...common.plugins!, lazyPlugin(index)],
+    });
   }
   // The code cache is keyed by each bundle's content hash, computed here so that no start-up has to hash ~300 KB.
   const digests: Record<string, string> = {};

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { keccak256, type Abi, type Hex } from "./viem";
+import { viem } from "./lazy-viem";
+import type { Abi, Hex } from "./viem";
 
 /** What a deployment needs from an artifact. */
 export interface Artifact {
@@ -60,7 +61,7 @@ export function fromParts(
     return { error: `${where}'s bytecode needs linked libraries (it holds placeholders); link them before deploying.` };
   }
   if (!/^0x([0-9a-fA-F]{2})+$/.test(code)) return { error: `${where}'s bytecode is not hex.` };
-  return { abi, bytecode: code as Hex, bytecodeHash: keccak256(code as Hex), ...names };
+  return { abi, bytecode: code as Hex, bytecodeHash: viem().keccak256(code as Hex), ...names };
 }
 
 /** Parses ABI JSON text given in configuration; an error message when it is not an ABI. */

@@ -8,7 +8,8 @@ import { parseAbi } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
 import { revertReason } from "../resources/contract";
-import { decodeFunctionResult, encodeFunctionData, parseAbiItem, type Abi, type AbiFunction, type Hex } from "../viem";
+import { viem } from "../lazy-viem";
+import type { Abi, AbiFunction, Hex } from "../viem";
 
 /** The data source schema. */
 export const contractCallSchema = defineSchema({
@@ -53,7 +54,7 @@ export function resolveFunction(fn: string, abiText: string | null, argCount: nu
     return match;
   }
   try {
-    const item = parseAbiItem(`function ${fn.replace(/^function\s+/, "")}`) as AbiFunction;
+    const item = viem().parseAbiItem(`function ${fn.replace(/^function\s+/, "")}`) as AbiFunction;
     if (item.outputs.length === 0) return { error: `${fn} declares no outputs: write them, e.g. "owner() view returns (address)", or give abi.`, path: "function" };
     return item;
   } catch {
@@ -71,7 +72,7 @@ export const contractCallDataSource = defineDataSource<typeof contractCallSchema
     if ("error" in fn) return void diagnostics.error("Cannot call the function", fn.error, at(fn.path));
     let callData: Hex;
     try {
-      callData = encodeFunctionData({ abi: [fn], functionName: fn.name, args: toAbiValues(fn.inputs, args, fn.name) } as never);
+      callData = viem().encodeFunctionData({ abi: [fn], functionName: fn.name, args: toAbiValues(fn.inputs, args, fn.name) } as never);
     } catch (error) {
       if (!(error instanceof AbiValueError)) throw error;
       return void diagnostics.error("Arguments do not match the function", error.message, error.index >= 0 ? at("args", error.index) : at("args"));
@@ -92,7 +93,7 @@ export const contractCallDataSource = defineDataSource<typeof contractCallSchema
     }
     let decoded: unknown;
     try {
-      decoded = decodeFunctionResult({ abi: [fn], functionName: fn.name, data: answer } as never);
+      decoded = viem().decodeFunctionResult({ abi: [fn], functionName: fn.name, data: answer } as never);
     } catch (error) {
       return void diagnostics.error("Cannot decode the result", `${fn.name} returned ${answer.slice(0, 66)}..., which does not decode as its outputs: ${(error as Error).message.split("\n")[0]}`, at("function"));
     }

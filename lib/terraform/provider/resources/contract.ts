@@ -23,7 +23,8 @@ import { AbiValueError, toAbiValues } from "../abi-values";
 import { fromParts, loadArtifact, parseAbi, type Artifact } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc, type VnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
-import { decodeErrorResult, encodeDeployData, type Abi, type AbiParameter, type Hex } from "../viem";
+import { viem } from "../lazy-viem";
+import type { Abi, AbiParameter, Hex } from "../viem";
 import { verifyContract } from "./contract-verify";
 
 /** The sender of deployments that name none; the provider funds it through the Admin RPC when it runs low. */
@@ -119,7 +120,7 @@ export function deploymentSource(
   const constructor = artifact.abi.find((item) => item.type === "constructor") as { inputs: readonly AbiParameter[] } | undefined;
   try {
     const args = toAbiValues(constructor?.inputs ?? [], inputs.constructor_args ?? [], "the constructor");
-    encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
+    viem().encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
     return { artifact, args };
   } catch (error) {
     if (!(error instanceof AbiValueError)) throw error;
@@ -180,7 +181,7 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
     const chain = await vnetRpc(data, diagnostics, plan, paths, { gone: "error", needAdmin: true, action: "deploy the contract" });
     if (!chain) return;
     const from = typeof plan.from === "string" ? plan.from : DEFAULT_DEPLOYER;
-    const deployData = encodeDeployData({ abi: source.artifact.abi, bytecode: source.artifact.bytecode, args: source.args } as never) as Hex;
+    const deployData = viem().encodeDeployData({ abi: source.artifact.abi, bytecode: source.artifact.bytecode, args: source.args } as never) as Hex;
     try {
       if (from.toLowerCase() === DEFAULT_DEPLOYER) {
         const balance = BigInt(await chain.read<string>("eth_getBalance", [from, "latest"]));
@@ -260,7 +261,7 @@ export function revertReason(abi: Abi, error: ChainRpcError): string {
   const data = typeof error.data === "string" ? error.data : (error.data as { data?: unknown } | undefined)?.data;
   if (typeof data === "string" && data.length >= 10) {
     try {
-      const decoded = decodeErrorResult({ abi, data: data as Hex });
+      const decoded = viem().decodeErrorResult({ abi, data: data as Hex });
       if (decoded.errorName === "Error") return JSON.stringify(decoded.args?.[0]);
       return `${decoded.errorName}(${(decoded.args ?? []).map((a) => String(a)).join(", ")})`;
     } catch {

@@ -361,59 +361,65 @@ export interface ProtoRoot {
 }
 
 /**
- * Builds the types of a protobufjs JSON descriptor, resolving type references the way protobuf does: from the
- * innermost enclosing scope outwards.
+ * The types of a protobufjs JSON descriptor, resolving type references the way protobuf does: from the innermost
+ * enclosing scope outwards. A type is built when first looked up, with the types it refers to: a provider process
+ * that serves a few RPCs builds a few of the protocol's 72 message types, not all of them before its handshake.
  * @example
  * const root = loadDescriptor(descriptor);
  * root.lookupType("tfplugin6.DynamicValue").decode(bytes);
  */
 export function loadDescriptor(json: NamespaceJson): ProtoRoot {
-  const types = new Map<string, MessageType | EnumType>();
-  const services = new Map<string, { scope: string; json: NamespaceJson }>();
-  const pending: { field: Field; scope: string }[] = [];
-
+  const namespaces = new Map<string, NamespaceJson>();
+  const services = new Map<string, NamespaceJson>();
   const visit = (namespace: NamespaceJson, fullName: string) => {
-    if (namespace.values) types.set(fullName, new EnumType(fullName, namespace.values));
-    if (namespace.fields) {
-      const oneofOf = new Map<string, string>();
-      for (const [oneof, { oneof: members }] of Object.entries(namespace.oneofs ?? {})) {
-        // proto3 `optional` fields come as synthetic oneofs named "_field": presence, but no virtual field.
-        if (!oneof.startsWith("_")) for (const member of members) oneofOf.set(member, oneof);
-      }
-      const fields = Object.entries(namespace.fields).map(([name, f]): Field => {
-        const oneof = oneofOf.get(name);
-        const field: Field = {
-          name,
-          id: f.id,
-          type: f.type,
-          repeated: f.rule === "repeated",
-          map: f.keyType !== undefined,
-          presence: oneof !== undefined || f.options?.proto3_optional === true,
-          ...(oneof ? { oneof } : {}),
-        };
-        if (!SCALARS.has(f.type)) pending.push({ field, scope: fullName });
-        return field;
-      });
-      types.set(fullName, new MessageType(fullName, fields));
-    }
-    if (namespace.methods) services.set(fullName, { scope: fullName, json: namespace });
+    if (namespace.values || namespace.fields) namespaces.set(fullName, namespace);
+    if (namespace.methods) services.set(fullName, namespace);
     for (const [name, nested] of Object.entries(namespace.nested ?? {})) visit(nested, fullName ? `${fullName}.${name}` : name);
   };
   visit(json, "");
 
-  const resolve = (reference: string, scope: string) => {
+  const types = new Map<string, MessageType | EnumType>();
+  const build = (fullName: string): MessageType | EnumType => {
+    const built = types.get(fullName);
+    if (built) return built;
+    const namespace = namespaces.get(fullName)!;
+    if (namespace.values) {
+      const type = new EnumType(fullName, namespace.values);
+      types.set(fullName, type);
+      return type;
+    }
+    const oneofOf = new Map<string, string>();
+    for (const [oneof, { oneof: members }] of Object.entries(namespace.oneofs ?? {})) {
+      // proto3 `optional` fields come as synthetic oneofs named "_field": presence, but no virtual field.
+      if (!oneof.startsWith("_")) for (const member of members) oneofOf.set(member, oneof);
+    }
+    const fields = Object.entries(namespace.fields!).map(([name, f]): Field => {
+      const oneof = oneofOf.get(name);
+      return {
+        name,
+        id: f.id,
+        type: f.type,
+        repeated: f.rule === "repeated",
+        map: f.keyType !== undefined,
+        presence: oneof !== undefined || f.options?.proto3_optional === true,
+        ...(oneof ? { oneof } : {}),
+      };
+    });
+    const type = new MessageType(fullName, fields);
+    types.set(fullName, type); // before its fields' types: a type may refer to itself, directly or not
+    for (const field of fields) if (!SCALARS.has(field.type)) field.resolved = resolve(field.type, fullName);
+    return type;
+  };
+  const resolve = (reference: string, scope: string): MessageType | EnumType => {
     for (let parts = scope.split("."); ; parts.pop()) {
       const candidate = [...parts, reference].filter(Boolean).join(".");
-      const type = types.get(candidate);
-      if (type) return type;
+      if (namespaces.has(candidate)) return build(candidate);
       if (parts.length === 0) throw new Error(`protobuf: cannot resolve type "${reference}" from "${scope}"`);
     }
   };
-  for (const { field, scope } of pending) field.resolved = resolve(field.type, scope);
-
   return {
     lookupType(fullName) {
-      const type = types.get(fullName);
+      const type = namespaces.has(fullName) ? build(fullName) : undefined;
       if (!(type instanceof MessageType)) throw new Error(`protobuf: no message type "${fullName}"`);
       return type;
     },
@@ -423,13 +429,21 @@ export function loadDescriptor(json: NamespaceJson): ProtoRoot {
       const scope = fullName.split(".").slice(0, -1).join(".");
       return {
         fullName,
-        methods: Object.entries(service.json.methods!).map(([name, m]) => ({
-          name,
-          request: resolve(m.requestType, scope) as MessageType,
-          response: resolve(m.responseType, scope) as MessageType,
-          requestStream: m.requestStream === true,
-          responseStream: m.responseStream === true,
-        })),
+        methods: Object.entries(service.methods!).map(([name, m]) => {
+          let request: MessageType | undefined;
+          let response: MessageType | undefined;
+          return {
+            name,
+            get request() {
+              return (request ??= resolve(m.requestType, scope) as MessageType);
+            },
+            get response() {
+              return (response ??= resolve(m.responseType, scope) as MessageType);
+            },
+            requestStream: m.requestStream === true,
+            responseStream: m.responseStream === true,
+          };
+        }),
       };
     },
   };

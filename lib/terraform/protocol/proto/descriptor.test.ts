@@ -2,6 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { protocolRoot } from "../descriptor";
+import type { NamespaceJson } from "../protobuf";
+import { descriptor } from "./descriptor.generated";
 
 const root = join(__dirname, "..", "..", "..", "..");
 
@@ -25,5 +27,29 @@ describe("generated protocol descriptor", () => {
       move_resource_state: 3,
       generate_resource_config: 4,
     });
+  });
+
+  test("every message type and every method's request and response resolve (types are built on first use)", () => {
+    const messages: string[] = [];
+    const services: [string, string[]][] = [];
+    const visit = (namespace: NamespaceJson, name: string) => {
+      if (namespace.fields) messages.push(name);
+      if (namespace.methods) services.push([name, Object.keys(namespace.methods)]);
+      for (const [child, nested] of Object.entries(namespace.nested ?? {})) visit(nested, name ? `${name}.${child}` : child);
+    };
+    visit(descriptor as NamespaceJson, "");
+    expect(messages.length).toBeGreaterThan(50);
+    for (const name of messages) {
+      const type = protocolRoot().lookupType(name);
+      for (const field of type.fields) {
+        if (/^[A-Z]/.test(field.type.split(".").pop()!)) expect([name, field.name, field.resolved]).toEqual([name, field.name, expect.anything()]);
+      }
+    }
+    expect(services.map(([name]) => name).sort()).toEqual(["grpc.health.v1.Health", "plugin.GRPCController", "tfplugin6.Provider"]);
+    for (const [name, methods] of services) {
+      const service = protocolRoot().lookupService(name);
+      expect(service.methods.map((method) => method.name)).toEqual(methods);
+      for (const method of service.methods) expect([method.request.fullName, method.response.fullName]).not.toContain(undefined);
+    }
   });
 });

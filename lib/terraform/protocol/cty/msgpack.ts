@@ -48,24 +48,28 @@ export function encodeMsgpack(value: CtyValue | undefined, type: CtyType): Uint8
 const ATTRIBUTE = 0;
 const KEY = 1;
 const INDEX = 2;
+// It runs for every attribute of every value, so push and pop only move a depth: the slots above it are stale.
 class PathStack {
   private readonly keys: (string | number)[] = [];
   private readonly kinds: number[] = [];
+  private depth = 0;
 
   push(kind: number, key: string | number): void {
-    this.keys.push(key);
-    this.kinds.push(kind);
+    this.keys[this.depth] = key;
+    this.kinds[this.depth++] = kind;
   }
 
   pop(): void {
-    this.keys.pop();
-    this.kinds.pop();
+    this.depth--;
   }
 
   error(message: string): CtyPathError {
-    const path: PathStep[] = this.keys.map((key, i) =>
-      this.kinds[i] === ATTRIBUTE ? { attribute: key as string } : this.kinds[i] === KEY ? { key: key as string } : { index: key as number },
-    );
+    const path: PathStep[] = [];
+    for (let i = 0; i < this.depth; i++) {
+      const key = this.keys[i]!;
+      const kind = this.kinds[i];
+      path.push(kind === ATTRIBUTE ? { attribute: key as string } : kind === KEY ? { key: key as string } : { index: key as number });
+    }
     return new CtyPathError(message, path satisfies ValuePath);
   }
 }

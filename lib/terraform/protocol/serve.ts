@@ -78,8 +78,9 @@ export async function servePlugin(provider: ProviderServer, options: ServePlugin
 
 /**
  * Listens where go-plugin's own servers do: on a Unix socket in `PLUGIN_UNIX_SOCKET_DIR` or the temp directory
- * (it costs less to set up than a TCP port, and only this user can connect to it), or on 127.0.0.1 in Terraform's
- * port range when no socket can be made there (Windows, a directory that is missing, read-only or too deep).
+ * (it costs less to set up than a TCP port, and with the usual umask only this user may connect to it; mTLS guards it
+ * either way), or on 127.0.0.1 in Terraform's port range when no socket can be made there (Windows, a directory that
+ * is missing, read-only or too deep).
  */
 async function bind(
   server: UnaryGrpcServer,

@@ -10,7 +10,7 @@
  */
 import { CtyPathError, type PathStep, type ValuePath } from "./path";
 import { decodeRefinement, encodeRefinement } from "./refinement";
-import { typeFromJson, typeToJson, type CtyType, type ObjectType } from "./type";
+import { cty, typeFromJson, typeToJson, type CtyType, type ObjectType } from "./type";
 import { isUnknown, Unknown, UnknownValue } from "./unknown";
 import { describeType, impliedType, setOwn, TypedValue, type CtyValue } from "./value";
 
@@ -189,9 +189,41 @@ class Reader {
     const extType = this.bytes[this.take(1)];
     const start = this.take(length);
     if (extType === REFINED_UNKNOWN_EXT && length > 1) {
-      return new UnknownValue(decodeRefinement(this.bytes.subarray(start, start + length)));
+      return new UnknownValue(decodeRefinement(readPlain(this.bytes.subarray(start, start + length))));
     }
     return Unknown;
+  }
+
+  /**
+   * Any value, without a type: nil, booleans, numbers, strings, binary, arrays, maps (as a Map, whatever their keys)
+   * and extensions (skipped, as undefined). For a refinement payload, whose unknown keys' values have no type.
+   */
+  plain(): unknown {
+    const head = this.peek();
+    if (head === 0xc0 || head === 0xc2 || head === 0xc3) {
+      this.offset++;
+      return head === 0xc0 ? null : head === 0xc3;
+    }
+    if (isString(head)) return this.string(head);
+    if (head >= 0xc4 && head <= 0xc6) return this.binary(head);
+    if (isExtension(head)) {
+      this.unknown(head);
+      return undefined;
+    }
+    if (isArray(head)) {
+      const items: unknown[] = new Array(this.containerLength(head, cty.dynamic, ARRAY));
+      for (let index = 0; index < items.length; index++) items[index] = this.plain();
+      return items;
+    }
+    if (isMap(head)) {
+      const map = new Map<unknown, unknown>();
+      for (let size = this.containerLength(head, cty.dynamic, MAP); size > 0; size--) {
+        const key = this.plain();
+        map.set(key, this.plain());
+      }
+      return map;
+    }
+    return this.number(head); // or an error for a byte that is no msgpack value
   }
 
   private string(head: number): string {
@@ -298,6 +330,18 @@ const MAP: ContainerForm = { fix: 0x80, wide: 0xde };
 
 const isString = (head: number): boolean => (head >= 0xa0 && head <= 0xbf) || (head >= 0xd9 && head <= 0xdb);
 const isArray = (head: number): boolean => (head >= 0x90 && head <= 0x9f) || head === 0xdc || head === 0xdd;
+const isMap = (head: number): boolean => (head >= 0x80 && head <= 0x8f) || head === 0xde || head === 0xdf;
+
+/** A whole msgpack value read without a type ({@link Reader.plain}), or undefined when the bytes are not one. */
+function readPlain(bytes: Uint8Array): unknown {
+  try {
+    const reader = new Reader(bytes);
+    const value = reader.plain();
+    return reader.offset === bytes.length ? value : undefined; // as decodeMsgpack, no bytes left over
+  } catch {
+    return undefined;
+  }
+}
 const isExtension = (head: number): boolean => (head >= 0xd4 && head <= 0xd8) || (head >= 0xc7 && head <= 0xc9);
 
 /** What a msgpack value is, in the words JavaScript would use for it once decoded (`typeof`). */

@@ -1,12 +1,20 @@
 import { encode, ExtData } from "@msgpack/msgpack";
-import { encodeMsgpack } from "./msgpack";
-import { decodeRefinement, encodeRefinement } from "./refinement";
+import { decodeMsgpack, encodeMsgpack } from "./msgpack";
+import { encodeRefinement } from "./refinement";
 import { cty } from "./type";
+import { isUnknown, type UnknownValue } from "./unknown";
 
 // go-cty frames the payload as a map with integer keys; @msgpack/msgpack (the reference here) writes only string
 // keys, so the test frames the map by hand as go-cty's bytes are laid out.
 const payload = (entries: [number, unknown][]) =>
   Buffer.concat([Uint8Array.of(0x80 | entries.length), ...entries.flatMap(([key, value]) => [Uint8Array.of(key), encode(value)])]);
+
+// A payload as Terraform sends it: an unknown string, msgpack extension 12.
+const decodeRefinement = (bytes: Uint8Array) => {
+  const value = decodeMsgpack(encode(new ExtData(12, bytes)), cty.string);
+  expect(isUnknown(value)).toBe(true);
+  return (value as UnknownValue).refinement;
+};
 
 describe("refinement payloads (msgpack extension 12)", () => {
   test("encode as go-cty does: a fixmap of integer keys, each value in its smallest msgpack form", () => {
@@ -45,6 +53,6 @@ describe("refinement payloads (msgpack extension 12)", () => {
     expect(decodeRefinement(good.subarray(0, good.length - 1))).toBeUndefined();
     expect(decodeRefinement(Buffer.concat([good, Uint8Array.of(0xc0)]))).toBeUndefined();
     expect(decodeRefinement(encode([1, false]))).toBeUndefined();
-    expect(decodeRefinement(Uint8Array.of(0xc1))).toBeUndefined(); // a format msgpack never uses
+    expect(decodeRefinement(Uint8Array.of(0x81, 0x01, 0xc1))).toBeUndefined(); // 0xc1: a format msgpack never uses
   });
 });

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { X509Certificate } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import { generateSelfSignedCertificate, generateServerCertificate, ipBytes } from "./certificate";
+import { generateSelfSignedCertificate, generateServerCertificate, ipBytes, pemToDer } from "./certificate";
 
 describe("generateServerCertificate", () => {
   const certificate = generateServerCertificate(new Date("2025-01-01T00:00:00Z"));
@@ -12,6 +12,12 @@ describe("generateServerCertificate", () => {
     expect(parsed.verify(parsed.publicKey)).toBe(true);
     expect(parsed.checkIssued(parsed)).toBe(true);
     expect(Buffer.from(parsed.raw)).toEqual(Buffer.from(certificate.der));
+  });
+
+  test("its PEM reads back to its DER, byte for byte (what the pinned client certificate is compared by)", () => {
+    expect(pemToDer(certificate.certPem).equals(Buffer.from(certificate.der))).toBe(true);
+    expect(pemToDer(`junk before\n${certificate.certPem.replace(/\n/g, "\r\n")}`).equals(Buffer.from(certificate.der))).toBe(true);
+    expect(() => pemToDer("-----BEGIN CERTIFICATE-----\nAAAA\n")).toThrow("not a PEM certificate");
   });
 
   test("is valid for localhost as go-plugin's client checks it", () => {

@@ -133,6 +133,13 @@ export function ipBytes(address: string): Uint8Array {
   return Uint8Array.from(all.flatMap((group) => [parseInt(group, 16) >> 8, parseInt(group, 16) & 0xff]));
 }
 
+/** The DER bytes of the first PEM block of `pem` (a certificate): what a TLS peer presents, byte for byte. */
+export function pemToDer(pem: string): Buffer {
+  const match = /-----BEGIN ([A-Z ]+)-----([^-]*)-----END \1-----/.exec(pem);
+  if (!match) throw new Error("not a PEM certificate");
+  return Buffer.from(match[2]!.replace(/\s+/g, ""), "base64");
+}
+
 function toPem(label: string, bytes: Uint8Array): string {
   const base64 = Buffer.from(bytes).toString("base64");
   return `-----BEGIN ${label}-----\n${base64.replace(/.{1,64}/g, "$&\n")}-----END ${label}-----\n`;

@@ -8,6 +8,7 @@
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type * as tls from "node:tls";
 import type { ServiceDefinition } from "@grpc/grpc-js";
+import { pemToDer } from "../../tls/certificate";
 import { Http2ServerConnection, type Http2Request } from "./h2-connection";
 import { encodeHeaders } from "./hpack";
 
@@ -234,11 +235,4 @@ function trailersOnly(code: number, message: string): Buffer {
     ["grpc-status", String(code)],
     ["grpc-message", encodeURIComponent(message)],
   ]);
-}
-
-/** The DER bytes of the first PEM block of `pem` (a certificate): what a TLS peer presents, byte for byte. */
-export function pemToDer(pem: string): Buffer {
-  const match = /-----BEGIN ([A-Z ]+)-----([^-]*)-----END \1-----/.exec(pem);
-  if (!match) throw new Error("not a PEM certificate");
-  return Buffer.from(match[2]!.replace(/\s+/g, ""), "base64");
 }

@@ -81,7 +81,6 @@ export const CreateEnvironmentRequest = Type.Object(
 );
 export type CreateEnvironmentRequest = Static<typeof CreateEnvironmentRequest>;
 
-
 /**
  * An RPC endpoint of a Virtual Environment. `Admin RPC` URLs are secrets, and a caller who may not write (a
  * read-only key) never receives them: the entry is left out of `rpcs`.
@@ -147,7 +146,6 @@ export type ListEnvironmentsQuery = Static<typeof ListEnvironmentsQuery>;
 /** GET .../environments answer (docs/service.md "Shapes"), newest first. */
 export const EnvironmentList = Type.Object({ environments: Type.Array(Environment) });
 export type EnvironmentList = Static<typeof EnvironmentList>;
-
 
 /** DELETE .../environments body (docs/service.md "Shapes"). */
 export const BatchDeleteEnvironmentsRequest = Type.Object(

@@ -1,0 +1,92 @@
+/**
+ * The bridge's relayer: deposits seen on one Virtual Environment are paid out on their destination, at once
+ * (`autoRelay`) or when their delay has passed (`delayedRelay`), exactly once, surviving restarts (RelayStore).
+ */
+import type { ChainNode } from "./backend";
+import { RelayStore, relayCall, relayedCall, type BridgeRelay } from "./bridge";
+import type { Receipt } from "./records";
+import type { TransactionRecorder } from "./recorder";
+import type { ChainHost } from "./types";
+
+/** Runs a function on a Virtual Environment's chain, alone (the engine's pool). */
+export type ExclusiveChainUse = <T>(vnetId: string, fn: (node: ChainNode) => Promise<T>) => Promise<T>;
+
+/** Schedules and runs the bridge relays of a service. */
+export class BridgeRelayer {
+  private readonly relays: RelayStore;
+  private readonly inFlight = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly host: ChainHost,
+    private readonly recorder: TransactionRecorder,
+    private readonly useExclusive: ExclusiveChainUse,
+  ) {
+    this.relays = new RelayStore(host.db);
+    this.schedule();
+  }
+
+  /** Stores deposits and relays those due now (autoRelay) before returning; schedules the others. */
+  async relay(deposits: readonly BridgeRelay[]): Promise<void> {
+    if (deposits.length === 0) return;
+    this.relays.add(deposits);
+    const now = Date.now();
+    for (const relay of deposits) if (relay.dueAt <= now) await this.run(relay);
+    this.schedule();
+  }
+
+  /** Drops the pending relays of deleted Virtual Environments. */
+  dropVnets(vnetIds: readonly string[]): void {
+    this.relays.dropVnets(vnetIds);
+  }
+
+  /** Stops scheduling; pending relays stay stored for the next start. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.closed) return;
+    const next = this.relays.pending().find((r) => !this.inFlight.has(relayKey(r)));
+    if (!next) return;
+    this.timer = setTimeout(() => void this.runDue(), Math.max(0, next.dueAt - Date.now()));
+    this.timer.unref();
+  }
+
+  private async runDue(): Promise<void> {
+    const now = Date.now();
+    for (const relay of this.relays.pending()) if (relay.dueAt <= now && !this.closed) await this.run(relay);
+    this.schedule();
+  }
+
+  /** Pays a deposit out on its destination, once: the contract's `relayed` map is checked first. */
+  private async run(relay: BridgeRelay): Promise<void> {
+    const key = relayKey(relay);
+    if (this.inFlight.has(key) || this.closed) return;
+    this.inFlight.add(key);
+    try {
+      const destination = this.host.resolveVnet(relay.destinationVnetId);
+      if (!destination) return this.relays.settle(relay, { status: "failed", error: "destination Virtual Environment deleted" });
+      await this.useExclusive(destination.vnetId, async (node) => {
+        const done = await node.rpc.request<string>("eth_call", [relayedCall(relay), "latest"]);
+        if (BigInt(done) !== 0n) return this.relays.settle(relay, { status: "relayed" });
+        const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [relayCall(relay)]);
+        const { record } = await this.recorder.recordReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
+        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash });
+      });
+    } catch (error) {
+      // Leave it pending when the engine is shutting down: the next start relays it.
+      if (!this.closed) this.relays.settle(relay, { status: "failed", error: (error as Error).message });
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+}
+
+function relayKey(relay: BridgeRelay): string {
+  return `${relay.sourceVnetId}/${relay.depositId}`;
+}

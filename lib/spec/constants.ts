@@ -7,7 +7,7 @@
 export const SUPPORTED_FEATURES = ["virtual_testnet", "node", "explorer", "simulator", "monitoring"] as const;
 
 /**
- * Names of the `rpcs` entries the hosted service documents (real-service-notes.md): `Admin RPC` (full cheatcode
+ * Names of the `rpcs` entries the hosted service documents (docs/api.md "Resources"): `Admin RPC` (full cheatcode
  * access, a secret), `Public RPC`, and their WebSocket variants. Clients match these names and ignore others.
  */
 export const RPC_NAMES = {

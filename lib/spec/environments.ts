@@ -118,7 +118,7 @@ export const EnvironmentNetwork = Type.Object({
 export type EnvironmentNetwork = Static<typeof EnvironmentNetwork>;
 
 /**
- * Environment (spec: Resources), with the documented fields only (real-service-notes.md). What the environment was
+ * Environment (spec: Resources), with the documented fields only (docs/api.md "Resources"). What the environment was
  * created with (`network_configs`, `bridge_config`, chain-id overrides, accounts) is kept by the service but never
  * returned: the hosted service documents none of it, so no client may depend on it. The Terraform provider keeps
  * those settings in its state instead.

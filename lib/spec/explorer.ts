@@ -1,5 +1,5 @@
 /**
- * The explorer rules (decisions.md "Explorer and dashboard"): which Virtual Environments have a public explorer,
+ * The explorer rules (docs/explorer-and-dashboard.md): which Virtual Environments have a public explorer,
  * where it lives, and what it reveals of verified contracts.
  */
 import type { NetworkConfig, VerificationVisibility } from "./environments";

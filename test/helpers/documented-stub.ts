@@ -1,6 +1,6 @@
 /**
  * A strict stand-in for the hosted service, answering only with the shapes its public docs show
- * (/work/shared/spec/real-service-notes.md, summarized in lib/terraform/provider/README.md): the fixtures below are
+ * (docs/api.md, summarized in lib/terraform/provider/README.md): the fixtures below are
  * written from the documented examples, field for field, with none of the local service's extras (no
  * `network_configs`, `bridge_config`, `chain_config`, `error.data`, `X-Svc-*` headers, no stop-action body, a
  * list of simulations that ignores `page`). Requests are checked as strictly: an unknown body field or query

@@ -1,5 +1,5 @@
 /**
- * The project-level simulate answer as the hosted service documents it (real-service-notes.md, "Simulations"):
+ * The project-level simulate answer as the hosted service documents it (docs/service.md "Simulations"):
  * `{ transaction, simulation, contracts }`, with logs and the call trace under `transaction.transaction_info`.
  * Read tolerantly: only `simulation.id` is required; everything else may be missing and unknown fields are kept.
  */

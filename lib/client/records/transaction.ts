@@ -1,6 +1,6 @@
 /**
- * The transaction record as the hosted service documents it (real-service-notes.md, "Transactions of an
- * environment instance"), read tolerantly: every field but the hash may be missing, enums are open (new values
+ * The transaction record as the hosted service documents it (docs/service.md "Transaction record"), read
+ * tolerantly: every field but the hash may be missing, enums are open (new values
  * pass through), and fields the docs do not name are kept. The client's own type, not the local service's
  * response schema: it must also read what the hosted service sends.
  */

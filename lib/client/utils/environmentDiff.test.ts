@@ -1,7 +1,7 @@
 import type { Environment } from "../../spec";
 import { diffEnvironment } from "./environmentDiff";
 
-// The documented Environment: no network_configs, bridge_config or chain_config (real-service-notes.md).
+// The documented Environment: no network_configs, bridge_config or chain_config (docs/api.md "Resources").
 const existing: Environment = {
   id: "00000000-0000-4000-8000-000000000001",
   display_name: "Staging",

@@ -1,6 +1,6 @@
 /**
  * go-plugin's start-up contract, as Terraform drives it: environment variables in, one handshake line out.
- * (hashicorp/go-plugin server.go; measured facts in shared/notes/terraform-plugin-protocol.md.)
+ * (hashicorp/go-plugin server.go; measured facts in docs/terraform-protocol.md.)
  */
 
 /** The environment variable Terraform sets so that a plugin knows it was started by Terraform. */

@@ -1,6 +1,6 @@
 /**
  * `verify = true` of `chainform_contract`: submits the deployed contract to the explorer's Etherscan-compatible
- * verification API (`{base_url}/explorer/{vnetId}/api`, decisions.md) as a Solidity standard JSON input, taken
+ * verification API (`{base_url}/explorer/{vnetId}/api`, docs/explorer-and-dashboard.md) as a Solidity standard JSON input, taken
  * from the artifact's compiler data: a Hardhat artifact's build-info (`X.dbg.json` → `build-info/*.json`), or a
  * Foundry artifact's metadata plus the sources it names. Verification is a courtesy: when it cannot be done (no API,
  * no compiler data, a mismatch) the contract stays deployed and the user gets a warning saying why.

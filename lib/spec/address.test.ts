@@ -1,6 +1,10 @@
-import { keccak256 as viemKeccak } from "viem";
+import type * as Viem from "viem" with { "resolution-mode": "import" };
 import { addressChecksumProblem, toChecksumAddress } from "./address";
 import { keccak256 } from "./keccak";
+
+// viem's CommonJS build, typed by its ES module declarations (as test/helpers/viem.ts does).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { keccak256: viemKeccak }: typeof Viem = require("viem");
 
 describe("keccak256", () => {
   test("matches viem's (@noble/hashes) at every padding boundary of the 136-byte rate", () => {

@@ -5,9 +5,13 @@
  */
 import { FunctionError, type FunctionParameter } from "../../framework";
 
-/** Throws a {@link FunctionError} at argument `index`, named as the parameter is. */
+/**
+ * Throws a {@link FunctionError} at argument `index`. Terraform names the parameter itself (`Invalid value for
+ * "amount" parameter: ...`) and underlines the call, so the text says only what is wrong and what would do.
+ */
 export function argumentError(parameters: readonly FunctionParameter[], index: number, problem: string): never {
-  throw new FunctionError(`Invalid ${parameters[index]!.name}: ${problem}`, index);
+  if (!parameters[index]) throw new Error(`argumentError: no parameter ${index}`);
+  throw new FunctionError(problem, index);
 }
 
 /** A non-negative whole number written in decimal (as Terraform converts a number to a string), exact. */

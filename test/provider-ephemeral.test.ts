@@ -281,4 +281,43 @@ output "public_rpc_url_of_vnet" {
       ]);
     }, 600_000);
   });
+
+  describe("examples/hcl/admin_rpc", () => {
+    let run: Acceptance;
+
+    beforeAll(async () => {
+      run = await acceptance({ env: providerEnv(service) });
+    }, 60_000);
+
+    afterAll(async () => {
+      await run?.tf.run("destroy", "-auto-approve", "-input=false", `-var=cast=${CAST}`);
+      run?.dispose();
+    }, 120_000);
+
+    test("applies as written: Bob is paid through the Admin RPC, which nothing kept holds", async () => {
+      await run.steps([
+        {
+          name: "apply the example",
+          config: readFileSync(join(__dirname, "..", "examples", "hcl", "admin_rpc", "main.tf"), "utf8"),
+          command: "apply",
+          args: [`-var=cast=${CAST}`],
+          async check(ctx) {
+            const env = await client.getEnvironment({ environmentId: (await ctx.resource("chainform_environment.this")).id as string });
+            expect(await balance(env, BOB)).toBe(10n ** 18n);
+            expect((await ctx.outputs()).public_rpc_url!.value).toMatch(/\/rpc\/public\//);
+            const kept = await keptText(ctx);
+            expect(kept).toContain("/rpc/public/");
+            expect(kept).not.toContain(ADMIN_PATH);
+          },
+        },
+        {
+          name: "plan is empty, and the saved plan holds no Admin RPC URL",
+          command: "plan",
+          args: [`-var=cast=${CAST}`],
+          expectNoChanges: true,
+          check: async (ctx) => expect(await keptText(ctx, true)).not.toContain(ADMIN_PATH),
+        },
+      ]);
+    }, 300_000);
+  });
 });

@@ -3,6 +3,8 @@
  * arguments (values above 2^53 included, which must come back exact) and bad ones (each error names the parameter
  * and says what is wrong). Functions need no service: Terraform may call them on an unconfigured provider.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { acceptance, PROVIDER_BLOCK, type Acceptance } from "./helpers/acceptance";
 
 const MAX_UINT256 = ((1n << 256n) - 1n).toString();
@@ -91,5 +93,16 @@ describe("provider functions from HCL", () => {
       expect([name, block!.replace(/\s+/g, " ")]).toEqual([name, expect.stringContaining(`Invalid value for "${parameter}" parameter:`)]);
       expect([name, block!.replace(/\s+/g, " ")]).toEqual([name, expect.stringMatching(message)]);
     }
+  }, 120_000);
+
+  test("examples/hcl/functions applies as written", async () => {
+    await run.step({ name: "apply the example", config: readFileSync(join(__dirname, "..", "examples", "hcl", "functions", "main.tf"), "utf8"), command: "apply" });
+    const values = Object.fromEntries(Object.entries(await run.outputs()).map(([name, { value }]) => [name, value]));
+    expect(values).toEqual({
+      amounts: { one_and_a_half_ether: "1500000000000000000", usdc: "250000000", formatted: "1.5" },
+      block_numbers: { fork_block: "0x121eac0", decimal: "19000000" },
+      checksummed: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      slug: "ci-run-42",
+    });
   }, 120_000);
 });

@@ -5,11 +5,12 @@
  * 1. The ephemeral `chainform_admin_rpc` of an environment made outside Terraform feeds a `local-exec`
  *    provisioner that sends a transaction with Foundry's `cast` through it; the transaction lands, and neither the
  *    state file, `terraform show -json` of the state, nor `terraform show -json` of a saved plan holds an Admin RPC
- *    URL. Bad arguments fail with the attribute at fault.
+ *    URL. Bad arguments fail with the attribute at fault; a read-only key gets an error naming what to use.
  * 2. A whole environment with a contract, balances and a snapshot, first with the provider's default (Admin RPC
  *    URLs in state: the grep finds them, so the check can fail), then with `admin_rpc_urls_in_state = false`: one
  *    apply removes them from state, the chain-state resources keep working, the Public RPC outputs still work,
  *    and nothing in state or in a saved plan holds an Admin RPC URL.
+ * 3. examples/hcl/admin_rpc applies as written.
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -142,6 +143,16 @@ ${castSend("ephemeral.chainform_admin_rpc.main.url")}
             expect(kept).not.toContain(ADMIN_PATH);
             for (const url of urls) expect(kept).not.toContain(url);
           },
+        },
+        {
+          name: "a read-only key gets no Admin RPC: the plan fails saying what to use, without any URL",
+          async check(ctx) {
+            const plan = await ctx.tf.withEnv({ CHAINFORM_ACCESS_KEY: service.keys.bob }).run("plan", "-input=false", "-no-color");
+            expect(plan.code).toBe(1);
+            expect(plan.stderr.replace(/\s+/g, " ")).toMatch(/The service did not give the Admin RPC .*leaves it out for credentials that may not write/);
+            expect(plan.stdout + plan.stderr).not.toContain(ADMIN_PATH);
+          },
+          command: "validate",
         },
       ]);
     }, 300_000);

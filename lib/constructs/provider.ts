@@ -52,6 +52,13 @@ export interface ChainformProviderProps {
    */
   readonly maxRetries?: number;
   /**
+   * Whether `chainform_environment` keeps Admin RPC URLs in Terraform state. `false` keeps these secrets out of state
+   * and plan files; `adminRpcUrl()` of the environment constructs then resolves to nothing, and tests read the URL
+   * from the API instead (docs/secrets.md).
+   * @default - `CHAINFORM_ADMIN_RPC_URLS_IN_STATE`, else true
+   */
+  readonly adminRpcUrlsInState?: boolean;
+  /**
    * Alias of this provider configuration, to use several in one stack (pass it as `provider` to the constructs).
    * @default - the default configuration
    */

@@ -38,8 +38,9 @@ export function parseBalance(text: string): { wei: bigint } | { error: string } 
     const unit = match ? BALANCE_UNITS[match[3]!.toLowerCase()] : undefined;
     if (!match || unit === undefined) return { error: `${JSON.stringify(text)} is not a balance` };
     const [, whole, fraction = ""] = match;
-    if (fraction.replace(/0+$/, "").length > unit) return { error: `${JSON.stringify(text)} is more precise than 1 wei` };
-    wei = BigInt(whole! + fraction.padEnd(unit, "0").slice(0, unit));
+    const scaled = parseUnits(`${whole}${fraction ? `.${fraction}` : ""}`, unit);
+    if ("error" in scaled) return { error: `${JSON.stringify(text)} is more precise than 1 wei` };
+    wei = scaled.value;
   }
   if (wei > MAX_WEI) return { error: `${JSON.stringify(text)} is more than 2^256-1 wei` };
   return { wei };
@@ -82,4 +83,45 @@ export function sameBalance(a: string, b: string): boolean {
 /** Whether two hex quantities (block numbers) are the same number (false when either is not hex). */
 export function sameQuantity(a: string, b: string): boolean {
   return /^0x[0-9a-fA-F]+$/.test(a) && /^0x[0-9a-fA-F]+$/.test(b) && canonicalHex(a) === canonicalHex(b);
+}
+
+/** Most decimals {@link parseUnits} and {@link formatUnits} take: 10^77 is the largest power of ten below 2^256. */
+export const MAX_UNIT_DECIMALS = 77;
+
+/**
+ * A decimal amount in a unit of `decimals` decimals, as the integer count of its smallest unit (ether has 18, USDC
+ * 6): exact at any size, rejecting what is more precise than one smallest unit.
+ * @returns the integer, or an error message saying what is wrong
+ * @example
+ * parseUnits("1.5", 6)  // { value: 1500000n }
+ * parseUnits("1.5", 18) // { value: 1500000000000000000n }
+ */
+export function parseUnits(text: string, decimals: number): { value: bigint } | { error: string } {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_UNIT_DECIMALS) {
+    return { error: `${decimals} is not a number of decimals: use a whole number from 0 to ${MAX_UNIT_DECIMALS}` };
+  }
+  const match = /^(\d{1,80})(?:\.(\d{1,80}))?$/.exec(typeof text === "string" ? text.trim() : "");
+  if (!match) return { error: `${JSON.stringify(text)} is not a decimal amount: use digits with an optional fraction, e.g. "1.5"` };
+  const [, whole, fraction = ""] = match;
+  if (fraction.replace(/0+$/, "").length > decimals) {
+    return { error: `${JSON.stringify(text)} has more than ${decimals} decimals (it is more precise than one smallest unit)` };
+  }
+  return { value: BigInt(whole! + fraction.padEnd(decimals, "0").slice(0, decimals)) };
+}
+
+/**
+ * An integer count of smallest units as a decimal amount with `decimals` decimals, without trailing zeros: the
+ * inverse of {@link parseUnits}.
+ * @example
+ * formatUnits(1500000000000000000n, 18) // "1.5"
+ */
+export function formatUnits(value: bigint, decimals: number): string {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_UNIT_DECIMALS) {
+    throw new RangeError(`${decimals} is not a number of decimals: use a whole number from 0 to ${MAX_UNIT_DECIMALS}`);
+  }
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
+  return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
 }

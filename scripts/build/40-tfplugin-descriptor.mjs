@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-const PROTO_FILES = ["tfplugin6.proto", "plugin.proto", "health.proto"];
+const PROTO_FILES = ["tfplugin6.proto", "timestamp.proto", "plugin.proto", "health.proto"];
 
 /** Returns the text of the generated descriptor module for the .proto files under `root`. */
 export function render(root) {

@@ -42,6 +42,16 @@ export { defineResource } from "./resource";
 export type * from "./resource";
 export { defineDataSource } from "./data-source";
 export type { DataSource, DataSourceReadRequest } from "./data-source";
+export { defineEphemeralResource } from "./ephemeral-resource";
+export type {
+  ClientCapabilities,
+  EphemeralLeaseRequest,
+  EphemeralOpenRequest,
+  EphemeralOpenResult,
+  EphemeralResource,
+} from "./ephemeral-resource";
+export { defineFunction, FunctionError } from "./function";
+export type { FunctionParameter, ProviderFunction } from "./function";
 export { defineProvider } from "./provider";
 export type { Provider, ConfigureRequest } from "./provider";
 export { createProviderServer } from "./server";

@@ -1,6 +1,8 @@
 /** The provider as its author writes it: a schema, `configure`, and its resources and data sources. */
 import type { DataSource } from "./data-source";
 import type { Diagnostics } from "./diagnostics";
+import type { EphemeralResource } from "./ephemeral-resource";
+import type { ProviderFunction } from "./function";
 import type { Config } from "./model";
 import type { Resource, ValidateRequest } from "./resource";
 import type { Schema } from "./schema";
@@ -29,6 +31,10 @@ export interface Provider<S extends Schema<any> = Schema<any>, D = unknown> {
   readonly resources: readonly Resource<any, D>[];
   /** The data sources. */
   readonly dataSources?: readonly DataSource<any, D>[];
+  /** The ephemeral resources (Terraform 1.10 and later): values used during a run, never stored. */
+  readonly ephemeralResources?: readonly EphemeralResource<any, D>[];
+  /** The functions (Terraform 1.8 and later), called as `provider::NAME::FUNCTION(...)`. */
+  readonly functions?: readonly ProviderFunction[];
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { CtyType } from "../protocol/cty/type";
 import { typeToJson } from "../protocol/cty/type";
 import type * as wire from "../protocol/messages";
+import type { ProviderFunction } from "./function";
 import type { AttributeOptions, BlockSpec, NestedBlock, Schema } from "./schema";
 import { isComputed } from "./schema";
 
@@ -59,4 +60,22 @@ function toWireAttributes(attributes: BlockSpec["attributes"]): wire.SchemaAttri
         deprecated: o.deprecated === true,
       };
   });
+}
+
+/** The protocol form of a function's signature, as GetProviderSchema and GetFunctions return it. */
+export function toWireFunction(fn: ProviderFunction): wire.FunctionDefinition {
+  return {
+    summary: fn.summary,
+    description: fn.description,
+    description_kind: "MARKDOWN",
+    parameters: fn.parameters.map((parameter) => ({
+      name: parameter.name,
+      type: Buffer.from(JSON.stringify(typeToJson(parameter.type))),
+      description: parameter.description,
+      description_kind: "MARKDOWN",
+      allow_null_value: parameter.allowNull === true,
+      allow_unknown_values: false,
+    })),
+    return: { type: Buffer.from(JSON.stringify(typeToJson(fn.returns))) },
+  };
 }

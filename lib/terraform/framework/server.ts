@@ -10,13 +10,15 @@ import { decodeDynamicValue, encodeDynamicValue } from "../protocol/dynamic-valu
 import type * as wire from "../protocol/messages";
 import type { ProviderServer, RequestContext } from "../protocol/provider-server";
 import type { DataSource } from "./data-source";
+import type { ClientCapabilities, EphemeralResource } from "./ephemeral-resource";
+import { FunctionError, type ProviderFunction } from "./function";
 import { Diagnostics, toWireDiagnostic, toWirePath } from "./diagnostics";
 import { normalizeBlock } from "./normalize";
 import { planResourceChange } from "./plan";
 import type { Provider } from "./provider";
 import type { Resource } from "./resource";
 import type { Schema } from "./schema";
-import { blockType, toWireSchema } from "./schema-wire";
+import { blockType, toWireFunction, toWireSchema } from "./schema-wire";
 import { validateConfig } from "./validate";
 import { valuesEqual } from "./values";
 
@@ -33,6 +35,8 @@ interface Loaded {
   readonly providerType: CtyType;
   readonly resources: Map<string, Typed<Resource<any, any>>>;
   readonly dataSources: Map<string, Typed<DataSource<any, any>>>;
+  readonly ephemeralResources: Map<string, Typed<EphemeralResource<any, any>>>;
+  readonly functions: Map<string, ProviderFunction>;
 }
 
 type Obj = Record<string, CtyValue>;
@@ -57,6 +61,11 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
     if (!entry) throw new Error(`this provider has no data source "${typeName}"`);
     return entry;
   };
+  const ephemeral = async (typeName: string) => {
+    const entry = (await load()).ephemeralResources.get(typeName);
+    if (!entry) throw new Error(`this provider has no ephemeral resource "${typeName}"`);
+    return entry;
+  };
   const context = (diagnostics: Diagnostics, request: RequestContext) => ({
     providerData,
     diagnostics,
@@ -65,22 +74,26 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
 
   return {
     async getMetadata() {
-      const { resources, dataSources } = await load();
+      const { resources, dataSources, ephemeralResources, functions } = await load();
       return {
         server_capabilities: capabilities,
         resources: [...resources.keys()].map((type_name) => ({ type_name })),
         data_sources: [...dataSources.keys()].map((type_name) => ({ type_name })),
+        ephemeral_resources: [...ephemeralResources.keys()].map((type_name) => ({ type_name })),
+        functions: [...functions.keys()].map((name) => ({ name })),
       };
     },
 
     async getProviderSchema() {
-      const { provider, resources, dataSources } = await load();
+      const { provider, resources, dataSources, ephemeralResources, functions } = await load();
       const schemas = <T extends { schema: Schema<any> }>(map: Map<string, Typed<T>>) =>
         Object.fromEntries([...map].map(([name, { definition }]) => [name, toWireSchema(definition.schema)]));
       return {
         provider: toWireSchema(provider.schema),
         resource_schemas: schemas(resources),
         data_source_schemas: schemas(dataSources),
+        ephemeral_resource_schemas: schemas(ephemeralResources),
+        functions: wireFunctions(functions),
         server_capabilities: capabilities,
       };
     },
@@ -248,9 +261,91 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
     },
 
     async getFunctions() {
-      return { functions: {} };
+      return { functions: wireFunctions((await load()).functions) };
+    },
+
+    // Terraform may call a function on a provider it has not configured: `run` gets only its arguments.
+    async callFunction(request) {
+      const fn = (await load()).functions.get(request.name);
+      if (!fn) return { error: { text: `this provider has no function "${request.name}"` } };
+      if (request.arguments.length !== fn.parameters.length) {
+        return { error: { text: `${fn.name} takes ${fn.parameters.length} argument(s), got ${request.arguments.length}` } };
+      }
+      let args: CtyValue[];
+      try {
+        args = fn.parameters.map((parameter, i) => {
+          try {
+            return decodeDynamicValue(request.arguments[i]!, parameter.type);
+          } catch (error) {
+            throw new FunctionError(error instanceof Error ? error.message : String(error), i);
+          }
+        });
+        return { result: encodeDynamicValue(fn.run(args), fn.returns) };
+      } catch (error) {
+        if (!(error instanceof FunctionError)) throw error;
+        return { error: { text: error.message, ...(error.argument !== undefined ? { function_argument: error.argument } : {}) } };
+      }
+    },
+
+    async validateEphemeralResourceConfig(request) {
+      const { definition, type } = await ephemeral(request.type_name);
+      return done(await validate(definition, decodeDynamicValue(request.config, type)));
+    },
+
+    async openEphemeralResource(request, rpc) {
+      const { definition, type } = await ephemeral(request.type_name);
+      const diagnostics = new Diagnostics();
+      const config = decodeDynamicValue(request.config, type);
+      const opened = await definition.open({
+        config: config as never,
+        clientCapabilities: clientCapabilities(request.client_capabilities),
+        ...context(diagnostics, rpc),
+      });
+      const result = opened === undefined ? null : toState(definition, opened.result, diagnostics, true);
+      if (result === null) return done(diagnostics.hasErrors ? diagnostics : diagnostics.error(`${request.type_name}: open returned nothing`, bugDetail));
+      return {
+        result: encodeDynamicValue(result, type),
+        ...(opened?.private ? { private: Buffer.from(JSON.stringify(opened.private)) } : {}),
+        ...(opened?.renewAt ? { renew_at: timestamp(opened.renewAt) } : {}),
+        ...done(diagnostics),
+      };
+    },
+
+    async renewEphemeralResource(request, rpc) {
+      const { definition } = await ephemeral(request.type_name);
+      const diagnostics = new Diagnostics();
+      if (!definition.renew) return { private: request.private, ...done(diagnostics) };
+      const renewed = await definition.renew({ private: decodePrivate(request.private), ...context(diagnostics, rpc) });
+      return {
+        ...(renewed?.private ? { private: Buffer.from(JSON.stringify(renewed.private)) } : request.private ? { private: request.private } : {}),
+        ...(renewed?.renewAt ? { renew_at: timestamp(renewed.renewAt) } : {}),
+        ...done(diagnostics),
+      };
+    },
+
+    async closeEphemeralResource(request, rpc) {
+      const { definition } = await ephemeral(request.type_name);
+      const diagnostics = new Diagnostics();
+      await definition.close?.({ private: decodePrivate(request.private), ...context(diagnostics, rpc) });
+      return done(diagnostics);
     },
   };
+}
+
+function wireFunctions(functions: Map<string, ProviderFunction>): Record<string, wire.FunctionDefinition> {
+  return Object.fromEntries([...functions].map(([name, fn]) => [name, toWireFunction(fn)]));
+}
+
+function clientCapabilities(wireCapabilities: wire.ClientCapabilities | null): ClientCapabilities {
+  return {
+    deferralAllowed: wireCapabilities?.deferral_allowed === true,
+    writeOnlyAttributesAllowed: wireCapabilities?.write_only_attributes_allowed === true,
+  };
+}
+
+function timestamp(date: Date): wire.Timestamp {
+  const ms = date.getTime();
+  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
 }
 
 // The schema is the same for every process of a command, so Terraform may ask for it only once.
@@ -266,10 +361,12 @@ function index(provider: Provider<any, any>): Loaded {
     providerType: blockType(provider.schema),
     resources: typed(provider.resources),
     dataSources: typed(provider.dataSources),
+    ephemeralResources: typed(provider.ephemeralResources),
+    functions: new Map((provider.functions ?? []).map((fn) => [fn.name, fn])),
   };
 }
 
-async function validate(definition: Resource<any, any> | DataSource<any, any>, config: CtyValue): Promise<Diagnostics> {
+async function validate(definition: Resource<any, any> | DataSource<any, any> | EphemeralResource<any, any>, config: CtyValue): Promise<Diagnostics> {
   const diagnostics = new Diagnostics();
   diagnostics.add(...validateConfig(definition.schema, config));
   await definition.validate?.({ config: config as never, diagnostics });

@@ -55,7 +55,10 @@ export function createPluginServer(provider: ProviderServer, options: PluginServ
         return await handle(request as never, context);
       } catch (error) {
         log(`${rpc} failed: ${error instanceof Error ? error.stack : String(error)}`);
-        return { diagnostics: [internalError(rpc, error)] };
+        const diagnostic = internalError(rpc, error);
+        // CallFunction's response has no diagnostics: its failures are a FunctionError.
+        if (rpc === "CallFunction") return { error: { text: `${diagnostic.summary}: ${diagnostic.detail}` } };
+        return { diagnostics: [diagnostic] };
       }
     };
     handlers[rpc] = tracing ? timed(rpc, handleAndAnswer) : handleAndAnswer;

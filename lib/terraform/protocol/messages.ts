@@ -92,6 +92,34 @@ export interface GetMetadataResponse {
   resources?: { type_name: string }[];
   data_sources?: { type_name: string }[];
   functions?: { name: string }[];
+  ephemeral_resources?: { type_name: string }[];
+}
+
+/** A parameter of a provider-defined function; `type` is its cty type as JSON bytes. */
+export interface FunctionParameter {
+  name: string;
+  type: Uint8Array;
+  allow_null_value?: boolean;
+  allow_unknown_values?: boolean;
+  description?: string;
+  description_kind?: StringKind;
+}
+
+/** A provider-defined function's signature and documentation (`provider::NAME::FUNCTION` in HCL). */
+export interface FunctionDefinition {
+  parameters: FunctionParameter[];
+  variadic_parameter?: FunctionParameter;
+  return: { type: Uint8Array };
+  summary?: string;
+  description?: string;
+  description_kind?: StringKind;
+  deprecation_message?: string;
+}
+
+/** Why a function call failed: the text, and the index of the argument at fault when one is. */
+export interface FunctionError {
+  text: string;
+  function_argument?: number;
 }
 
 /** GetProviderSchema response. */
@@ -100,7 +128,8 @@ export interface GetProviderSchemaResponse {
   provider_meta?: Schema;
   resource_schemas?: Record<string, Schema>;
   data_source_schemas?: Record<string, Schema>;
-  functions?: Record<string, never>;
+  functions?: Record<string, FunctionDefinition>;
+  ephemeral_resource_schemas?: Record<string, Schema>;
   diagnostics?: Diagnostic[];
   server_capabilities?: ServerCapabilities;
 }
@@ -227,8 +256,71 @@ export interface ReadDataSourceResponse {
   diagnostics?: Diagnostic[];
 }
 
-/** GetFunctions response: chainform offers no functions. */
+/** GetFunctions response. */
 export interface GetFunctionsResponse {
-  functions?: Record<string, never>;
+  functions?: Record<string, FunctionDefinition>;
   diagnostics?: Diagnostic[];
+}
+
+/** CallFunction request: the function's name (without `provider::NAME::`) and its arguments, in order. */
+export interface CallFunctionRequest {
+  name: string;
+  arguments: DynamicValue[];
+}
+
+/** CallFunction response: a result, or an error. */
+export interface CallFunctionResponse {
+  result?: DynamicValue;
+  error?: FunctionError;
+}
+
+/** ValidateEphemeralResourceConfig request. */
+export interface ValidateEphemeralResourceConfigRequest {
+  type_name: string;
+  config: DynamicValue | null;
+}
+
+/** A point in time (google.protobuf.Timestamp). */
+export interface Timestamp {
+  seconds: number;
+  nanos: number;
+}
+
+/**
+ * OpenEphemeralResource request: Terraform sends it at plan and at apply, with a wholly known configuration (it does
+ * not open a resource whose configuration is still unknown), and keeps the result only in memory.
+ */
+export interface OpenEphemeralResourceRequest {
+  type_name: string;
+  config: DynamicValue | null;
+  client_capabilities: ClientCapabilities | null;
+}
+
+/** OpenEphemeralResource response. */
+export interface OpenEphemeralResourceResponse {
+  diagnostics?: Diagnostic[];
+  /** When Terraform should call RenewEphemeralResource (unset: never). */
+  renew_at?: Timestamp;
+  result?: DynamicValue;
+  /** Handed back to Renew and Close; never stored. */
+  private?: Uint8Array;
+}
+
+/** RenewEphemeralResource request. */
+export interface RenewEphemeralResourceRequest {
+  type_name: string;
+  private?: Uint8Array;
+}
+
+/** RenewEphemeralResource response. */
+export interface RenewEphemeralResourceResponse {
+  diagnostics?: Diagnostic[];
+  renew_at?: Timestamp;
+  private?: Uint8Array;
+}
+
+/** CloseEphemeralResource request: sent when Terraform no longer needs the value (end of the plan or apply). */
+export interface CloseEphemeralResourceRequest {
+  type_name: string;
+  private?: Uint8Array;
 }

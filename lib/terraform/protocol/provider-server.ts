@@ -55,6 +55,25 @@ export interface ProviderServer {
   readDataSource?(request: m.ReadDataSourceRequest, context: RequestContext): Promise<m.ReadDataSourceResponse>;
   /** GetFunctions. */
   getFunctions?(request: object, context: RequestContext): Promise<m.GetFunctionsResponse>;
+  /** CallFunction (on a provider that may not be configured: functions must not need the provider's settings). */
+  callFunction?(request: m.CallFunctionRequest, context: RequestContext): Promise<m.CallFunctionResponse>;
+  /** ValidateEphemeralResourceConfig. */
+  validateEphemeralResourceConfig?(
+    request: m.ValidateEphemeralResourceConfigRequest,
+    context: RequestContext,
+  ): Promise<m.DiagnosticsResponse>;
+  /** OpenEphemeralResource. */
+  openEphemeralResource?(
+    request: m.OpenEphemeralResourceRequest,
+    context: RequestContext,
+  ): Promise<m.OpenEphemeralResourceResponse>;
+  /** RenewEphemeralResource. */
+  renewEphemeralResource?(
+    request: m.RenewEphemeralResourceRequest,
+    context: RequestContext,
+  ): Promise<m.RenewEphemeralResourceResponse>;
+  /** CloseEphemeralResource. */
+  closeEphemeralResource?(request: m.CloseEphemeralResourceRequest, context: RequestContext): Promise<m.DiagnosticsResponse>;
 }
 
 /** The tfplugin6 RPC name served by each {@link ProviderServer} method. */
@@ -72,4 +91,9 @@ export const rpcNames = {
   importResourceState: "ImportResourceState",
   readDataSource: "ReadDataSource",
   getFunctions: "GetFunctions",
+  callFunction: "CallFunction",
+  validateEphemeralResourceConfig: "ValidateEphemeralResourceConfig",
+  openEphemeralResource: "OpenEphemeralResource",
+  renewEphemeralResource: "RenewEphemeralResource",
+  closeEphemeralResource: "CloseEphemeralResource",
 } as const satisfies Record<keyof ProviderServer, string>;

@@ -25,6 +25,11 @@ export interface ChainformProviderData {
    * the configuration as far as the service's answer shows. Default false (a taken slug is an error).
    */
   readonly adoptExisting: boolean;
+  /**
+   * The provider's `admin_rpc_urls_in_state` (or CHAINFORM_ADMIN_RPC_URLS_IN_STATE): false leaves Admin RPC URLs out
+   * of chainform_environment's state (docs/secrets.md). Default true.
+   */
+  readonly adminRpcUrlsInState: boolean;
   /** The provider's `ca_file` (or CHAINFORM_CA_FILE): trusted besides the system's roots, by the client and by RPC calls. */
   readonly caFile?: string | undefined;
   /** Look-ups shared by the resources planned in this provider process (supported networks, slugs). */

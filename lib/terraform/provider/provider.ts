@@ -16,6 +16,8 @@ import { environmentsDataSource } from "./data-sources/environments";
 import { projectDataSource } from "./data-sources/project";
 import { projectsDataSource } from "./data-sources/projects";
 import { supportedNetworksDataSource } from "./data-sources/supported-networks";
+import { adminRpc } from "./ephemeral-resources/admin-rpc";
+import { chainformFunctions } from "./functions";
 import type { ChainformProviderData } from "./provider-data";
 import { planLookups } from "./plan-lookups";
 
@@ -79,6 +81,11 @@ export const providerSchema = defineSchema({
     adopt_existing: attr.bool({
       description:
         "When a chainform_environment's create finds its slug taken (e.g. the service committed a create but died before answering), adopt that environment instead of failing, if its display name, slug and networks (with fork blocks) match the configuration. Accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and are trusted. Environment variable: CHAINFORM_ADOPT_EXISTING (true/false); default false.",
+      optional: true,
+    }),
+    admin_rpc_urls_in_state: attr.bool({
+      description:
+        "Whether chainform_environment (resource and data source) keeps Admin RPC URLs in state (admin_rpc_urls, vnets[*].admin_rpc_url). Default true, for configurations that output them. Set false to keep these credentials out of state and plan files: the attributes are then empty and null, the chain-state resources keep working (they reach the chain through the service), and the ephemeral chainform_admin_rpc (Terraform 1.10 and later) gives the URL during a run without storing it. See docs/secrets.md. Environment variable: CHAINFORM_ADMIN_RPC_URLS_IN_STATE (true/false).",
       optional: true,
     }),
     max_retries: attr.number({
@@ -150,6 +157,8 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
         accountSlug: account.value,
         projectSlug: project.value,
         adoptExisting: typeof c.adopt_existing === "boolean" ? c.adopt_existing : env["CHAINFORM_ADOPT_EXISTING"] === "true",
+        adminRpcUrlsInState:
+          typeof c.admin_rpc_urls_in_state === "boolean" ? c.admin_rpc_urls_in_state : env["CHAINFORM_ADMIN_RPC_URLS_IN_STATE"] !== "false",
         caFile: caFile.value,
         lookups: planLookups(client),
       };
@@ -181,6 +190,8 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
     environmentsDataSource,
     contractCallDataSource,
   ],
+  ephemeralResources: [adminRpc],
+  functions: chainformFunctions,
 });
 
 function sourceName(source: string, argument: string): string {

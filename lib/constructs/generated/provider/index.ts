@@ -21,6 +21,11 @@ export interface ChainformProviderConfig {
    */
   readonly accountSlug?: string;
   /**
+   * Whether chainform_environment (resource and data source) keeps Admin RPC URLs in state (admin_rpc_urls, vnets[*].admin_rpc_url). Default true, for configurations that output them. Set false to keep these credentials out of state and plan files: the attributes are then empty and null, the chain-state resources keep working (they reach the chain through the service), and the ephemeral chainform_admin_rpc (Terraform 1.10 and later) gives the URL during a run without storing it. See docs/secrets.md. Environment variable: CHAINFORM_ADMIN_RPC_URLS_IN_STATE (true/false).
+   * Terraform: `admin_rpc_urls_in_state` (optional).
+   */
+  readonly adminRpcUrlsInState?: boolean | cdktf.IResolvable;
+  /**
    * When a chainform_environment's create finds its slug taken (e.g. the service committed a create but died before answering), adopt that environment instead of failing, if its display name, slug and networks (with fork blocks) match the configuration. Accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and are trusted. Environment variable: CHAINFORM_ADOPT_EXISTING (true/false); default false.
    * Terraform: `adopt_existing` (optional).
    */
@@ -74,6 +79,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     this._aliasValue = config.alias;
     this._accessKeyValue = config.accessKey;
     this._accountSlugValue = config.accountSlug;
+    this._adminRpcUrlsInStateValue = config.adminRpcUrlsInState;
     this._adoptExistingValue = config.adoptExisting;
     this._baseUrlValue = config.baseUrl;
     this._bearerTokenValue = config.bearerToken;
@@ -115,6 +121,18 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     this._accountSlugValue = value;
   }
   private _accountSlugValue?: string;
+
+  /**
+   * Whether chainform_environment (resource and data source) keeps Admin RPC URLs in state (admin_rpc_urls, vnets[*].admin_rpc_url). Default true, for configurations that output them. Set false to keep these credentials out of state and plan files: the attributes are then empty and null, the chain-state resources keep working (they reach the chain through the service), and the ephemeral chainform_admin_rpc (Terraform 1.10 and later) gives the URL during a run without storing it. See docs/secrets.md. Environment variable: CHAINFORM_ADMIN_RPC_URLS_IN_STATE (true/false).
+   * Terraform: `admin_rpc_urls_in_state` (optional).
+   */
+  public get adminRpcUrlsInState(): boolean | cdktf.IResolvable | undefined {
+    return this._adminRpcUrlsInStateValue;
+  }
+  public set adminRpcUrlsInState(value: boolean | cdktf.IResolvable | undefined) {
+    this._adminRpcUrlsInStateValue = value;
+  }
+  private _adminRpcUrlsInStateValue?: boolean | cdktf.IResolvable;
 
   /**
    * When a chainform_environment's create finds its slug taken (e.g. the service committed a create but died before answering), adopt that environment instead of failing, if its display name, slug and networks (with fork blocks) match the configuration. Accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and are trusted. Environment variable: CHAINFORM_ADOPT_EXISTING (true/false); default false.
@@ -204,6 +222,7 @@ export class ChainformProvider extends cdktf.TerraformProvider {
     return {
       access_key: cdktf.stringToTerraform(this._accessKeyValue),
       account_slug: cdktf.stringToTerraform(this._accountSlugValue),
+      admin_rpc_urls_in_state: cdktf.booleanToTerraform(this._adminRpcUrlsInStateValue),
       adopt_existing: cdktf.booleanToTerraform(this._adoptExistingValue),
       base_url: cdktf.stringToTerraform(this._baseUrlValue),
       bearer_token: cdktf.stringToTerraform(this._bearerTokenValue),

@@ -21,6 +21,11 @@ describe("generated protocol descriptor", () => {
     expect(fieldIds("tfplugin6.Schema.Attribute")).toMatchObject({ name: 1, type: 2, nested_type: 10, sensitive: 7 });
     expect(fieldIds("tfplugin6.GetProviderSchema.Response")).toMatchObject({ functions: 7, server_capabilities: 6 });
     expect(fieldIds("tfplugin6.PlanResourceChange.Response")).toMatchObject({ requires_replace: 2, diagnostics: 4 });
+    expect(fieldIds("tfplugin6.GetProviderSchema.Response")).toMatchObject({ ephemeral_resource_schemas: 8 });
+    expect(fieldIds("tfplugin6.GetMetadata.Response")).toMatchObject({ functions: 5, ephemeral_resources: 6 });
+    expect(fieldIds("tfplugin6.OpenEphemeralResource.Response")).toEqual({ diagnostics: 1, renew_at: 2, result: 3, private: 4, deferred: 5 });
+    expect(fieldIds("tfplugin6.CallFunction.Response")).toEqual({ result: 1, error: 2 });
+    expect(fieldIds("google.protobuf.Timestamp")).toEqual({ seconds: 1, nanos: 2 });
     expect(fieldIds("tfplugin6.ServerCapabilities")).toEqual({
       plan_destroy: 1,
       get_provider_schema_optional: 2,

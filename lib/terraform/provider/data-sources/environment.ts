@@ -3,7 +3,7 @@ import { ApiError, type Environment } from "../../../client";
 import { at, attr, defineDataSource, defineSchema, isUnknown, type Model } from "../../framework";
 import { reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
-import { warnNoAdminRpc } from "../resources/environment";
+import { keptInState, warnNoAdminRpc } from "../resources/environment";
 import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute } from "../resources/vnets";
 
 /** The data source schema. */
@@ -51,7 +51,7 @@ export const environmentDataSource = defineDataSource<typeof environmentDataSche
       const found = config.id !== null ? await data.client.getEnvironment({ environmentId: config.id }) : await data.client.getEnvironmentBySlug({ slug: config.slug! });
       if (found) {
         if (lacksAdminRpc(found)) warnNoAdminRpc(diagnostics);
-        return toState(found);
+        return keptInState(toState(found), data);
       }
       diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${config.slug}".`, at("slug"));
     } catch (error) {

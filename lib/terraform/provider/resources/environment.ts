@@ -478,7 +478,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       // No cancellation here: an environment the service created must reach state (Ctrl-C waits for this call).
       try {
         const created = await data.client.createEnvironment(request);
-        return toState(created, plan as Known);
+        return keptInState(toState(created, plan as Known), data);
       } catch (error) {
         let existing: Environment | null = null;
         try {
@@ -500,7 +500,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
               `Environment ${existing.id} already had slug "${slug}" and matches this configuration as far as the service shows (display name, networks, fork blocks), so it is now managed here (adopt_existing = true). Its accounts, chain-id overrides, explorer and bridge settings are not in the service's answer and were not checked.`,
               path,
             );
-            return toState(existing, plan as Known);
+            return keptInState(toState(existing, plan as Known), data);
           }
           diagnostics.error(
             "An environment with this slug already exists and does not match",
@@ -527,7 +527,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     try {
       const environment = await data.client.getEnvironment({ environmentId: state.id });
       if (lacksAdminRpc(environment)) warnNoAdminRpc(diagnostics);
-      return toState(environment, state as Known);
+      return keptInState(toState(environment, state as Known), data);
     } catch (error) {
       // Deleted out of band: drop it from state, so that the next plan creates it again.
       if (error instanceof ApiError && error.status === 404) return null;
@@ -537,9 +537,9 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   },
 
   // Only changes of spelling reach update (every change of meaning forces replacement): nothing to send.
-  async update({ plan, state }) {
+  async update({ plan, state, providerData: data }) {
     const inputs = pickInputs(plan as unknown as EnvironmentState);
-    return { ...state, ...inputs, vnets: withSettings(state.vnets as VnetState[], inputs.network_config, inputs.bridge) };
+    return keptInState({ ...state, ...inputs, vnets: withSettings(state.vnets as VnetState[], inputs.network_config, inputs.bridge) }, data);
   },
 
   async delete({ state, providerData: data, diagnostics }) {
@@ -600,6 +600,18 @@ function withSettings(vnets: readonly VnetState[], networks: readonly NetworkCon
     chain_id: networks.find((n) => n.network_id === vnet.network_id)?.chain_id ?? vnet.network_id,
     bridge_address: bridge[0]?.enabled === true ? BRIDGE_ADDRESS : null,
   }));
+}
+
+/**
+ * The state as the provider's `admin_rpc_urls_in_state` wants it: when that is false, without Admin RPC URLs
+ * (`admin_rpc_urls` empty, `vnets[*].admin_rpc_url` null), so that neither state nor plan files hold them.
+ */
+export function keptInState<T extends { admin_rpc_urls: Record<string, string>; vnets: readonly { admin_rpc_url: string | null }[] }>(
+  state: T,
+  data: Pick<ChainformProviderData, "adminRpcUrlsInState"> | undefined,
+): T {
+  if (data?.adminRpcUrlsInState !== false) return state;
+  return { ...state, admin_rpc_urls: {}, vnets: state.vnets.map((vnet) => ({ ...vnet, admin_rpc_url: null })) };
 }
 
 /** The credential may not write, so the service left out the Admin RPC URLs. */

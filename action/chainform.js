@@ -13,7 +13,7 @@ const { spawn, spawnSync } = require("node:child_process");
 const { existsSync, mkdirSync, openSync, readFileSync, closeSync } = require("node:fs");
 const { join, resolve } = require("node:path");
 const { tmpdir } = require("node:os");
-const { info } = require("./runner");
+const { error, info } = require("./runner");
 
 /** The action's checkout: the repository root, one level above this file. */
 const ACTION_ROOT = resolve(__dirname, "..");
@@ -38,6 +38,8 @@ function locateChainform(options) {
   for (const from of options.searchFrom) {
     try {
       const root = resolve(require.resolve("chainform/package.json", { paths: [from] }), "..");
+      // From inside the action's checkout, Node resolves the package's own name to the checkout itself.
+      if (root === ACTION_ROOT) continue;
       const bin = builtBin(root);
       if (bin) return { bin, source: `the workspace's own chainform (${root})` };
     } catch {
@@ -87,7 +89,10 @@ let signalled = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     signalled = true;
-    if (!current) process.exit(130);
+    if (!current) {
+      error("the chainform action was cancelled: the post step removes what it created");
+      process.exit(130);
+    }
     current.signals++;
     current.child.kill("SIGINT");
     // The CLI stops after its current step on the first signal and asks terraform to stop on the second: the runner

@@ -21,6 +21,16 @@ function slugPrefixOf(given) {
   return checkSlugPrefix(`gh-${run}-${process.env.GITHUB_RUN_ATTEMPT || "1"}-${randomBytes(3).toString("hex")}-`);
 }
 
+/** Reports a step of the CLI that did not succeed (or was cancelled); returns the exit code for the step. */
+function failed(what, code) {
+  runner.error(
+    interrupted()
+      ? `the chainform action was cancelled during ${what}: the post step removes what it created`
+      : `${what} failed (exit ${code}): see its output above; the post step removes what it created`,
+  );
+  return code || 1;
+}
+
 async function main() {
   const appInput = runner.input("app");
   const networksInput = runner.input("networks");
@@ -94,17 +104,14 @@ async function main() {
   if (interrupted()) return 130;
 
   const deployed = await run(cli, ["deploy", app]);
-  if (deployed.code !== 0) {
-    runner.error(interrupted() ? "chainform deploy was cancelled: the post step removes what it created" : `chainform deploy failed (exit ${deployed.code}): see its output above; the post step removes what it created`);
-    return deployed.code || 1;
-  }
+  if (deployed.code !== 0) return failed("chainform deploy", deployed.code);
   // Outputs and environment variables of later steps; Admin RPC URLs only masked (the CLI prints ::add-mask::).
   const written = await run(cli, ["outputs", app, "--format", "github", "--include-sensitive", "--export"]);
-  if (written.code !== 0) return written.code;
-  for (const [format, output] of [["foundry", "foundry"], ["hardhat", "hardhat"]]) {
+  if (written.code !== 0) return failed("chainform outputs", written.code);
+  for (const format of ["foundry", "hardhat"]) {
     const result = await run(cli, ["outputs", app, "--format", format], true);
-    if (result.code !== 0) return result.code;
-    runner.setOutput(output, result.stdout);
+    if (result.code !== 0) return failed(`chainform outputs --format ${format}`, result.code);
+    runner.setOutput(format, result.stdout);
   }
   runner.setOutput("base-url", service.baseUrl);
   // Later steps may run `npx chainform ...` against the same service; a given key stays in the inputs only.

@@ -83,22 +83,28 @@ function nodeFor(wanted) {
   return "node";
 }
 
-/** Signals received while a CLI child runs are passed on to it, so that it stops its step (see `run`). */
 let current;
 let signalled = false;
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    signalled = true;
-    if (!current) {
-      error("the chainform action was cancelled: the post step removes what it created");
-      process.exit(130);
-    }
-    current.signals++;
-    current.child.kill("SIGINT");
-    // The CLI stops after its current step on the first signal and asks terraform to stop on the second: the runner
-    // gives a cancelled step seconds, not minutes, so ask for both.
-    if (current.signals === 1) setTimeout(() => current && current.child.kill("SIGINT"), 1000).unref();
-  });
+
+/**
+ * Passes SIGINT and SIGTERM on to the CLI child running (see `run`), so that it stops its step; between children,
+ * ends this process. The runner cancels a step with SIGINT, then SIGTERM, then kills it.
+ */
+function forwardSignals() {
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      signalled = true;
+      if (!current) {
+        error("the chainform action was cancelled: the post step removes what it created");
+        process.exit(130);
+      }
+      current.signals++;
+      current.child.kill("SIGINT");
+      // The CLI stops after its current step on the first signal and asks terraform to stop on the second: the
+      // runner gives a cancelled step seconds, not minutes, so ask for both.
+      if (current.signals === 1) setTimeout(() => current && current.child.kill("SIGINT"), 1000).unref();
+    });
+  }
 }
 
 /** Whether a signal asked this process to stop (the runner cancels a step with SIGINT, then SIGTERM). */
@@ -182,4 +188,4 @@ async function stopService(pid) {
   process.kill(pid, "SIGKILL");
 }
 
-module.exports = { ACTION_ROOT, locateChainform, nodeFor, run, interrupted, startService, stopService };
+module.exports = { ACTION_ROOT, locateChainform, nodeFor, forwardSignals, run, interrupted, startService, stopService };

@@ -12,7 +12,7 @@ const { join, resolve } = require("node:path");
 const { tmpdir } = require("node:os");
 const runner = require("./runner");
 const { checkSlugPrefix, inlineConfig } = require("./inline-app");
-const { locateChainform, nodeFor, run, interrupted, startService } = require("./chainform");
+const { forwardSignals, locateChainform, nodeFor, run, interrupted, startService } = require("./chainform");
 
 /** The run's slug prefix: the input, else gh-<run id>-<attempt>-<random>- (unique per job, matrix jobs included). */
 function slugPrefixOf(given) {
@@ -123,6 +123,7 @@ async function main() {
   return 0;
 }
 
+forwardSignals();
 main().then(
   (code) => {
     process.exitCode = code;

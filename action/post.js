@@ -6,7 +6,7 @@
  * gone is not an error; an environment that could not be deleted fails the step, so that someone looks.
  */
 const runner = require("./runner");
-const { run, stopService } = require("./chainform");
+const { forwardSignals, run, stopService } = require("./chainform");
 
 /** teardown's exit codes: 3 = nothing to delete, 4 = some deletions failed. */
 const NOTHING_TO_DELETE = 3;
@@ -57,6 +57,7 @@ async function post() {
   return code;
 }
 
+forwardSignals();
 post().then(
   (code) => {
     process.exitCode = code;

@@ -6,6 +6,8 @@
  */
 import { execFile } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -30,6 +32,43 @@ async function slugsWithPrefix(client: Client, prefix: string): Promise<string[]
   const slugs: string[] = [];
   for await (const environment of client.iterateEnvironments()) if (environment.slug.startsWith(prefix)) slugs.push(environment.slug);
   return slugs;
+}
+
+/**
+ * An HTTP proxy to `upstream` that forwards every request, but holds the answer to the first request `hold`
+ * matches: the service has acted, its client waits. `held` resolves once it holds one.
+ */
+async function holdingProxy(upstream: string, hold: (method: string, url: string) => boolean): Promise<{ baseUrl: string; held: Promise<void>; close(): Promise<void> }> {
+  const target = new URL(upstream);
+  let holding = false;
+  let onHeld!: () => void;
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  const server = createServer((req, res) => {
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        if (!holding && hold(req.method ?? "", req.url ?? "")) {
+          holding = true;
+          answer.resume();
+          onHeld();
+          return; // never answered: the connection closes with the proxy
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on("error", () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }
 
 /** Whether a process exists. */
@@ -106,6 +145,13 @@ describe("the inline inputs", () => {
     expect(() => inlineConfig({ ...base, ...change })).toThrow(message);
   });
 
+  it("node-version: empty runs chainform with the action's own Node; a version the node on PATH lacks is an error saying what to add", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { nodeFor } = require("../action/chainform") as { nodeFor(wanted: string): string };
+    expect(nodeFor("")).toBe(process.execPath);
+    expect(() => nodeFor("19")).toThrow(/^input node-version asks for Node 19, but the node on PATH is v\d+\.\d+\.\d+: add actions\/setup-node with node-version: 19 before this step/);
+  });
+
   it("reject a slug prefix that is not one", () => {
     expect(() => checkSlugPrefix("PR_42")).toThrow(/^input slug-prefix must be lowercase letters and digits/);
   });
@@ -130,6 +176,8 @@ describe("the action with the local service it starts itself", () => {
 
   it("deploys, and writes each network's outputs and variables", async () => {
     expect({ code: main.code, stdout: main.stdout, stderr: main.stderr }).toMatchObject({ code: 0 });
+    // The repository is built, so the action runs its own build (docs/github-actions.md: how it gets chainform).
+    expect(main.stdout).toContain(`chainform: the action's own build (${join(__dirname, "..")})`);
     const { outputs } = main;
     expect(outputs.mainnet_chain_id).toBe("73571");
     expect(outputs.base_chain_id).toBe("73578453");
@@ -309,7 +357,7 @@ output "greeting" { value = "hello" }
     expect(again.stdout).toContain("Nothing left with slug prefix failed-test-");
   }, 300_000);
 
-  it("after a cancel (SIGINT) in the middle of the apply, the post step removes what was created", async () => {
+  it("after a cancel (SIGINT) once the environment exists, the post step removes it", async () => {
     const inputs = { ...serviceInputs(), networks: "1, 10, 8453", "slug-prefix": "cancelled-" };
     const step = job.main(inputs);
     // The runner cancels a step with SIGINT: send it once the apply has created the environment at the service.
@@ -328,6 +376,44 @@ output "greeting" { value = "hello" }
     const post = await job.post(inputs, main.state).done;
     expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
     expect(await slugsWithPrefix(client, "cancelled-")).toEqual([]);
+  }, 300_000);
+
+  it("after a cancel while the service's answer to the create is in flight (so Terraform never recorded it), the post step deletes it by prefix", async () => {
+    // GIVEN a proxy in front of the service that holds its answer to the environment's creation
+    const proxy = await holdingProxy(service.baseUrl, (method, url) => method === "POST" && /\/environments$/.test(url));
+    try {
+      const inputs = { "base-url": proxy.baseUrl, "access-key": service.accessKey, account: service.accountSlug, project: service.projectSlug, networks: "8453", "slug-prefix": "in-flight-" };
+      const step = job.main(inputs);
+      await Promise.race([proxy.held, step.done.then((r) => Promise.reject(new Error(`the step ended first:\n${r.stdout}\n${r.stderr}`)))]);
+      expect(await slugsWithPrefix(client, "in-flight-")).toHaveLength(1);
+      // WHEN the run is cancelled: SIGINT, then SIGTERM if the step is still there after 7.5 s, as the runner does
+      step.child.kill("SIGINT");
+      const escalate = setTimeout(() => step.child.kill("SIGTERM"), 7_500);
+      const main = await step.done;
+      clearTimeout(escalate);
+      expect(main.code).not.toBe(0);
+      expect(main.stdout).toMatch(/^::error::the chainform action was cancelled during chainform deploy/m);
+      // THEN the post step finds the environment by its prefix and deletes it
+      const post = await job.post(inputs, main.state).done;
+      expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
+      expect(post.stdout).toContain("Deleted what was left with slug prefix in-flight-");
+      expect(await slugsWithPrefix(client, "in-flight-")).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 300_000);
+
+  it("keep: true leaves the environment in place", async () => {
+    const inputs = { ...serviceInputs(), networks: "10", "slug-prefix": "kept-", keep: "true" };
+    const main = await job.main(inputs).done;
+    expect({ code: main.code, stdout: main.stdout, stderr: main.stderr }).toMatchObject({ code: 0 });
+    const post = await job.post(inputs, main.state).done;
+    expect({ code: post.code, stdout: post.stdout }).toMatchObject({ code: 0 });
+    expect(post.stdout).toContain("keep: true: leaving the environments (slug prefix kept-) in place");
+    expect(await slugsWithPrefix(client, "kept-")).toHaveLength(1);
+    // A later job (here: the same post step without keep) still finds it by its prefix.
+    expect((await job.post({ ...inputs, keep: "false" }, { ...main.state, keep: "false" }).done).code).toBe(0);
+    expect(await slugsWithPrefix(client, "kept-")).toEqual([]);
   }, 300_000);
 
   it("a mistake in the inputs fails the step with the input named, and the post step has nothing to do", async () => {

@@ -86,7 +86,9 @@ function expectMasked(result: StepResult, secrets: readonly string[]): void {
   expect(secrets.length).toBeGreaterThan(0);
   for (const secret of secrets) {
     expect(result.masks).toContain(secret);
-    expect(result.stdout.split("\n").filter((line) => line.includes(secret))).toEqual([`::add-mask::${secret}`]);
+    const lines = result.stdout.split("\n").filter((line) => line.includes(secret));
+    expect(lines).toContain(`::add-mask::${secret}`);
+    expect(lines.filter((line) => !line.startsWith("::add-mask::"))).toEqual([]);
     expect(result.stderr).not.toContain(secret);
   }
 }
@@ -327,6 +329,10 @@ resource "chainform_environment" "this" {
   network_config { network_id = "10" }
 }
 output "greeting" { value = "hello" }
+output "admin_rpc_urls" {
+  value     = chainform_environment.this.admin_rpc_urls
+  sensitive = true
+}
 `,
     );
     const inputs = { ...serviceInputs(), app: "infra", "slug-prefix": "failed-test-" };
@@ -334,7 +340,9 @@ output "greeting" { value = "hello" }
     expect({ code: main.code, stdout: main.stdout, stderr: main.stderr }).toMatchObject({ code: 0 });
     expect(main.outputs.greeting).toBe("hello");
     expect(await chainIdAt(main.outputs.optimism_rpc_url)).toBe(10);
-    expectMasked(main, [main.outputs.optimism_admin_rpc_url]);
+    // The app's own sensitive map is masked as a whole and in its parts.
+    expect(JSON.parse(main.outputs.admin_rpc_urls)).toEqual({ "10": main.outputs.optimism_admin_rpc_url });
+    expectMasked(main, [main.outputs.optimism_admin_rpc_url, main.outputs.admin_rpc_urls]);
     // The given key stays in the inputs: it is not exported to later steps.
     expect(main.env.CHAINFORM_ACCESS_KEY).toBeUndefined();
     expect(main.stdout + main.stderr).not.toContain(service.accessKey);

@@ -1,4 +1,4 @@
-import { envName, formatOutputs, networkEndpoints, type NetworkEndpoint } from "./outputs-format";
+import { envName, formatOutputs, networkEndpoints, secretTexts, type NetworkEndpoint } from "./outputs-format";
 import type { DeployedNetwork } from "./stack-state";
 
 /** A network of a stack's state, as deployedNetworks reads it. */
@@ -131,6 +131,27 @@ describe("networks of the state", () => {
       chain_999999: { type: "http", url: "http://127.0.0.1:8787/rpc/public/pr-7-999999", chainId: 1999999 },
     });
     expect(JSON.parse(formatOutputs({}, "hardhat", { networks, includeSensitive: true })).mainnet_admin.url).toBe("http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1");
+  });
+});
+
+describe("secretTexts", () => {
+  it("masks every sensitive value as written and every string inside a map or list, nothing else", () => {
+    expect(
+      secretTexts({
+        ...outputs,
+        admin_rpc_urls: { value: { "1": "http://x/rpc/admin/a", "8453": "http://x/rpc/admin/b" }, sensitive: true },
+        keys: { value: ["k1", ["k2"]], sensitive: true },
+        nothing: { value: null, sensitive: true },
+      }),
+    ).toEqual([
+      "http://127.0.0.1:8787/rpc/admin/SECRET",
+      '{"1":"http://x/rpc/admin/a","8453":"http://x/rpc/admin/b"}',
+      "http://x/rpc/admin/a",
+      "http://x/rpc/admin/b",
+      '["k1",["k2"]]',
+      "k1",
+      "k2",
+    ]);
   });
 });
 

@@ -128,6 +128,27 @@ export function allOutputs(outputs: Readonly<Record<string, TerraformOutput>>, n
 }
 
 /**
+ * What to mask in a CI log for these outputs: every sensitive value as it is written (a string, or the JSON of a map
+ * or list) and every string inside it, so that no part of an Admin RPC URL map shows either.
+ * @example
+ * secretTexts({ admin: { value: { "1": "http://x/rpc/admin/s" }, sensitive: true } }) // ['{"1":"http://x/rpc/admin/s"}', "http://x/rpc/admin/s"]
+ */
+export function secretTexts(outputs: Readonly<Record<string, TerraformOutput>>): string[] {
+  const found = new Set<string>();
+  const strings = (value: unknown): void => {
+    if (typeof value === "string") found.add(value);
+    else if (Array.isArray(value)) value.forEach(strings);
+    else if (value && typeof value === "object") Object.values(value).forEach(strings);
+  };
+  for (const output of Object.values(outputs)) {
+    if (!output.sensitive) continue;
+    found.add(asText(output.value));
+    strings(output.value);
+  }
+  return [...found].filter((text) => text !== "" && text !== "null");
+}
+
+/**
  * Renders a stack's outputs (with the values of its `networks`, see {@link allOutputs}) as JSON (name -> value),
  * a dotenv file, GitHub Actions `$GITHUB_OUTPUT`/`$GITHUB_ENV` lines, a Foundry `[rpc_endpoints]` table or a
  * Hardhat `networks` object (JSON). The github form uses `name<<DELIMITER` blocks, so multi-line values are safe;

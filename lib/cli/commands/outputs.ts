@@ -14,6 +14,7 @@ import {
   networkEndpoints,
   NETWORK_FORMATS,
   OUTPUTS_FORMATS,
+  secretTexts,
   type NetworkEndpoint,
   type OutputsFormat,
   type TerraformOutput,
@@ -101,9 +102,7 @@ the first network's Public RPC URL, networks all of them as one JSON object. An 
     const every = allOutputs(found, networks);
     if (includeSensitive && process.env.GITHUB_ACTIONS === "true") {
       // The runner hides masked values in every later log line; this line itself is consumed by the runner.
-      for (const output of Object.values(every)) {
-        if (output.sensitive && typeof output.value === "string" && output.value) process.stdout.write(`::add-mask::${output.value}\n`);
-      }
+      for (const secret of secretTexts(every)) process.stdout.write(`::add-mask::${secret.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}\n`);
     }
     appendFileSync(githubOutput as string, text);
     if (values.export) appendFileSync(githubEnv as string, formatOutputs(found, format, { includeSensitive, networks, envNames: true }));

@@ -4,7 +4,8 @@
  * the action from its checkout at the ref, without `npm ci` and without dist/ (build output is not in git), so
  * chainform comes from, in this order:
  * 1. the workspace's own installation (`node_modules/chainform` resolvable from the app or the workspace), which
- *    is also the one a CDK app's constructs come from;
+ *    is also the one a CDK app's constructs come from, when it is the action's version (an older CLI may lack
+ *    what the action asks of it);
  * 2. the action's checkout when it is built (chainform's own repository, or a test);
  * 3. npm: `chainform@<the action's version>` installed into the runner's tool cache (once the package is published);
  * 4. the action's checkout, built with `npm ci` (installs the development dependencies and builds: minutes).
@@ -35,13 +36,16 @@ function npmCommand() {
  * @returns {{ bin: string, source: string }}
  */
 function locateChainform(options) {
+  const version = JSON.parse(readFileSync(join(ACTION_ROOT, "package.json"), "utf8")).version;
   for (const from of options.searchFrom) {
     try {
       const root = resolve(require.resolve("chainform/package.json", { paths: [from] }), "..");
       // From inside the action's checkout, Node resolves the package's own name to the checkout itself.
       if (root === ACTION_ROOT) continue;
+      const theirs = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
       const bin = builtBin(root);
-      if (bin) return { bin, source: `the workspace's own chainform (${root})` };
+      if (bin && theirs === version) return { bin, source: `the workspace's own chainform (${root})` };
+      if (bin) info(`The workspace has chainform ${theirs}, the action is ${version}: the action runs its own version`);
     } catch {
       // not installed there
     }
@@ -49,7 +53,6 @@ function locateChainform(options) {
   const own = builtBin(ACTION_ROOT);
   if (own) return { bin: own, source: `the action's own build (${ACTION_ROOT})` };
 
-  const version = JSON.parse(readFileSync(join(ACTION_ROOT, "package.json"), "utf8")).version;
   const cache = join(options.toolCache || tmpdir(), "chainform", version);
   const cached = builtBin(join(cache, "node_modules", "chainform"));
   if (cached) return { bin: cached, source: `chainform ${version} from npm, cached in ${cache}` };

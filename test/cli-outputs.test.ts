@@ -29,6 +29,21 @@ fs.writeFileSync(path.join(out, "stacks", "ci", "cdk.tf.json"), JSON.stringify({
 }));
 `;
 
+/** An app whose one stack is named after STACK_NAME, with its own state file and an output naming it. */
+const NAMED_SYNTH = `
+const fs = require("fs"), path = require("path");
+const out = process.env.CDKTF_OUTDIR, name = process.env.STACK_NAME;
+fs.mkdirSync(path.join(out, "stacks", name), { recursive: true });
+fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify({
+  version: "0.21.0",
+  stacks: { [name]: { name, workingDirectory: "stacks/" + name, dependencies: [] } },
+}));
+fs.writeFileSync(path.join(out, "stacks", name, "cdk.tf.json"), JSON.stringify({
+  terraform: { backend: { local: { path: path.join(process.cwd(), "terraform." + name + ".tfstate") } } },
+  output: { stack: { value: name } },
+}));
+`;
+
 describe("chainform outputs", () => {
   let service: TestService;
   let app: string;
@@ -46,10 +61,10 @@ describe("chainform outputs", () => {
     rmSync(app, { recursive: true, force: true });
   });
 
-  it("before a deploy: says to deploy first", async () => {
+  it("before a deploy: synthesizes the app, then says to deploy first", async () => {
     const result = await cli(["outputs", app]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^chainform outputs: no synthesized app in .*cdktf\.out \(no manifest\.json\): run `chainform deploy` for this app first$/m);
+    expect(result.stderr).toMatch(/^chainform outputs: stack ci was never deployed \(terraform init has not run in .*\): deploy it first \(`chainform deploy .*`\)$/m);
   });
 
   it("synthesized but never deployed: one line saying to deploy, not terraform's box about init", async () => {
@@ -137,6 +152,27 @@ describe("chainform outputs", () => {
     expect(readFileSync(githubOutput, "utf8")).toMatch(/^mainnet_admin_rpc_url<<\S+\nhttp:\/\/127\.0\.0\.1:8787\/rpc\/admin\/s3cr3t-admin-secret\n/m);
   });
 
+  it("--format foundry and hardhat on a stack without a chainform environment: says what to use instead", async () => {
+    for (const format of ["foundry", "hardhat"]) {
+      const result = await cli(["outputs", app, "--format", format]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`chainform outputs: stack ci holds no chainform environment, so --format ${format} has no network to write: use --format json for its outputs\n`);
+    }
+  });
+
+  it("--export: also writes $GITHUB_ENV, named as --format env names them", async () => {
+    const githubOutput = join(app, "github-output-2");
+    const githubEnv = join(app, "github-env");
+    writeFileSync(githubOutput, "");
+    writeFileSync(githubEnv, "");
+    const result = await cli(["outputs", app, "--format", "github", "--export"], { GITHUB_OUTPUT: githubOutput, GITHUB_ENV: githubEnv });
+    expect(result.code).toBe(0);
+    expect(readFileSync(githubEnv, "utf8")).toMatch(/^MAINNET_RPC_URL<<(\S+)\nhttp:\/\/127\.0\.0\.1:8787\/rpc\/public\/0b6e\n\1\n/m);
+    const unset = await cli(["outputs", app, "--format", "github", "--export"], { GITHUB_OUTPUT: githubOutput });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/--export appends to the file named by \$GITHUB_ENV, which is not set/);
+  });
+
   it("--format github outside GitHub Actions: says to use env instead (exit 2)", async () => {
     const result = await cli(["outputs", app, "--format", "github"]);
     expect(result.code).toBe(2);
@@ -144,6 +180,24 @@ describe("chainform outputs", () => {
       "chainform outputs: --format github appends to the file named by $GITHUB_OUTPUT, which is not set: run it in a GitHub Actions step, or use --format env\n",
     );
   });
+
+  it("reads the stack an environment variable names now, not the one of the last synthesis", async () => {
+    // GIVEN an app that names its stack after STACK_NAME, deployed as "blue" and then as "green"
+    const named = mkdtempSync(join(tmpdir(), "chainform-cli-outputs-named-"));
+    try {
+      writeFileSync(join(named, "cdktf.json"), JSON.stringify({ app: "node synth.js" }));
+      writeFileSync(join(named, "synth.js"), NAMED_SYNTH);
+      for (const name of ["blue", "green"]) expect((await cli(["deploy", named], { STACK_NAME: name })).code).toBe(0);
+      // WHEN the outputs are read with STACK_NAME=blue
+      const blue = await cli(["outputs", named], { STACK_NAME: "blue" });
+      // THEN they are blue's (the last synthesis was green's)
+      expect(blue.code).toBe(0);
+      expect(JSON.parse(blue.stdout)).toEqual({ stack: "blue" });
+      expect(JSON.parse((await cli(["outputs", named], { STACK_NAME: "green" })).stdout)).toEqual({ stack: "green" });
+    } finally {
+      rmSync(named, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("destroy removes the outputs again", async () => {
     const result = await cli(["destroy", app]);

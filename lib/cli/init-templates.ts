@@ -256,7 +256,7 @@ ${nameVariable}
 
       - uses: actions/setup-node@v4
         with:
-          node-version: 20
+          node-version: 24
           cache: npm
 
       - uses: hashicorp/setup-terraform@v3
@@ -266,47 +266,17 @@ ${nameVariable}
 
       - run: npm ci
 
-      - name: Choose the chainform service
-        env:
-          SERVICE_URL: \${{ secrets.CHAINFORM_BASE_URL }}
-          SERVICE_KEY: \${{ secrets.CHAINFORM_ACCESS_KEY }}
-          SERVICE_ACCOUNT: \${{ vars.CHAINFORM_ACCOUNT }}
-          SERVICE_PROJECT: \${{ vars.CHAINFORM_PROJECT }}
-        run: |
-          if [ -n "$SERVICE_URL" ]; then
-            printf 'CHAINFORM_BASE_URL=%s\\nCHAINFORM_ACCESS_KEY=%s\\nCHAINFORM_ACCOUNT=%s\\nCHAINFORM_PROJECT=%s\\n' \\
-              "$SERVICE_URL" "$SERVICE_KEY" "$SERVICE_ACCOUNT" "$SERVICE_PROJECT" >> "$GITHUB_ENV"
-            exit 0
-          fi
-          nohup npx chainform serve --port 8787 --data-dir "$RUNNER_TEMP/chainform" \\
-            > "$RUNNER_TEMP/chainform-ready.jsonl" 2> "$RUNNER_TEMP/chainform-serve.log" &
-          for attempt in $(seq 1 60); do
-            [ -s "$RUNNER_TEMP/chainform-ready.jsonl" ] && break
-            sleep 1
-          done
-          if [ ! -s "$RUNNER_TEMP/chainform-ready.jsonl" ]; then
-            cat "$RUNNER_TEMP/chainform-serve.log"
-            echo "::error::the local chainform service did not start within 60 s"
-            exit 1
-          fi
-          node -e '
-            const ready = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\\n")[0]);
-            console.log(\`::add-mask::\${ready.accessKey}\`);
-            require("fs").appendFileSync(process.env.GITHUB_ENV, [
-              \`CHAINFORM_BASE_URL=\${ready.baseUrl}\`,
-              \`CHAINFORM_ACCESS_KEY=\${ready.accessKey}\`,
-              \`CHAINFORM_ACCOUNT=\${ready.accountSlug}\`,
-              \`CHAINFORM_PROJECT=\${ready.projectSlug}\`,
-              "",
-            ].join("\\n"));
-          ' "$RUNNER_TEMP/chainform-ready.jsonl"
-
       - name: Deploy the pull request's environment
-        run: npx chainform deploy
-
-      - name: Export the outputs (RPC URLs, chain ids) to later steps
+        # Its post step removes the environment when the job ends, whether the tests passed, failed or were cancelled.
         id: chainform
-        run: npx chainform outputs --format github
+        uses: chainform/chainform@v0
+        with:
+          app: .
+          slug-prefix: pr-\${{ github.event.number }}-
+          base-url: \${{ secrets.CHAINFORM_BASE_URL }}
+          access-key: \${{ secrets.CHAINFORM_ACCESS_KEY }}
+          account: \${{ vars.CHAINFORM_ACCOUNT }}
+          project: \${{ vars.CHAINFORM_PROJECT }}
 
       - name: Test against the environment
         env:
@@ -325,10 +295,5 @@ ${nameVariable}
           }
           check "$MAINNET_RPC_URL" "$MAINNET_CHAIN_ID"
           check "$BASE_RPC_URL" "$BASE_CHAIN_ID"
-
-      - name: Tear down the pull request's environments
-        # Always. Exit code 3 means nothing was left to delete; 4 (some deletions failed) fails the job.
-        if: always()
-        run: npx chainform teardown --prefix "pr-\${{ github.event.number }}-" --yes || test $? -eq 3
 `;
 }

@@ -6,6 +6,7 @@ describe("deployedNetworks", () => {
     const environment = (slug: string) => ({
       type: "chainform_environment",
       values: {
+        id: `id-${slug}`,
         slug,
         network_config: [{ network_id: "1", account: [{ address: "0xaa", balance: "0x10" }] }, { network_id: "8453", account: [] }],
         vnets: [
@@ -29,6 +30,7 @@ describe("deployedNetworks", () => {
     expect(networks[0]).toEqual({
       stack: "stack",
       environment: "pr-1",
+      environmentId: "id-pr-1",
       networkId: "1",
       chainId: 73571,
       publicRpcUrl: "http://x/rpc/public/1",

@@ -16,6 +16,8 @@ export interface DeployedNetwork {
   readonly stack: string;
   /** The environment's slug. */
   readonly environment: string;
+  /** The environment's id ("" when the state has none yet). */
+  readonly environmentId: string;
   /** Chain id of the forked network, e.g. "1". */
   readonly networkId: string;
   /** Chain id the Virtual Environment answers with. */
@@ -59,6 +61,7 @@ function networksOf(stack: string, values: Record<string, unknown>): DeployedNet
     return {
       stack,
       environment: String(values.slug ?? values.display_name ?? values.id ?? ""),
+      environmentId: String(values.id ?? ""),
       networkId,
       chainId: Number(vnet.chain_id),
       publicRpcUrl: String(vnet.public_rpc_url ?? ""),

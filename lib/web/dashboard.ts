@@ -49,8 +49,16 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
     return session;
   }
 
-  /** The session of a change: valid CSRF token required (403 otherwise, nothing changed). */
+  /** Refuses a POST sent by a page of another origin (403, nothing changed); true when it may go on. */
+  function ownOrigin(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (Sessions.fromOwnOrigin(request)) return true;
+    sendPage(reply, 403, simplePage("Refused", "This form was sent from another site (or another port of this host): nothing was changed. Use the dashboard's own pages."));
+    return false;
+  }
+
+  /** The session of a change: own origin and valid CSRF token required (403 otherwise, nothing changed). */
   function changeSessionOf(request: FastifyRequest, reply: FastifyReply): Session | undefined {
+    if (!ownOrigin(request, reply)) return undefined;
     const session = sessionOf(request, reply);
     if (!session) return undefined;
     if (!Sessions.csrfValid(session, request.body)) {
@@ -70,6 +78,7 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
   });
 
   app.post("/login", { config }, async (request, reply) => {
+    if (!ownOrigin(request, reply)) return reply;
     const key = (request.body as Record<string, unknown> | undefined)?.access_key;
     const session = typeof key === "string" ? sessions.signInWithKey(key.trim()) : undefined;
     if (!session) return sendPage(reply, 401, signInPage("That access key is not valid."));

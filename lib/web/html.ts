@@ -69,7 +69,7 @@ summary{cursor:pointer}nav.tabs a{margin-right:1rem}a{color:#1d4ed8}
 /** One page: title, the header (links and an optional search box or sign-out form), and the content. */
 export function page(options: { title: string; header: Html; body: Html }): string {
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${options.title}</title><style>${raw(STYLE)}</style></head>
+<meta name="referrer" content="same-origin"><title>${options.title}</title><style>${raw(STYLE)}</style></head>
 <body><header>${options.header}</header><main>${options.body}</main></body></html>`.text}`;
 }
 
@@ -91,11 +91,15 @@ export function shortHex(hex: string): string {
   return hex.length > 18 ? `${hex.slice(0, 10)}…${hex.slice(-6)}` : hex;
 }
 
-/** Security headers of every page: no framing, no scripts, nothing cached. */
+/**
+ * Security headers of every page: no framing, no scripts, nothing cached, no referrer to other origins.
+ * `same-origin` rather than `no-referrer`: under `no-referrer` a browser sends `Origin: null` on the pages' own form
+ * POSTs, and the dashboard's origin check needs the real origin from browsers that send no `Sec-Fetch-Site`.
+ */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "cache-control": "no-store",
 };

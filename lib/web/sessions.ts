@@ -1,8 +1,9 @@
 /**
  * Dashboard sign-in: sessions, one-time login links and the CSRF rule, in one place. A session is created by an
  * access key typed into the sign-in form or by a one-time link (single use, 10 minutes); either way the browser
- * gets an HttpOnly, SameSite=Strict cookie holding a random session id, never the key. Every change needs the
- * session and its CSRF token (a hidden form field). Sessions live in memory: a restart signs everyone out.
+ * gets an HttpOnly, SameSite=Strict cookie holding a random session id, never the key. Every POST (sign-in
+ * included) must come from the dashboard's own origin, and every change needs the session and its CSRF token (a
+ * hidden form field). Sessions live in memory: a restart signs everyone out.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -79,6 +80,19 @@ export class Sessions {
   /** Ends a session. */
   close(session: Session): void {
     this.sessions.delete(session.id);
+  }
+
+  /**
+   * Whether a request was sent by a page of the dashboard's own origin, or by no page at all (curl, scripts: no
+   * `Origin`, no `Sec-Fetch-Site`). A page on another port of the same host is same-site, so the SameSite cookie
+   * goes along with its forms: only the origin tells them apart. `Sec-Fetch-Site` decides where the browser sends
+   * it; older browsers send only `Origin` on a POST (the real one, as the pages' referrer policy is `same-origin`).
+   */
+  static fromOwnOrigin(request: FastifyRequest): boolean {
+    const site = request.headers["sec-fetch-site"];
+    if (site !== undefined) return site === "same-origin";
+    const origin = request.headers.origin;
+    return origin === undefined || origin === `${request.protocol}://${request.host}`;
   }
 
   /** Whether a submitted form carries the session's CSRF token. */

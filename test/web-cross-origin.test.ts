@@ -51,6 +51,16 @@ async function victim(): Promise<{ context: BrowserContext; page: Page }> {
   return { context, page };
 }
 
+/** Submits a form from the page's current origin (a navigation: no CORS involved); answers the response. */
+async function submitForm(page: Page, action: string, fields: Record<string, string>) {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input name="${name}" value="${value}">`)
+    .join("");
+  await page.setContent(`<form method="post" action="${action}">${inputs}</form>`);
+  const [answer] = await Promise.all([page.waitForNavigation(), page.evaluate("document.forms[0].submit()")]);
+  return answer;
+}
+
 const envPath = () => `/dashboard/acme/demo/environments/${environment.id}`;
 
 test("a page on another port reads no dashboard page and reveals no Admin RPC URL", async () => {
@@ -93,23 +103,7 @@ test("a POST from another origin changes nothing even with the right CSRF token"
   );
   expect(opaque).toBe("opaque");
   // A form submission (a navigation, which needs no CORS) is refused as well, and says why.
-  const [answer] = await Promise.all([
-    page.waitForNavigation(),
-    page.evaluate(
-      ({ revealUrl, csrf }) => {
-        const form = document.createElement("form");
-        form.method = "post";
-        form.action = revealUrl;
-        const input = document.createElement("input");
-        input.name = "csrf";
-        input.value = csrf;
-        form.append(input);
-        document.body.append(form);
-        form.submit();
-      },
-      { revealUrl: `${service.baseUrl}${envPath()}/reveal`, csrf },
-    ),
-  ]);
+  const answer = await submitForm(page, `${service.baseUrl}${envPath()}/reveal`, { csrf });
   expect(answer!.status()).toBe(403);
   const body = await page.content();
   expect(body).not.toContain(environment.adminSecret);
@@ -122,23 +116,7 @@ test("a cross-origin sign-in form does not sign the browser in (login CSRF)", as
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(attackerUrl);
-  const [answer] = await Promise.all([
-    page.waitForNavigation(),
-    page.evaluate(
-      ({ loginUrl, key }) => {
-        const form = document.createElement("form");
-        form.method = "post";
-        form.action = loginUrl;
-        const input = document.createElement("input");
-        input.name = "access_key";
-        input.value = key;
-        form.append(input);
-        document.body.append(form);
-        form.submit();
-      },
-      { loginUrl: `${service.baseUrl}/dashboard/login`, key: service.keys.bob },
-    ),
-  ]);
+  const answer = await submitForm(page, `${service.baseUrl}/dashboard/login`, { access_key: service.keys.bob });
   expect(answer!.status()).toBe(403);
   expect((await context.cookies()).filter((c) => c.name === "chainform_session")).toEqual([]);
   const home = await page.goto(`${service.baseUrl}/dashboard/acme/demo`);

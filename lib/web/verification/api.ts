@@ -4,7 +4,9 @@
  * `{ status, message, result }` as Etherscan does, so that `forge verify-contract --verifier etherscan
  * --verifier-url ...` and hardhat-verify work unchanged. A submission is verified at once (the compile runs in a
  * worker): when it does not reproduce the deployed code the submit itself answers 400 with the reason.
- * `getabi` and `getsourcecode` reveal what `verification_visibility` allows. Malformed input is a 4xx, never a 5xx.
+ * `getabi` and `getsourcecode` reveal what `verification_visibility` allows. Malformed input is a 4xx, never a 5xx,
+ * and an answer never quotes the parameters it refuses (it names them and says what they must be). Every answer is
+ * JSON with `X-Content-Type-Options: nosniff`.
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -48,11 +50,15 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
     done(new ApiError(415, "send the form as application/x-www-form-urlencoded (multipart is not supported)"), undefined);
   });
 
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("x-content-type-options", "nosniff");
+  });
+
   const handler = async (request: FastifyRequest<{ Params: { vnetId: string } }>, reply: FastifyReply) => {
     const params = parametersOf(request);
     const view = vnetView(context.store, request.params.vnetId);
     if (!view?.explorerEnabled) throw new ApiError(404, "no explorer here: the Virtual Environment does not exist or its explorer is not enabled");
-    if (params.module !== "contract") throw new ApiError(400, `module must be "contract", got "${params.module ?? ""}"`);
+    if (params.module !== "contract") throw new ApiError(400, 'module must be "contract"');
     const answer = await answerAction(context, view, params, passed);
     return reply.code(200).send(answer);
   };
@@ -82,7 +88,7 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
     case "checkverifystatus": {
       const guid = required(params, "guid");
       const result = passed.get(guid);
-      if (!result) throw new ApiError(400, `Unknown GUID ${guid}: submit with action=verifysourcecode first`);
+      if (!result) throw new ApiError(400, "Unknown GUID: submit with action=verifysourcecode first");
       return ok(result);
     }
     case "getabi": {
@@ -115,7 +121,7 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
       ]);
     }
     default:
-      throw new ApiError(400, `action must be one of verifysourcecode, checkverifystatus, getabi, getsourcecode; got "${params.action ?? ""}"`);
+      throw new ApiError(400, "action must be one of verifysourcecode, checkverifystatus, getabi, getsourcecode");
   }
 }
 
@@ -123,7 +129,7 @@ async function submit(context: WebContext, view: VnetView, params: Parameters, p
   const address = addressParam(params, "contractaddress");
   const codeFormat = params.codeformat ?? "solidity-standard-json-input";
   if (codeFormat !== "solidity-standard-json-input") {
-    throw new ApiError(400, `codeformat must be solidity-standard-json-input (single-file submissions are not supported), got "${codeFormat}"`);
+    throw new ApiError(400, "codeformat must be solidity-standard-json-input (single-file submissions are not supported)");
   }
   const standardJsonInput = required(params, "sourceCode");
   const contractName = required(params, "contractname");
@@ -136,7 +142,7 @@ async function submit(context: WebContext, view: VnetView, params: Parameters, p
     vnetId: view.vnet.id,
     address,
     contractName,
-    compilerVersion,
+    compilerVersion: result.compilerVersion,
     abi: result.abi,
     standardJsonInput,
     optimizationUsed: result.optimizationUsed,
@@ -173,7 +179,7 @@ function required(params: Parameters, name: string): string {
 
 function addressParam(params: Parameters, name = "address"): string {
   const value = required(params, name);
-  if (!ADDRESS.test(value)) throw new ApiError(400, `${name} must be 0x followed by 40 hex digits, got "${value.slice(0, 80)}"`);
+  if (!ADDRESS.test(value)) throw new ApiError(400, `${name} must be 0x followed by 40 hex digits`);
   return value.toLowerCase();
 }
 

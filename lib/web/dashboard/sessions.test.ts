@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import { Store } from "../service/store";
-import { applySeed, DEFAULT_SEED } from "../service/seed";
+import { Store } from "../../service/store";
+import { applySeed, DEFAULT_SEED } from "../../service/seed";
 import { LOGIN_LINK_TTL_MS, Sessions } from "./sessions";
 
 let store: Store;

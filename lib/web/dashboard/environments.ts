@@ -1,0 +1,104 @@
+/**
+ * An environment's page (its networks, Admin RPC URLs on reveal for writers, its transactions across its vnets with
+ * the API's filters), the reveal, and delete (a page that asks first, then the POST that deletes).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { explorerUrl } from "../../spec";
+import { baseUrlOf } from "../../service/routes/common";
+import { decimal } from "../chain-reader";
+import { sendPage, summarize, vnetView, type WebContext } from "../context";
+import { fields, html, shortHex, table } from "../html";
+import { age, csrfField, dashboardPage, filterForm, pager } from "./layout";
+import { environmentOf, publicRpc, requireWriter, type EnvironmentParams } from "./lookup";
+import { PER_PAGE, pageNumberOf, transactionFilters } from "./query";
+import type { Session, Sessions } from "./sessions";
+
+/** Registers the environment routes. */
+export function registerEnvironments(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
+  const { store, engine } = context;
+  const config = { public: true };
+
+  /** Renders an environment page; `reveal` shows the Admin RPC URLs (writers only). */
+  function environmentPage(request: FastifyRequest<{ Params: EnvironmentParams; Querystring: Record<string, string> }>, session: Session, reveal: boolean): string {
+    const { environment, base } = environmentOf(store, session, request.params);
+    const filters = transactionFilters(request.query ?? {});
+    const pageNumber = pageNumberOf(request.query?.page);
+    const transactions = store.records.transactions(environment.instance_id, filters, pageNumber, PER_PAGE).map(summarize);
+    const canWrite = !session.requester.readOnly;
+    const vnetName = new Map(environment.vnets.map((v) => [v.id, v.network_name]));
+    const envBase = `${base}/environments/${environment.id}`;
+    const networks = environment.vnets.map((vnet) => {
+      const view = vnetView(store, vnet.id);
+      return html`<div class="card"><h3>${vnet.display_name}</h3>${fields([
+        ["Network", `${vnet.network_name} (${vnet.network_id})`],
+        ["Chain id", vnet.chain_id],
+        ["Fork point", `block ${decimal(vnet.block_number)}`],
+        ["Public RPC", html`<span class="mono">${publicRpc(request, vnet.id)}</span>`],
+        ["Admin RPC", reveal && canWrite ? html`<span class="mono admin-rpc">${baseUrlOf(request)}/rpc/admin/${vnet.admin_secret}</span>` : null],
+        ["Explorer", view?.explorerEnabled ? html`<a href="/explorer/${vnet.id}">${explorerUrl(baseUrlOf(request), vnet.id)}</a>` : "not enabled"],
+      ])}</div>`;
+    });
+    const actions = canWrite
+      ? html`<div class="card">${
+          reveal
+            ? html`<p class="muted">The Admin RPC URLs are secrets: they can change the chain's state. They are not kept in this page's address.</p>`
+            : html`<form class="inline" method="post" action="${envBase}/reveal">${csrfField(session)}<button class="plain" type="submit">Reveal Admin RPC URLs</button></form>`
+        } <a href="${envBase}/delete"><button class="danger" type="button" id="delete">Delete environment…</button></a></div>`
+      : html``;
+    return dashboardPage(session, environment.display_name, html`<h1>${environment.display_name}</h1>
+<div class="card">${fields([
+      ["Slug", html`<code>${environment.slug}</code>`],
+      ["Created", `${environment.created_at} (${age(environment.created_at)} ago)`],
+      ["Bridge", environment.bridge_config.enabled ? `${environment.bridge_config.relay_mode}, delay ${environment.bridge_config.delay_seconds} s` : "off"],
+    ])}</div>${actions}
+<h2>Networks</h2>${networks}
+<h2>Transactions</h2><div class="card">${filterForm(envBase, request.query ?? {})}${table(
+      ["Hash", "Network", "Block", "From", "To", "Status", "Category", "Kind"],
+      transactions.map((t) => [
+        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+        vnetName.get(t.vnetId) ?? t.vnetId,
+        t.blockNumber ? decimal(t.blockNumber) : "pending",
+        html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
+        t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
+        t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
+        t.category,
+        t.kind,
+      ]),
+      "no transactions match",
+    )}${pager(envBase, request.query ?? {}, pageNumber, transactions.length === PER_PAGE)}</div>`);
+  }
+
+  app.get<{ Params: EnvironmentParams; Querystring: Record<string, string> }>("/:account/:project/environments/:environmentId", { config }, async (request, reply) => {
+    const session = sessions.viewer(request);
+    return sendPage(reply, 200, environmentPage(request, session, false));
+  });
+
+  app.post<{ Params: EnvironmentParams; Querystring: Record<string, string> }>("/:account/:project/environments/:environmentId/reveal", { config }, async (request, reply) => {
+    const session = sessions.changer(request);
+    requireWriter(session);
+    return sendPage(reply, 200, environmentPage(request, session, true));
+  });
+
+  app.get<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
+    const session = sessions.viewer(request);
+    const { environment, base } = environmentOf(store, session, request.params);
+    requireWriter(session);
+    const envBase = `${base}/environments/${environment.id}`;
+    return sendPage(
+      reply,
+      200,
+      dashboardPage(session, "Delete environment", html`<h1>Delete ${environment.display_name}?</h1><div class="card">
+<p>This deletes the environment <code>${environment.slug}</code>, its ${environment.vnets.length} Virtual Environment(s) and their chains. It cannot be undone.</p>
+<form method="post" action="${envBase}/delete">${csrfField(session)}<button class="danger" type="submit" id="confirm-delete">Delete</button> <a href="${envBase}">Cancel</a></form></div>`),
+    );
+  });
+
+  app.post<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
+    const session = sessions.changer(request);
+    const { environment, project } = environmentOf(store, session, request.params);
+    requireWriter(session);
+    const { deletedVnetIds } = store.environments.delete(project.id, [environment.id]);
+    if (deletedVnetIds.length > 0) await engine.destroyVnets(deletedVnetIds);
+    return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
+  });
+}

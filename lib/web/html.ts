@@ -2,6 +2,7 @@
  * Server-side HTML: a tagged template that escapes every interpolated value unless it is already `Html`, and the
  * one page layout (inline CSS, no scripts from elsewhere, no fonts from outside, a viewport for narrow screens).
  */
+import { formatEther } from "./chain-reader";
 
 /** HTML that is safe to emit as is (built by `html` or `raw`). */
 export class Html {
@@ -84,6 +85,12 @@ export function table(headings: readonly string[], rows: readonly (readonly Html
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<table><thead><tr>${headings.map((h) => html`<th>${h}</th>`)}</tr></thead>
 <tbody>${rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
+}
+
+/** An amount of wei shown in ether, exact, with the wei in its title (on hover), e.g. `1.5 ETH`. */
+export function ether(wei: bigint | string): Html {
+  const value = typeof wei === "string" ? BigInt(wei) : wei;
+  return html`<span class="amount" title="${value.toString()} wei">${formatEther(value)}</span>`;
 }
 
 /** A long hex string shortened for tables, e.g. `0x6b182f…a14042` (the full value belongs in a title or link). */

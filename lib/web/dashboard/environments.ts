@@ -1,17 +1,22 @@
 /**
- * An environment's page (its networks, Admin RPC URLs on reveal for writers, its transactions across its vnets with
- * the API's filters), the reveal, and delete (a page that asks first, then the POST that deletes).
+ * An environment's page (its networks with their prefunded accounts, Admin RPC URLs on reveal for writers, the
+ * contracts deployed in it, its transactions across its vnets with the API's filters), the reveal, and delete (a page
+ * that asks first, then the POST that deletes).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { explorerUrl } from "../../spec";
 import { baseUrlOf } from "../../service/routes/common";
 import { decimal } from "../chain-reader";
-import { sendPage, summarize, vnetView, type WebContext } from "../context";
-import { fields, html, shortHex, table } from "../html";
+import type { Store } from "../../service/store";
+import { bridgeDepositOf, sendPage, summarize, vnetView, type TransactionSummary, type WebContext } from "../context";
+import { ether, fields, html, shortHex, table, type Html } from "../html";
 import { age, csrfField, dashboardPage, filterForm, pager } from "./layout";
 import { environmentOf, publicRpc, requireWriter, type EnvironmentParams } from "./lookup";
 import { PER_PAGE, pageNumberOf, transactionFilters } from "./query";
 import type { Session, Sessions } from "./sessions";
+
+/** Pages of 100 records searched for contract creations. */
+const CONTRACT_SCAN_PAGES = 10;
 
 /** Registers the environment routes. */
 export function registerEnvironments(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
@@ -27,17 +32,31 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
     const canWrite = !session.requester.readOnly;
     const vnetName = new Map(environment.vnets.map((v) => [v.id, v.network_name]));
     const envBase = `${base}/environments/${environment.id}`;
+    const explorerOf = new Map(environment.vnets.map((v) => [v.id, vnetView(store, v.id)?.explorerEnabled ? `/explorer/${v.id}` : null]));
+    /** An address, linked to its explorer page when the vnet has an explorer. */
+    const addressOn = (vnetId: string, address: string) => {
+      const explorer = explorerOf.get(vnetId);
+      const text = html`<span class="mono" title="${address}">${shortHex(address)}</span>`;
+      return explorer ? html`<a href="${explorer}/address/${address.toLowerCase()}">${text}</a>` : text;
+    };
     const networks = environment.vnets.map((vnet) => {
-      const view = vnetView(store, vnet.id);
+      const accounts = environment.network_configs[vnet.position]?.accounts ?? [];
       return html`<div class="card"><h3>${vnet.display_name}</h3>${fields([
         ["Network", `${vnet.network_name} (${vnet.network_id})`],
         ["Chain id", vnet.chain_id],
         ["Fork point", `block ${decimal(vnet.block_number)}`],
         ["Public RPC", html`<span class="mono">${publicRpc(request, vnet.id)}</span>`],
         ["Admin RPC", reveal && canWrite ? html`<span class="mono admin-rpc">${baseUrlOf(request)}/rpc/admin/${vnet.admin_secret}</span>` : null],
-        ["Explorer", view?.explorerEnabled ? html`<a href="/explorer/${vnet.id}">${explorerUrl(baseUrlOf(request), vnet.id)}</a>` : "not enabled"],
+        ["Explorer", explorerOf.get(vnet.id) ? html`<a href="/explorer/${vnet.id}">${explorerUrl(baseUrlOf(request), vnet.id)}</a>` : "not enabled"],
+        [
+          "Prefunded",
+          accounts.length > 0
+            ? html`<table class="prefunded"><tbody>${accounts.map((a) => html`<tr><td>${addressOn(vnet.id, a.address)}</td><td>${ether(a.balance)}</td></tr>`)}</tbody></table>`
+            : "no prefunded accounts",
+        ],
       ])}</div>`;
     });
+    const contracts = deployedContracts(store, environment.instance_id);
     const actions = canWrite
       ? html`<div class="card">${
           reveal
@@ -52,17 +71,28 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
       ["Bridge", environment.bridge_config.enabled ? `${environment.bridge_config.relay_mode}, delay ${environment.bridge_config.delay_seconds} s` : "off"],
     ])}</div>${actions}
 <h2>Networks</h2>${networks}
+<h2>Deployed contracts</h2><div class="card" id="contracts">${table(
+      ["Contract", "Network", "Deployed by", "In transaction"],
+      contracts.map((t) => [
+        addressOn(t.vnetId, t.contractAddress!),
+        vnetName.get(t.vnetId) ?? t.vnetId,
+        addressOn(t.vnetId, t.from),
+        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+      ]),
+      "no contract deployments recorded",
+    )}</div>
 <h2>Transactions</h2><div class="card">${filterForm(envBase, request.query ?? {})}${table(
-      ["Hash", "Network", "Block", "From", "To", "Status", "Category", "Kind"],
+      ["Hash", "Network", "Block", "From", "To", "Value", "Status", "Category", "Kind"],
       transactions.map((t) => [
         html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
         vnetName.get(t.vnetId) ?? t.vnetId,
         t.blockNumber ? decimal(t.blockNumber) : "pending",
         html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
         t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
+        ether(t.value),
         t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
         t.category,
-        t.kind,
+        kindCell(store, t, envBase),
       ]),
       "no transactions match",
     )}${pager(envBase, request.query ?? {}, pageNumber, transactions.length === PER_PAGE)}</div>`);
@@ -101,4 +131,28 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
     if (deletedVnetIds.length > 0) await engine.destroyVnets(deletedVnetIds);
     return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
   });
+}
+
+/** Contract creations recorded in an instance, newest first (the newest 1000 records are searched). */
+function deployedContracts(store: Store, instanceId: string): TransactionSummary[] {
+  const found: TransactionSummary[] = [];
+  for (let pageNumber = 1; pageNumber <= CONTRACT_SCAN_PAGES; pageNumber++) {
+    const records = store.records.transactions(instanceId, {}, pageNumber, 100).map(summarize);
+    found.push(...records.filter((t) => t.contractAddress && t.status === "success"));
+    if (records.length < 100) break;
+  }
+  return found;
+}
+
+/**
+ * The kind shown for a record: a bridge relay is `bridge` (the README's word; the API's record keeps kind
+ * `blockchain` with origin `bridge`), linked to the deposit it paid out; a cheatcode names its method.
+ */
+function kindCell(store: Store, t: TransactionSummary, envBase: string): Html {
+  if (t.origin === "bridge") {
+    const deposit = bridgeDepositOf(store, t.hash);
+    return html`<span title="kind ${t.kind}, origin bridge">bridge</span>${deposit ? html` <a class="deposit" href="${envBase}/tx/${deposit.txHash}">relay of ${shortHex(deposit.txHash)}</a>` : html``}`;
+  }
+  if (t.kind === "cheatcode" && t.rpcMethod) return html`<span title="${t.rpcMethod}">cheatcode</span>`;
+  return html`${t.kind}`;
 }

@@ -5,10 +5,10 @@
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../../service/errors";
 import { Hash } from "../../spec";
-import { decimal, formatEther } from "../chain-reader";
-import { sendPage, summarize, vnetView, type WebContext } from "../context";
+import { decimal } from "../chain-reader";
+import { bridgeDepositOf, sendPage, summarize, vnetView, type WebContext } from "../context";
 import { transactionBody } from "../explorer";
-import { fields, html, table } from "../html";
+import { ether, fields, html, table } from "../html";
 import { argumentList, fromFlatTrace, traceTree } from "../trace-view";
 import { dashboardPage } from "./layout";
 import { environmentOf, findSimulation, projectOf, type EnvironmentParams, type ProjectParams } from "./lookup";
@@ -36,7 +36,13 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
     };
     const body = await transactionBody(context, view, hash, link);
     if (!body) throw new ServiceError(404, `no transaction ${hash} in this environment`);
-    return sendPage(reply, 200, dashboardPage(session, "Transaction", html`<p class="muted">${environment.display_name} · ${view.vnet.display_name}</p>${body}`));
+    const deposit = summarize(record).origin === "bridge" ? bridgeDepositOf(store, hash) : undefined;
+    const relayNote = deposit
+      ? html`<div class="card"><p>A bridge relay: it paid out the deposit <a class="mono deposit" href="/dashboard/${request.params.account}/${request.params.project}/environments/${environment.id}/tx/${deposit.txHash}">${deposit.txHash}</a>${
+          deposit.vnetId !== view.vnet.id ? html` on ${vnetView(store, deposit.vnetId)?.vnet.display_name ?? "another network"}` : html``
+        }.</p></div>`
+      : html``;
+    return sendPage(reply, 200, dashboardPage(session, "Transaction", html`<p class="muted">${environment.display_name} · ${view.vnet.display_name}</p>${relayNote}${body}`));
   });
 
   app.get<{ Params: ProjectParams & { simulationId: string } }>("/:account/:project/simulations/:simulationId", { config }, async (request, reply) => {
@@ -55,7 +61,7 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
         ["Block", simulation.block_number],
         ["From", html`<span class="mono">${simulation.from}</span>`],
         ["To", simulation.to ? html`<span class="mono">${simulation.to}</span>` : "contract creation"],
-        ["Value", formatEther(simulation.value)],
+        ["Value", ether(simulation.value)],
         ["Gas", `${simulation.gas_used} used of ${simulation.gas}`],
         ["Method", root?.method ? html`<code>${root.method}(${argumentList(root.decodedInput)})</code>` : null],
       ])}</div>

@@ -51,7 +51,7 @@ header a{color:#fff;text-decoration:none;font-weight:600}header form{margin-left
 header input{flex:1;min-width:0}main{padding:1rem;max-width:72rem;margin:auto}
 h1{font-size:1.35rem;margin:.2rem 0 1rem}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
 .card{background:#fff;border:1px solid #d8dde3;border-radius:6px;padding:.8rem;margin-bottom:1rem;overflow-x:auto}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #eceff2;vertical-align:top}
+table{border-collapse:collapse;width:100%}table.prefunded{width:auto}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #eceff2;vertical-align:top}
 th{font-weight:600;color:#4b5563;white-space:nowrap}dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.3rem .9rem;margin:0}
 dt{color:#4b5563;font-weight:600}dd{margin:0;min-width:0}.mono,code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
 td .mono,td a.mono{word-break:normal;white-space:nowrap}

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Address, reveals } from "../../spec";
 import { ChainReader } from "../chain-reader";
 import { vnetView, type VnetView, type WebContext } from "../context";
+import { CompilerBusy } from "./compiler";
 import { MAX_STANDARD_JSON_BYTES, verifySubmission, VerificationRefused } from "./verifier";
 
 const ADDRESS = new RegExp(Address.pattern!);
@@ -69,6 +70,7 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendNotOk(reply, error.httpStatus, error.message);
     if (error instanceof VerificationRefused) return sendNotOk(reply, 400, `Fail - Unable to verify. ${error.message}`);
+    if (error instanceof CompilerBusy) return sendNotOk(reply.header("retry-after", "60"), 503, error.message);
     const fastifyError = error as { code?: string; statusCode?: number; message?: string };
     if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendNotOk(reply, 413, `request body larger than ${API_BODY_LIMIT} bytes: the standard JSON input may be at most ${MAX_STANDARD_JSON_BYTES} bytes`);
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

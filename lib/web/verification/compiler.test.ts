@@ -1,4 +1,4 @@
-import { CompileTimedOut, SolcWorker } from "./compiler";
+import { CompilerBusy, CompileTimedOut, SolcWorker } from "./compiler";
 
 jest.setTimeout(120_000);
 
@@ -24,6 +24,19 @@ test("a model-checker compile is stopped at the time limit; the compiler then se
     await expect(modelChecked).rejects.toThrow("took longer than 2 s");
     const output = JSON.parse(await queued) as { contracts?: Record<string, Record<string, unknown>> };
     expect(Object.keys(output.contracts?.["c.sol"] ?? {})).toEqual(["D"]);
+  } finally {
+    await worker.close();
+  }
+});
+
+test("past the most pending compiles, a submission is refused at once instead of waiting", async () => {
+  const worker = new SolcWorker(undefined, 2);
+  try {
+    const slow = worker.compile(input(HARD, { modelChecker: { engine: "all", timeout: 0, targets: ["assert"] } }), 2_000);
+    const waiting = worker.compile(input(EASY));
+    await expect(worker.compile(input(EASY))).rejects.toThrow(CompilerBusy);
+    await expect(slow).rejects.toThrow(CompileTimedOut);
+    await expect(waiting).resolves.toContain('"D"');
   } finally {
     await worker.close();
   }

@@ -26,8 +26,13 @@ export class CompilerUnavailable extends Error {}
 /** A compile that ran past the time limit (the worker was stopped; the next compile starts a new one). */
 export class CompileTimedOut extends Error {}
 
+/** Too many compiles are waiting already: the caller should come back later. */
+export class CompilerBusy extends Error {}
+
 /** How long one compile may run by default: verification is anonymous, and one compile holds the only compiler. */
 export const COMPILE_TIME_LIMIT_MS = 30_000;
+/** Most compiles running or waiting at once by default; more are refused with `CompilerBusy`. */
+export const MAX_PENDING_COMPILES = 8;
 
 interface Job {
   readonly input: string;
@@ -49,7 +54,10 @@ export class SolcWorker {
   /** Whether the current worker has loaded solc (the time limit starts only then). */
   private ready = false;
 
-  constructor(private readonly timeLimitMs: number = COMPILE_TIME_LIMIT_MS) {}
+  constructor(
+    private readonly timeLimitMs: number = COMPILE_TIME_LIMIT_MS,
+    private readonly maxPending: number = MAX_PENDING_COMPILES,
+  ) {}
 
   /** The compiler's full version, `v`-prefixed as Etherscan writes it (e.g. `v0.8.37+commit.f401782d`). */
   compilerVersion(): Promise<string> {
@@ -59,10 +67,14 @@ export class SolcWorker {
 
   /**
    * Compiles a standard JSON input (a string); answers solc's standard JSON output (a string). Fails with
-   * `CompileTimedOut` after `timeLimitMs` (the worker's limit unless given).
+   * `CompileTimedOut` after `timeLimitMs` (the worker's limit unless given), at once with `CompilerBusy` when
+   * `maxPending` compiles are running or waiting.
    */
   async compile(input: string, timeLimitMs = this.timeLimitMs): Promise<string> {
     await this.compilerVersion();
+    if (this.queue.length + (this.running ? 1 : 0) >= this.maxPending) {
+      throw new CompilerBusy(`the compiler is busy with ${this.maxPending} submissions: try again in a minute`);
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ input, timeLimitMs, resolve, reject });
       this.next();

@@ -1,6 +1,9 @@
 /**
  * Cross-origin headers exactly as the spec lists them (Conventions 8): the origin echoed, credentials allowed,
  * the methods, the `X-Svc-*` headers exposed, and a max age. Preflights are answered by the app's request hook.
+ * The API authenticates with headers a page of another origin must supply itself, so echoing the origin is safe
+ * there. The dashboard authenticates with a cookie the browser adds on its own (and a page on another port of the
+ * same host is same-site, so SameSite does not keep it back): it is same-origin only and gets no CORS headers.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 
@@ -13,10 +16,13 @@ export const CORS_ALLOW_HEADERS = "Content-Type, X-Access-Key, Authorization";
 /** How long a browser may cache a preflight, in seconds. */
 export const CORS_MAX_AGE_SECONDS = 86_400;
 
-/** Adds the CORS headers to a response of a request with an `Origin`. */
+/** Paths served to the service's own pages only (cookie-authenticated): no CORS headers there. */
+const SAME_ORIGIN_ONLY = /^\/dashboard(?:[/?#]|$)/;
+
+/** Adds the CORS headers to a response of a request with an `Origin` (none under `/dashboard`). */
 export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin;
-  if (origin === undefined) return;
+  if (origin === undefined || SAME_ORIGIN_ONLY.test(request.routeOptions.url ?? request.url)) return;
   reply.headers({
     "access-control-allow-origin": origin,
     "access-control-allow-credentials": "true",

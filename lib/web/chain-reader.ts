@@ -94,10 +94,53 @@ export class ChainReader {
     return { balance: BigInt(balance), nonce: BigInt(nonce), code };
   }
 
+  /** The token's name, symbol and decimals when the contract answers all three (an ERC-20), else undefined. */
+  async tokenMetadata(address: string): Promise<TokenMetadata | undefined> {
+    const call = (data: string) => this.call<string>("eth_call", [{ to: address, data }, "latest"]).catch(() => "0x");
+    const [name, symbol, decimals] = await Promise.all([call(TOKEN_CALLS.name), call(TOKEN_CALLS.symbol), call(TOKEN_CALLS.decimals)]);
+    const nameText = decodeTokenText(name);
+    const symbolText = decodeTokenText(symbol);
+    if (nameText === undefined || symbolText === undefined || decimals.length !== 66) return undefined;
+    const places = BigInt(decimals);
+    if (places > 255n) return undefined;
+    return { name: nameText, symbol: symbolText, decimals: Number(places) };
+  }
+
   /** The runtime code at an address ("0x" when none). */
   code(address: string): Promise<string> {
     return this.call<string>("eth_getCode", [address, "latest"]);
   }
+}
+
+/** What an ERC-20 contract says of itself. */
+export interface TokenMetadata {
+  readonly name: string;
+  readonly symbol: string;
+  readonly decimals: number;
+}
+
+/** `name()`, `symbol()`, `decimals()` selectors. */
+const TOKEN_CALLS = { name: "0x06fdde03", symbol: "0x95d89b41", decimals: "0x313ce567" } as const;
+/** Longest token name or symbol shown. */
+const MAX_TOKEN_TEXT = 200;
+
+/**
+ * Decodes an ABI `string` return value, or a `bytes32` one (older tokens such as MKR); undefined when it is neither.
+ */
+export function decodeTokenText(data: string): string | undefined {
+  const bytes = Buffer.from(data.replace(/^0x/, ""), "hex");
+  let text: Buffer;
+  if (bytes.length === 32) text = bytes.subarray(0, bytes.indexOf(0) === -1 ? 32 : bytes.indexOf(0));
+  else {
+    if (bytes.length < 64) return undefined;
+    const offset = Number(BigInt(`0x${bytes.subarray(0, 32).toString("hex")}`) & 0xffffffffn);
+    if (offset + 32 > bytes.length) return undefined;
+    const length = Number(BigInt(`0x${bytes.subarray(offset, offset + 32).toString("hex")}`) & 0xffffffffn);
+    if (offset + 32 + length > bytes.length) return undefined;
+    text = bytes.subarray(offset + 32, offset + 32 + length);
+  }
+  const decoded = text.toString("utf8");
+  return decoded.length > MAX_TOKEN_TEXT ? `${decoded.slice(0, MAX_TOKEN_TEXT)}…` : decoded;
 }
 
 /** Wei as ether, exact (no rounding), e.g. `1.5 ETH`. */

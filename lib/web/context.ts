@@ -47,6 +47,12 @@ export interface TransactionSummary {
   readonly status: string;
   readonly category: string;
   readonly kind: string;
+  /** `rpc`, `api` or `bridge` (a bridge relay: mined, so its kind is `blockchain`). */
+  readonly origin: string;
+  /** The JSON-RPC method that made it (`tenderly_setBalance` for a cheatcode). */
+  readonly rpcMethod: string | null;
+  /** The contract a creation deployed, when the record knows it. */
+  readonly contractAddress: string | null;
   readonly createdAt: string;
 }
 
@@ -62,8 +68,27 @@ export function summarize(record: Transaction): TransactionSummary {
     status: record.status,
     category: record.category,
     kind: record.kind,
+    origin: record.origin,
+    rpcMethod: record.rpc_method ?? null,
+    contractAddress: record.contract_address ?? null,
     createdAt: record.created_at,
   };
+}
+
+/**
+ * The deposit a bridge relay paid out: its Virtual Environment and transaction hash, read from the bridge's relay
+ * table (`chain_bridge_relays`, kept by lib/service/chains/bridge.ts); undefined when the hash is no relay.
+ */
+export function bridgeDepositOf(store: Store, relayTxHash: string): { vnetId: string; txHash: string } | undefined {
+  let row: { source_vnet_id: string; deposit_tx_hash: string } | undefined;
+  try {
+    row = store.db
+      .prepare("SELECT source_vnet_id, deposit_tx_hash FROM chain_bridge_relays WHERE relay_tx_hash = ?")
+      .get(relayTxHash.toLowerCase()) as typeof row;
+  } catch {
+    return undefined; // an engine without the bridge keeps no such table: no relays
+  }
+  return row && { vnetId: row.source_vnet_id, txHash: row.deposit_tx_hash };
 }
 
 /** Sends an HTML page with the pages' security headers. */

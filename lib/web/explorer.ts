@@ -7,15 +7,16 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { decodeLog } from "../service/chains/abi";
 import { decodeEventLog, type Abi, type AbiEvent, type Hex } from "../service/chains/viem";
 import { Address, Hash, reveals, type SimulationLog } from "../spec";
-import { ChainReader, ChainReadError, decimal, formatEther, type ChainBlock } from "./chain-reader";
+import { ChainReader, ChainReadError, decimal, type ChainBlock } from "./chain-reader";
 import { sendPage, summarize, vnetView, type VnetView, type WebContext } from "./context";
-import { fields, html, page, shortHex, table, type Html } from "./html";
+import { ether, fields, html, page, shortHex, table, type Html } from "./html";
 import { argumentList, decodeInput, formatValue, fromCallFrame, traceTree } from "./trace-view";
 
 const ADDRESS = new RegExp(Address.pattern!);
 const HASH = new RegExp(Hash.pattern!);
 const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,18})$/;
 const LATEST_BLOCKS = 10;
+const LATEST_TRANSACTIONS = 20;
 
 /** Registers the explorer pages (the plugin is registered with prefix `/explorer`). */
 export function registerExplorer(app: FastifyInstance, context: WebContext): void {
@@ -35,8 +36,8 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     if (!view) return reply;
     const chain = new ChainReader(engine, view.vnet.id);
     const blocks = await chain.latestBlocks(LATEST_BLOCKS, BigInt(view.vnet.block_number));
-    const txs = blocks.flatMap((block) => block.transactions).slice(0, 20);
     const link = links(view);
+    const latest = latestTransactions(store, view, blocks);
     return sendPage(
       reply,
       200,
@@ -51,9 +52,16 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
         ["Block", "Transactions", "Gas used", "Time"],
         blocks.map((b) => [link.block(b.number), b.transactions.length, decimal(b.gasUsed), timeOf(b)]),
       )}</div>
-<h2>Latest transactions</h2><div class="card">${table(
-        ["Hash", "Block", "From", "To", "Value"],
-        txs.map((t) => [link.tx(t.hash), t.blockNumber ? link.block(t.blockNumber) : "pending", link.address(t.from), t.to ? link.address(t.to) : "create", formatEther(t.value)]),
+<h2>Latest transactions</h2><div class="card" id="latest">${table(
+        ["Hash", "Block", "From", "To", "Value", "Kind"],
+        latest.map((t) => [
+          link.tx(t.hash),
+          t.blockNumber ? link.block(t.blockNumber) : "pending",
+          link.address(t.from),
+          t.to ? link.address(t.to) : "create",
+          ether(t.value),
+          t.cheatcode ? html`<span title="state written by ${t.cheatcode}; no transaction was mined">cheatcode <code>${t.cheatcode}</code></span>` : "transaction",
+        ]),
       )}</div>`),
     );
   });
@@ -76,7 +84,7 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
         ["Fee recipient", link.address(block.miner)],
       ])}</div><h2>Transactions</h2><div class="card">${table(
         ["Hash", "From", "To", "Value"],
-        block.transactions.map((t) => [link.tx(t.hash), link.address(t.from), t.to ? link.address(t.to) : "create", formatEther(t.value)]),
+        block.transactions.map((t) => [link.tx(t.hash), link.address(t.from), t.to ? link.address(t.to) : "create", ether(t.value)]),
       )}</div>`),
     );
   });
@@ -100,7 +108,9 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
       const { address } = request.params;
       if (!ADDRESS.test(address)) return badInputPage(reply, view, `"${address}" is not an address: it is 0x followed by 40 hex digits`);
       const at = address.toLowerCase();
-      const account = await new ChainReader(engine, view.vnet.id).account(at);
+      const chain = new ChainReader(engine, view.vnet.id);
+      const account = await chain.account(at);
+      const token = account.code !== "0x" ? await chain.tokenMetadata(at) : undefined;
       const link = links(view);
       const isContract = account.code !== "0x";
       const contractTab = request.query.tab === "contract" && isContract;
@@ -112,9 +122,10 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
         reply,
         200,
         explorerPage(view, `Address ${at}`, html`<h1 class="mono">${at}</h1><div class="card">${fields([
-          ["Balance", formatEther(account.balance)],
+          ["Balance", ether(account.balance)],
           ["Nonce", account.nonce.toString()],
           ["Kind", isContract ? `contract (${(account.code.length - 2) / 2} bytes of code)` : "account"],
+          ["Token", token ? html`<span id="token">${token.name} (${token.symbol}), ${token.decimals} decimals</span>` : null],
           ["Verified", isContract ? (context.verified.get(view.vnet.id, at) ? html`<span class="ok">yes</span>` : "no") : null],
         ])}</div>${tabs}${content}`),
       );
@@ -142,6 +153,36 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     return sendPage(reply, 500, simplePage("Something went wrong", "The page could not be built; the service log has the details."));
   });
   app.setNotFoundHandler((_request, reply) => notFoundPage(reply, "There is no such explorer page."));
+}
+
+/** A row of the overview's latest transactions: a mined transaction or a recorded cheatcode write. */
+interface LatestRow {
+  readonly hash: string;
+  readonly blockNumber: string | null;
+  readonly from: string;
+  readonly to: string | null;
+  readonly value: string;
+  /** The cheatcode's method, for a cheatcode write. */
+  readonly cheatcode?: string;
+}
+
+/**
+ * The newest transactions of the latest blocks with the cheatcode writes the service recorded (they mine nothing, so
+ * no block holds them), newest block first; a cheatcode sorts after the transactions of the block it was made at.
+ */
+function latestTransactions(store: WebContext["store"], view: VnetView, blocks: readonly ChainBlock[]): LatestRow[] {
+  const mined: LatestRow[] = blocks.flatMap((block) => block.transactions);
+  const cheatcodes: LatestRow[] = store.records
+    .transactions(view.vnet.instance_id, { kind: "cheatcode" }, 1, LATEST_TRANSACTIONS)
+    .map(summarize)
+    .filter((t) => t.vnetId === view.vnet.id)
+    .map((t) => ({ hash: t.hash, blockNumber: t.blockNumber, from: t.from, to: t.to, value: t.value, cheatcode: t.rpcMethod ?? "cheatcode" }));
+  const blockOf = (row: LatestRow) => (row.blockNumber ? BigInt(row.blockNumber) : -1n);
+  return [...mined, ...cheatcodes]
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => (blockOf(a.row) === blockOf(b.row) ? a.i - b.i : blockOf(b.row) > blockOf(a.row) ? 1 : -1))
+    .slice(0, LATEST_TRANSACTIONS)
+    .map(({ row }) => row);
 }
 
 /** Links of one explorer. */
@@ -199,7 +240,7 @@ export async function transactionBody(context: WebContext, view: VnetView, hash:
     ["Block", tx.blockNumber ? link.block(tx.blockNumber) : "pending"],
     ["From", link.address(tx.from)],
     ["To", tx.to ? link.address(tx.to) : receipt?.contractAddress ? html`new contract ${link.address(receipt.contractAddress)}` : "contract creation"],
-    ["Value", formatEther(tx.value)],
+    ["Value", ether(tx.value)],
     ["Gas", `${receipt ? decimal(receipt.gasUsed) : "?"} used of ${decimal(tx.gas)}`],
     ["Gas price", tx.gasPrice ? `${decimal(tx.gasPrice)} wei` : null],
     ["Nonce", decimal(tx.nonce)],

@@ -2,6 +2,7 @@
  * Server-side HTML: a tagged template that escapes every interpolated value unless it is already `Html`, and the
  * one page layout (inline CSS, no scripts from elsewhere, no fonts from outside, a viewport for narrow screens).
  */
+import { formatEther } from "./chain-reader";
 
 /** HTML that is safe to emit as is (built by `html` or `raw`). */
 export class Html {
@@ -50,7 +51,7 @@ header a{color:#fff;text-decoration:none;font-weight:600}header form{margin-left
 header input{flex:1;min-width:0}main{padding:1rem;max-width:72rem;margin:auto}
 h1{font-size:1.35rem;margin:.2rem 0 1rem}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
 .card{background:#fff;border:1px solid #d8dde3;border-radius:6px;padding:.8rem;margin-bottom:1rem;overflow-x:auto}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #eceff2;vertical-align:top}
+table{border-collapse:collapse;width:100%}table.prefunded{width:auto}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #eceff2;vertical-align:top}
 th{font-weight:600;color:#4b5563;white-space:nowrap}dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.3rem .9rem;margin:0}
 dt{color:#4b5563;font-weight:600}dd{margin:0;min-width:0}.mono,code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
 td .mono,td a.mono{word-break:normal;white-space:nowrap}
@@ -69,7 +70,7 @@ summary{cursor:pointer}nav.tabs a{margin-right:1rem}a{color:#1d4ed8}
 /** One page: title, the header (links and an optional search box or sign-out form), and the content. */
 export function page(options: { title: string; header: Html; body: Html }): string {
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${options.title}</title><style>${raw(STYLE)}</style></head>
+<meta name="referrer" content="same-origin"><title>${options.title}</title><style>${raw(STYLE)}</style></head>
 <body><header>${options.header}</header><main>${options.body}</main></body></html>`.text}`;
 }
 
@@ -86,16 +87,26 @@ export function table(headings: readonly string[], rows: readonly (readonly Html
 <tbody>${rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
 }
 
+/** An amount of wei shown in ether, exact, with the wei in its title (on hover), e.g. `1.5 ETH`. */
+export function ether(wei: bigint | string): Html {
+  const value = typeof wei === "string" ? BigInt(wei) : wei;
+  return html`<span class="amount" title="${value.toString()} wei">${formatEther(value)}</span>`;
+}
+
 /** A long hex string shortened for tables, e.g. `0x6b182f…a14042` (the full value belongs in a title or link). */
 export function shortHex(hex: string): string {
   return hex.length > 18 ? `${hex.slice(0, 10)}…${hex.slice(-6)}` : hex;
 }
 
-/** Security headers of every page: no framing, no scripts, nothing cached. */
+/**
+ * Security headers of every page: no framing, no scripts, nothing cached, no referrer to other origins.
+ * `same-origin` rather than `no-referrer`: under `no-referrer` a browser sends `Origin: null` on the pages' own form
+ * POSTs, and the dashboard's origin check needs the real origin from browsers that send no `Sec-Fetch-Site`.
+ */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "cache-control": "no-store",
 };

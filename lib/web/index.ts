@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { WebContext } from "./context";
 import { registerDashboard } from "./dashboard";
 import { registerExplorer } from "./explorer";
-import { Sessions } from "./sessions";
+import { Sessions } from "./dashboard/sessions";
 import { registerVerificationApi } from "./verification/api";
 import { SolcWorker } from "./verification/compiler";
 import { VerifiedContracts } from "./verification/verified-contracts";

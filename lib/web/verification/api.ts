@@ -4,13 +4,16 @@
  * `{ status, message, result }` as Etherscan does, so that `forge verify-contract --verifier etherscan
  * --verifier-url ...` and hardhat-verify work unchanged. A submission is verified at once (the compile runs in a
  * worker): when it does not reproduce the deployed code the submit itself answers 400 with the reason.
- * `getabi` and `getsourcecode` reveal what `verification_visibility` allows. Malformed input is a 4xx, never a 5xx.
+ * `getabi` and `getsourcecode` reveal what `verification_visibility` allows. Malformed input is a 4xx, never a 5xx,
+ * and an answer never quotes the parameters it refuses (it names them and says what they must be). Every answer is
+ * JSON with `X-Content-Type-Options: nosniff`.
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Address, reveals } from "../../spec";
 import { ChainReader } from "../chain-reader";
 import { vnetView, type VnetView, type WebContext } from "../context";
+import { CompilerBusy } from "./compiler";
 import { MAX_STANDARD_JSON_BYTES, verifySubmission, VerificationRefused } from "./verifier";
 
 const ADDRESS = new RegExp(Address.pattern!);
@@ -48,11 +51,15 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
     done(new ApiError(415, "send the form as application/x-www-form-urlencoded (multipart is not supported)"), undefined);
   });
 
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("x-content-type-options", "nosniff");
+  });
+
   const handler = async (request: FastifyRequest<{ Params: { vnetId: string } }>, reply: FastifyReply) => {
     const params = parametersOf(request);
     const view = vnetView(context.store, request.params.vnetId);
     if (!view?.explorerEnabled) throw new ApiError(404, "no explorer here: the Virtual Environment does not exist or its explorer is not enabled");
-    if (params.module !== "contract") throw new ApiError(400, `module must be "contract", got "${params.module ?? ""}"`);
+    if (params.module !== "contract") throw new ApiError(400, 'module must be "contract"');
     const answer = await answerAction(context, view, params, passed);
     return reply.code(200).send(answer);
   };
@@ -63,6 +70,7 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendNotOk(reply, error.httpStatus, error.message);
     if (error instanceof VerificationRefused) return sendNotOk(reply, 400, `Fail - Unable to verify. ${error.message}`);
+    if (error instanceof CompilerBusy) return sendNotOk(reply.header("retry-after", "60"), 503, error.message);
     const fastifyError = error as { code?: string; statusCode?: number; message?: string };
     if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendNotOk(reply, 413, `request body larger than ${API_BODY_LIMIT} bytes: the standard JSON input may be at most ${MAX_STANDARD_JSON_BYTES} bytes`);
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
@@ -82,7 +90,7 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
     case "checkverifystatus": {
       const guid = required(params, "guid");
       const result = passed.get(guid);
-      if (!result) throw new ApiError(400, `Unknown GUID ${guid}: submit with action=verifysourcecode first`);
+      if (!result) throw new ApiError(400, "Unknown GUID: submit with action=verifysourcecode first");
       return ok(result);
     }
     case "getabi": {
@@ -115,7 +123,7 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
       ]);
     }
     default:
-      throw new ApiError(400, `action must be one of verifysourcecode, checkverifystatus, getabi, getsourcecode; got "${params.action ?? ""}"`);
+      throw new ApiError(400, "action must be one of verifysourcecode, checkverifystatus, getabi, getsourcecode");
   }
 }
 
@@ -123,7 +131,7 @@ async function submit(context: WebContext, view: VnetView, params: Parameters, p
   const address = addressParam(params, "contractaddress");
   const codeFormat = params.codeformat ?? "solidity-standard-json-input";
   if (codeFormat !== "solidity-standard-json-input") {
-    throw new ApiError(400, `codeformat must be solidity-standard-json-input (single-file submissions are not supported), got "${codeFormat}"`);
+    throw new ApiError(400, "codeformat must be solidity-standard-json-input (single-file submissions are not supported)");
   }
   const standardJsonInput = required(params, "sourceCode");
   const contractName = required(params, "contractname");
@@ -136,7 +144,7 @@ async function submit(context: WebContext, view: VnetView, params: Parameters, p
     vnetId: view.vnet.id,
     address,
     contractName,
-    compilerVersion,
+    compilerVersion: result.compilerVersion,
     abi: result.abi,
     standardJsonInput,
     optimizationUsed: result.optimizationUsed,
@@ -173,7 +181,7 @@ function required(params: Parameters, name: string): string {
 
 function addressParam(params: Parameters, name = "address"): string {
   const value = required(params, name);
-  if (!ADDRESS.test(value)) throw new ApiError(400, `${name} must be 0x followed by 40 hex digits, got "${value.slice(0, 80)}"`);
+  if (!ADDRESS.test(value)) throw new ApiError(400, `${name} must be 0x followed by 40 hex digits`);
   return value.toLowerCase();
 }
 

@@ -5,10 +5,20 @@
  */
 import type { Abi } from "../../service/chains/viem";
 import { sameRuntimeCode, type ImmutableReferences } from "./compare";
-import { CompilerUnavailable, type SolcWorker } from "./compiler";
+import { CompilerUnavailable, CompileTimedOut, type SolcWorker } from "./compiler";
 
 /** Largest standard JSON input accepted: 4 MB (also the verification API's body limit, with room for the rest). */
 export const MAX_STANDARD_JSON_BYTES = 4 * 1024 * 1024;
+/** Deepest nesting of `settings` or of a source entry (solc's own inputs stay below 8). */
+export const MAX_JSON_DEPTH = 32;
+/** Longest `compilerversion` and `contractname` read. */
+const MAX_NAME_LENGTH = 512;
+/**
+ * The `settings` an anonymous submission may pass: those that shape the bytecode. The rest (`modelChecker`,
+ * `stopAfter`, ...) only cost compile time, which an anonymous caller must not spend at will.
+ */
+export const ALLOWED_SETTINGS: readonly string[] = ["remappings", "optimizer", "evmVersion", "eofVersion", "viaIR", "debug", "metadata", "libraries", "outputSelection"];
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** What a submission names (Etherscan's `verifysourcecode` fields). */
 export interface Submission {
@@ -28,6 +38,8 @@ export interface VerificationResult {
   readonly optimizationUsed: boolean;
   readonly runs: number;
   readonly evmVersion: string;
+  /** The compiler's exact version (as `compilerVersion()` names it). */
+  readonly compilerVersion: string;
 }
 
 interface StandardJsonInput {
@@ -48,18 +60,17 @@ export async function verifySubmission(compiler: SolcWorker, submission: Submiss
   const available = await compiler.compilerVersion().catch((error: unknown) => {
     throw new VerificationRefused(error instanceof CompilerUnavailable ? error.message : String(error));
   });
-  if (normalizeVersion(submission.compilerVersion) !== normalizeVersion(available)) {
-    throw new VerificationRefused(
-      `compiler ${submission.compilerVersion || "(none given)"} is not available offline: this service verifies with ${available} only ` +
-        `(the solc chainform ships); build the contract with that version and submit again`,
-    );
-  }
+  checkCompilerVersion(submission.compilerVersion, available);
   if (deployedCode === "0x" || deployedCode === "") throw new VerificationRefused("there is no contract code at this address");
   const settings = {
     ...input.settings,
     outputSelection: { [path]: { [name]: ["abi", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"] } },
   };
-  const output = JSON.parse(await compiler.compile(JSON.stringify({ ...input, settings }))) as CompilerOutput;
+  const output = JSON.parse(
+    await compiler.compile(JSON.stringify({ ...input, settings })).catch((error: unknown) => {
+      throw error instanceof CompileTimedOut ? new VerificationRefused(`${error.message}: submit without costly settings, or a smaller source`) : error;
+    }),
+  ) as CompilerOutput;
   const failure = output.errors?.find((e) => e.severity === "error");
   if (failure) throw new VerificationRefused(`the source does not compile: ${(failure.formattedMessage ?? failure.message ?? "").trim()}`);
   const contract = output.contracts?.[path]?.[name];
@@ -77,7 +88,19 @@ export async function verifySubmission(compiler: SolcWorker, submission: Submiss
     optimizationUsed: input.settings?.optimizer?.enabled === true,
     runs: input.settings?.optimizer?.runs ?? 200,
     evmVersion: input.settings?.evmVersion ?? "default",
+    compilerVersion: available,
   };
+}
+
+/** The exact version the compiler has, `v`-prefixed or not; nothing added, nothing left out. */
+function checkCompilerVersion(version: string, available: string): void {
+  const refuse = (why: string) =>
+    new VerificationRefused(
+      `${why}: this service verifies with ${available} only (the solc chainform ships, offline); build the contract ` +
+        `with that version and submit compilerversion=${available}`,
+    );
+  if (version.length > MAX_NAME_LENGTH) throw refuse(`compilerversion is longer than ${MAX_NAME_LENGTH} characters`);
+  if (version !== available && `v${version}` !== available) throw refuse("that compiler version is not available offline");
 }
 
 /** Parses and checks the shape of a standard JSON input. */
@@ -88,8 +111,9 @@ function parseStandardJson(text: string): StandardJsonInput {
   let input: unknown;
   try {
     input = JSON.parse(text);
-  } catch (error) {
-    throw new VerificationRefused(`sourceCode is not a standard JSON input (codeformat=solidity-standard-json-input): ${(error as Error).message}`);
+  } catch {
+    // The parser's message quotes the input: say what is wrong without it.
+    throw new VerificationRefused("sourceCode is not a standard JSON input (codeformat=solidity-standard-json-input): it is not valid JSON");
   }
   const candidate = input as StandardJsonInput;
   if (typeof input !== "object" || input === null || Array.isArray(input)) throw new VerificationRefused("sourceCode must be a JSON object");
@@ -97,8 +121,20 @@ function parseStandardJson(text: string): StandardJsonInput {
   if (typeof candidate.sources !== "object" || candidate.sources === null || Object.keys(candidate.sources).length === 0) {
     throw new VerificationRefused("sourceCode.sources must name at least one source file");
   }
-  if (candidate.settings !== undefined && (typeof candidate.settings !== "object" || candidate.settings === null)) {
+  if (candidate.settings !== undefined && (typeof candidate.settings !== "object" || candidate.settings === null || Array.isArray(candidate.settings))) {
     throw new VerificationRefused("sourceCode.settings must be an object");
+  }
+  if (candidate.settings !== undefined && depthOf(candidate.settings) > MAX_JSON_DEPTH) {
+    throw new VerificationRefused(`sourceCode.settings is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  for (const key of Object.keys(candidate.settings ?? {})) {
+    if (!ALLOWED_SETTINGS.includes(key)) {
+      throw new VerificationRefused(`sourceCode.settings may hold only ${ALLOWED_SETTINGS.join(", ")}: leave out the others (they do not change the bytecode)`);
+    }
+  }
+  for (const [key, entry] of Object.entries(candidate.sources)) {
+    if (CONTROL_CHARACTER.test(key)) throw new VerificationRefused("sourceCode.sources: a source name holds a control character (NUL included)");
+    if (depthOf(entry) > MAX_JSON_DEPTH) throw new VerificationRefused(`sourceCode.sources: a source entry is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return candidate;
 }
@@ -107,15 +143,26 @@ function splitContractName(contractName: string, input: StandardJsonInput): { pa
   const colon = contractName.lastIndexOf(":");
   const path = contractName.slice(0, colon);
   const name = contractName.slice(colon + 1);
-  if (colon <= 0 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
-    throw new VerificationRefused(`contractname must be path:Name (e.g. src/Counter.sol:Counter), got "${contractName}"`);
+  if (contractName.length > MAX_NAME_LENGTH || CONTROL_CHARACTER.test(contractName)) {
+    throw new VerificationRefused(`contractname must be path:Name, at most ${MAX_NAME_LENGTH} characters without control characters (NUL included)`);
   }
-  if (!(path in input.sources!)) throw new VerificationRefused(`contractname names ${path}, which is not among the submitted sources`);
+  if (colon <= 0 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
+    throw new VerificationRefused("contractname must be path:Name (e.g. src/Counter.sol:Counter)");
+  }
+  if (!(path in input.sources!)) throw new VerificationRefused("the path in contractname (before the colon) is not among the submitted sources");
   return { path, name };
 }
 
-/** `v0.8.37+commit.f401782d` and `0.8.37+commit.f401782d.Linux.g++` compare equal. */
-function normalizeVersion(version: string): string {
-  const match = /^v?(\d+\.\d+\.\d+)(?:\+commit\.([0-9a-f]{8}))?/.exec(version.trim());
-  return match ? `${match[1]}+${match[2] ?? ""}` : version;
+/** How deep a parsed JSON value nests (a scalar is 0), without recursion: the input may nest deeper than the stack. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import { Store } from "../service/store";
-import { applySeed, DEFAULT_SEED } from "../service/seed";
+import { Store } from "../../service/store";
+import { applySeed, DEFAULT_SEED } from "../../service/seed";
 import { LOGIN_LINK_TTL_MS, Sessions } from "./sessions";
 
 let store: Store;
@@ -50,4 +50,18 @@ test("the cookie finds the session; the CSRF token must match exactly", () => {
   expect(Sessions.csrfValid(session, { csrf: `${session.csrfToken}x` })).toBe(false);
   expect(Sessions.csrfValid(session, {})).toBe(false);
   expect(Sessions.csrfValid(session, undefined)).toBe(false);
+});
+
+test("a POST is the dashboard's own when Sec-Fetch-Site says same-origin, or, without it, Origin is this origin", () => {
+  const from = (headers: Record<string, string>) =>
+    Sessions.fromOwnOrigin({ headers, protocol: "http", host: "127.0.0.1:8787" } as unknown as FastifyRequest);
+  expect(from({})).toBe(true); // curl, scripts: no page sent it
+  expect(from({ "sec-fetch-site": "same-origin", origin: "null" })).toBe(true);
+  expect(from({ "sec-fetch-site": "same-site", origin: "http://127.0.0.1:9999" })).toBe(false); // another port
+  expect(from({ "sec-fetch-site": "cross-site" })).toBe(false);
+  expect(from({ "sec-fetch-site": "none" })).toBe(false);
+  expect(from({ origin: "http://127.0.0.1:8787" })).toBe(true); // a browser without Sec-Fetch-Site
+  expect(from({ origin: "http://127.0.0.1:9999" })).toBe(false);
+  expect(from({ origin: "https://127.0.0.1:8787" })).toBe(false);
+  expect(from({ origin: "null" })).toBe(false);
 });

@@ -1,13 +1,16 @@
 /**
- * Dashboard sign-in: sessions, one-time login links and the CSRF rule, in one place. A session is created by an
- * access key typed into the sign-in form or by a one-time link (single use, 10 minutes); either way the browser
- * gets an HttpOnly, SameSite=Strict cookie holding a random session id, never the key. Every change needs the
- * session and its CSRF token (a hidden form field). Sessions live in memory: a restart signs everyone out.
+ * Who may do what on the dashboard, in one place: sessions, one-time login links, the origin rule and the CSRF rule.
+ * Pages ask `viewer(request)`, changes `changer(request)`, sign-in `requireOwnOrigin(request)`; each throws an error
+ * the dashboard's error handler renders (a sign-in page, or a 403 that changed nothing). A session is created by an
+ * access key typed into the sign-in form or by a one-time link (single use, 10 minutes); either way the browser gets
+ * an HttpOnly, SameSite=Strict cookie holding a random session id, never the key. Every POST (sign-in
+ * included) must come from the dashboard's own origin, and every change needs the session and its CSRF token (a
+ * hidden form field). Sessions live in memory: a restart signs everyone out.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Requester } from "../service/auth";
-import type { Accounts } from "../service/store";
+import type { Requester } from "../../service/auth";
+import type { Accounts } from "../../service/store";
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = "chainform_session";
@@ -19,6 +22,12 @@ export const LOGIN_LINK_TTL_MS = 10 * 60 * 1000;
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** Most sessions and unredeemed links kept (the oldest go first). */
 const MAX_ENTRIES = 10_000;
+
+/** A page needs a signed-in user and the request has no valid session (the sign-in page answers, 401). */
+export class SignInRequired extends Error {}
+
+/** A change refused before anything happened: sent from another origin, or without the CSRF token (403). */
+export class ChangeRefused extends Error {}
 
 /** A signed-in dashboard user. */
 export interface Session {
@@ -76,9 +85,49 @@ export class Sessions {
     return session;
   }
 
+  /** The session of a page view; throws `SignInRequired` without one. */
+  viewer(request: FastifyRequest): Session {
+    const session = this.of(request);
+    if (!session) throw new SignInRequired("Sign in to see this page.");
+    return session;
+  }
+
+  /**
+   * The session of a change (a POST): from the dashboard's own origin, signed in, with the session's CSRF token in
+   * the form. Throws `ChangeRefused` or `SignInRequired`; nothing has changed then.
+   */
+  changer(request: FastifyRequest): Session {
+    Sessions.requireOwnOrigin(request);
+    const session = this.viewer(request);
+    if (!Sessions.csrfValid(session, request.body)) {
+      throw new ChangeRefused("The form's CSRF token is missing or wrong: nothing was changed. Reload the page and try again.");
+    }
+    return session;
+  }
+
+  /** Throws `ChangeRefused` for a POST from another origin (sign-in included: no login CSRF). */
+  static requireOwnOrigin(request: FastifyRequest): void {
+    if (!Sessions.fromOwnOrigin(request)) {
+      throw new ChangeRefused("This form was sent from another site (or another port of this host): nothing was changed. Use the dashboard's own pages.");
+    }
+  }
+
   /** Ends a session. */
   close(session: Session): void {
     this.sessions.delete(session.id);
+  }
+
+  /**
+   * Whether a request was sent by a page of the dashboard's own origin, or by no page at all (curl, scripts: no
+   * `Origin`, no `Sec-Fetch-Site`). A page on another port of the same host is same-site, so the SameSite cookie
+   * goes along with its forms: only the origin tells them apart. `Sec-Fetch-Site` decides where the browser sends
+   * it; older browsers send only `Origin` on a POST (the real one, as the pages' referrer policy is `same-origin`).
+   */
+  static fromOwnOrigin(request: FastifyRequest): boolean {
+    const site = request.headers["sec-fetch-site"];
+    if (site !== undefined) return site === "same-origin";
+    const origin = request.headers.origin;
+    return origin === undefined || origin === `${request.protocol}://${request.host}`;
   }
 
   /** Whether a submitted form carries the session's CSRF token. */

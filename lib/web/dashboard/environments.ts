@@ -1,0 +1,158 @@
+/**
+ * An environment's page (its networks with their prefunded accounts, Admin RPC URLs on reveal for writers, the
+ * contracts deployed in it, its transactions across its vnets with the API's filters), the reveal, and delete (a page
+ * that asks first, then the POST that deletes).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { explorerUrl } from "../../spec";
+import { baseUrlOf } from "../../service/routes/common";
+import { decimal } from "../chain-reader";
+import type { Store } from "../../service/store";
+import { bridgeDepositOf, sendPage, summarize, vnetView, type TransactionSummary, type WebContext } from "../context";
+import { ether, fields, html, shortHex, table, type Html } from "../html";
+import { age, csrfField, dashboardPage, filterForm, pager } from "./layout";
+import { environmentOf, publicRpc, requireWriter, type EnvironmentParams } from "./lookup";
+import { PER_PAGE, pageNumberOf, transactionFilters } from "./query";
+import type { Session, Sessions } from "./sessions";
+
+/** Pages of 100 records searched for contract creations. */
+const CONTRACT_SCAN_PAGES = 10;
+
+/** Registers the environment routes. */
+export function registerEnvironments(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
+  const { store, engine } = context;
+  const config = { public: true };
+
+  /** Renders an environment page; `reveal` shows the Admin RPC URLs (writers only). */
+  function environmentPage(request: FastifyRequest<{ Params: EnvironmentParams; Querystring: Record<string, string> }>, session: Session, reveal: boolean): string {
+    const { environment, base } = environmentOf(store, session, request.params);
+    const filters = transactionFilters(request.query ?? {});
+    const pageNumber = pageNumberOf(request.query?.page);
+    const transactions = store.records.transactions(environment.instance_id, filters, pageNumber, PER_PAGE).map(summarize);
+    const canWrite = !session.requester.readOnly;
+    const vnetName = new Map(environment.vnets.map((v) => [v.id, v.network_name]));
+    const envBase = `${base}/environments/${environment.id}`;
+    const explorerOf = new Map(environment.vnets.map((v) => [v.id, vnetView(store, v.id)?.explorerEnabled ? `/explorer/${v.id}` : null]));
+    /** An address, linked to its explorer page when the vnet has an explorer. */
+    const addressOn = (vnetId: string, address: string) => {
+      const explorer = explorerOf.get(vnetId);
+      const text = html`<span class="mono" title="${address}">${shortHex(address)}</span>`;
+      return explorer ? html`<a href="${explorer}/address/${address.toLowerCase()}">${text}</a>` : text;
+    };
+    const networks = environment.vnets.map((vnet) => {
+      const accounts = environment.network_configs[vnet.position]?.accounts ?? [];
+      return html`<div class="card"><h3>${vnet.display_name}</h3>${fields([
+        ["Network", `${vnet.network_name} (${vnet.network_id})`],
+        ["Chain id", vnet.chain_id],
+        ["Fork point", `block ${decimal(vnet.block_number)}`],
+        ["Public RPC", html`<span class="mono">${publicRpc(request, vnet.id)}</span>`],
+        ["Admin RPC", reveal && canWrite ? html`<span class="mono admin-rpc">${baseUrlOf(request)}/rpc/admin/${vnet.admin_secret}</span>` : null],
+        ["Explorer", explorerOf.get(vnet.id) ? html`<a href="/explorer/${vnet.id}">${explorerUrl(baseUrlOf(request), vnet.id)}</a>` : "not enabled"],
+        [
+          "Prefunded",
+          accounts.length > 0
+            ? html`<table class="prefunded"><tbody>${accounts.map((a) => html`<tr><td>${addressOn(vnet.id, a.address)}</td><td>${ether(a.balance)}</td></tr>`)}</tbody></table>`
+            : "no prefunded accounts",
+        ],
+      ])}</div>`;
+    });
+    const contracts = deployedContracts(store, environment.instance_id);
+    const actions = canWrite
+      ? html`<div class="card">${
+          reveal
+            ? html`<p class="muted">The Admin RPC URLs are secrets: they can change the chain's state. They are not kept in this page's address.</p>`
+            : html`<form class="inline" method="post" action="${envBase}/reveal">${csrfField(session)}<button class="plain" type="submit">Reveal Admin RPC URLs</button></form>`
+        } <a href="${envBase}/delete"><button class="danger" type="button" id="delete">Delete environment…</button></a></div>`
+      : html``;
+    return dashboardPage(session, environment.display_name, html`<h1>${environment.display_name}</h1>
+<div class="card">${fields([
+      ["Slug", html`<code>${environment.slug}</code>`],
+      ["Created", `${environment.created_at} (${age(environment.created_at)} ago)`],
+      ["Bridge", environment.bridge_config.enabled ? `${environment.bridge_config.relay_mode}, delay ${environment.bridge_config.delay_seconds} s` : "off"],
+    ])}</div>${actions}
+<h2>Networks</h2>${networks}
+<h2>Deployed contracts</h2><div class="card" id="contracts">${table(
+      ["Contract", "Network", "Deployed by", "In transaction"],
+      contracts.map((t) => [
+        addressOn(t.vnetId, t.contractAddress!),
+        vnetName.get(t.vnetId) ?? t.vnetId,
+        addressOn(t.vnetId, t.from),
+        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+      ]),
+      "no contract deployments recorded",
+    )}</div>
+<h2>Transactions</h2><div class="card">${filterForm(envBase, request.query ?? {})}${table(
+      ["Hash", "Network", "Block", "From", "To", "Value", "Status", "Category", "Kind"],
+      transactions.map((t) => [
+        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+        vnetName.get(t.vnetId) ?? t.vnetId,
+        t.blockNumber ? decimal(t.blockNumber) : "pending",
+        html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
+        t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
+        ether(t.value),
+        t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
+        t.category,
+        kindCell(store, t, envBase),
+      ]),
+      "no transactions match",
+    )}${pager(envBase, request.query ?? {}, pageNumber, transactions.length === PER_PAGE)}</div>`);
+  }
+
+  app.get<{ Params: EnvironmentParams; Querystring: Record<string, string> }>("/:account/:project/environments/:environmentId", { config }, async (request, reply) => {
+    const session = sessions.viewer(request);
+    return sendPage(reply, 200, environmentPage(request, session, false));
+  });
+
+  app.post<{ Params: EnvironmentParams; Querystring: Record<string, string> }>("/:account/:project/environments/:environmentId/reveal", { config }, async (request, reply) => {
+    const session = sessions.changer(request);
+    requireWriter(session);
+    return sendPage(reply, 200, environmentPage(request, session, true));
+  });
+
+  app.get<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
+    const session = sessions.viewer(request);
+    const { environment, base } = environmentOf(store, session, request.params);
+    requireWriter(session);
+    const envBase = `${base}/environments/${environment.id}`;
+    return sendPage(
+      reply,
+      200,
+      dashboardPage(session, "Delete environment", html`<h1>Delete ${environment.display_name}?</h1><div class="card">
+<p>This deletes the environment <code>${environment.slug}</code>, its ${environment.vnets.length} Virtual Environment(s) and their chains. It cannot be undone.</p>
+<form method="post" action="${envBase}/delete">${csrfField(session)}<button class="danger" type="submit" id="confirm-delete">Delete</button> <a href="${envBase}">Cancel</a></form></div>`),
+    );
+  });
+
+  app.post<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
+    const session = sessions.changer(request);
+    const { environment, project } = environmentOf(store, session, request.params);
+    requireWriter(session);
+    const { deletedVnetIds } = store.environments.delete(project.id, [environment.id]);
+    if (deletedVnetIds.length > 0) await engine.destroyVnets(deletedVnetIds);
+    return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
+  });
+}
+
+/** Contract creations recorded in an instance, newest first (the newest 1000 records are searched). */
+function deployedContracts(store: Store, instanceId: string): TransactionSummary[] {
+  const found: TransactionSummary[] = [];
+  for (let pageNumber = 1; pageNumber <= CONTRACT_SCAN_PAGES; pageNumber++) {
+    const records = store.records.transactions(instanceId, {}, pageNumber, 100).map(summarize);
+    found.push(...records.filter((t) => t.contractAddress && t.status === "success"));
+    if (records.length < 100) break;
+  }
+  return found;
+}
+
+/**
+ * The kind shown for a record: a bridge relay is `bridge` (the README's word; the API's record keeps kind
+ * `blockchain` with origin `bridge`), linked to the deposit it paid out; a cheatcode names its method.
+ */
+function kindCell(store: Store, t: TransactionSummary, envBase: string): Html {
+  if (t.origin === "bridge") {
+    const deposit = bridgeDepositOf(store, t.hash);
+    return html`<span title="kind ${t.kind}, origin bridge">bridge</span>${deposit ? html` <a class="deposit" href="${envBase}/tx/${deposit.txHash}">relay of ${shortHex(deposit.txHash)}</a>` : html``}`;
+  }
+  if (t.kind === "cheatcode" && t.rpcMethod) return html`<span title="${t.rpcMethod}">cheatcode</span>`;
+  return html`${t.kind}`;
+}

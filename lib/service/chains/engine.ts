@@ -12,6 +12,7 @@ import type { CallArgs, InstanceSimulationResult, ProjectSimulationRequest, Tran
 import type { ChainBackend, ChainNode } from "./backend";
 import { BRIDGE_ADDRESS, BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
 import { ChainPool } from "./chain-pool";
+import { Forks } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
 import { simulateOnReplica } from "./network-simulation";
@@ -41,6 +42,8 @@ export interface ChainEngineOptions {
   readonly replicaIdleTimeoutMs?: number;
   /** How long to wait for the receipt of a transaction sent through an RPC URL. @default 2000 */
   readonly receiptTimeoutMs?: number;
+  /** Bound on one call to a fork's upstream. @default 30000 */
+  readonly upstreamTimeoutMs?: number;
 }
 
 /** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
@@ -54,6 +57,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly relayer: BridgeRelayer;
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
+  /** The forked networks' upstreams and the proxies that record and replay them. */
+  readonly forks: Forks;
   /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
   private readonly snapshotted = new Set<string>();
 
@@ -65,6 +70,12 @@ export class BackendChainEngine implements ChainEngine {
     this.temporaryDir = host.dataDir ? null : mkdtempSync(join(tmpdir(), "chainform-chains-"));
     this.chainsDir = host.dataDir ? join(host.dataDir, "chains") : this.temporaryDir!;
     mkdirSync(this.chainsDir, { recursive: true });
+    this.forks = new Forks({
+      urls: host.forkUrls,
+      cacheDir: host.forkCacheDir ?? join(host.dataDir ?? this.temporaryDir!, "fork-cache"),
+      offline: host.offline === true,
+      timeoutMs: options.upstreamTimeoutMs,
+    });
     this.vnets = new ChainPool({
       launch: (id) => this.launchVnet(id),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
@@ -150,6 +161,10 @@ export class BackendChainEngine implements ChainEngine {
     return { url: value, release: unpin };
   }
 
+  forkPoint(networkId: string, requested?: bigint): Promise<bigint | null> {
+    return this.forks.forkPoint(networkId, requested);
+  }
+
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
     this.relayer.dropVnets(vnetIds);
     await Promise.all(
@@ -165,6 +180,7 @@ export class BackendChainEngine implements ChainEngine {
   async close(): Promise<void> {
     this.relayer.close();
     await Promise.all([this.vnets.close(), this.replicas.close()]);
+    await this.forks.close();
     if (this.temporaryDir) rmSync(this.temporaryDir, { recursive: true, force: true });
   }
 
@@ -182,17 +198,18 @@ export class BackendChainEngine implements ChainEngine {
     const spec = this.spec(vnetId);
     const statePath = this.statePath(vnetId);
     const fresh = !existsSync(statePath);
-    const forkUrl = this.host.forkUrls[spec.networkId];
+    const forked = this.forks.forked(spec.networkId);
+    const forkBlock = BigInt(spec.forkBlockNumber);
+    // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
+    const forkUrl = forked ? await this.forks.proxyUrl(spec.networkId, forkBlock) : null;
     const node = await this.backend
       .start({
         chainId: spec.chainId,
         statePath,
-        ...(forkUrl
-          ? { fork: { url: forkUrl, blockNumber: BigInt(spec.forkBlockNumber) } }
-          : { genesisBlockNumber: BigInt(spec.forkBlockNumber) }),
+        ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock }),
       })
       .catch((error: Error) => {
-        throw new ChainRequestError(forkUrl ? 502 : 503, `the chain of Virtual Environment ${vnetId} did not start: ${error.message}`);
+        throw new ChainRequestError(forkUrl ? 502 : 503, `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`);
       });
     if (fresh) {
       await this.prepareFreshChain(node, spec).catch(async (error: Error) => {
@@ -220,8 +237,11 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   private async launchReplica(networkId: string): Promise<ChainNode> {
-    const forkUrl = this.host.forkUrls[networkId];
-    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
+    // A replica forks the head as of its start (offline: the newest recorded block), pinned like a vnet's fork.
+    const block = await this.forks.forkPoint(networkId);
+    const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
+    const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
+    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }

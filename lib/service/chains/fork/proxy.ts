@@ -17,6 +17,7 @@ import { UpstreamError, type Upstream } from "./upstream";
  */
 export const UPSTREAM_READ_METHODS: ReadonlySet<string> = new Set([
   "eth_chainId",
+  "eth_blockNumber",
   "net_version",
   "eth_gasPrice",
   "eth_maxPriorityFeePerGas",

@@ -136,9 +136,10 @@ export class ForkProxy {
     }
     const key = callKey(method, params);
     const { recordings } = this.options;
-    if (recordings.has(key)) {
+    const recorded = (recordings.get(key) as Recorded | undefined) ?? derivedAnswer(recordings, method, params);
+    if (recorded) {
       this.stats.replayed += 1;
-      return reply(recordings.get(key) as Recorded);
+      return reply(recorded);
     }
     let pending = this.inFlight.get(key);
     if (!pending) {
@@ -177,6 +178,27 @@ export class ForkProxy {
     this.stats.failed += 1;
     return { error: { code: NOT_RECORDED, message: `never recorded: ${describeCall(method, params, this.options.networkId, this.options.block)}; ${why}` } };
   }
+}
+
+/** The parts of `eth_getAccountInfo`'s answer and the calls that read each alone. */
+const ACCOUNT_PARTS = { balance: "eth_getBalance", nonce: "eth_getTransactionCount", code: "eth_getCode" } as const;
+
+/**
+ * An answer the recordings hold in another form. anvil reads an account with `eth_getAccountInfo` and, racing it,
+ * with the three single reads, keeping whichever answers first: which calls reached the upstream varies from run
+ * to run, so a replay answers either form from the other.
+ */
+function derivedAnswer(recordings: Recordings, method: string, params: unknown): Recorded | undefined {
+  if (!Array.isArray(params) || params.length !== 2) return undefined;
+  const resultOf = (m: string) => (recordings.get(callKey(m, params)) as { result?: unknown } | undefined)?.result;
+  const part = Object.entries(ACCOUNT_PARTS).find(([, single]) => single === method)?.[0];
+  if (part) {
+    const info = resultOf("eth_getAccountInfo") as Record<string, unknown> | undefined;
+    return info && typeof info === "object" && typeof info[part] === "string" ? { result: info[part] } : undefined;
+  }
+  if (method !== "eth_getAccountInfo") return undefined;
+  const parts = Object.entries(ACCOUNT_PARTS).map(([name, single]) => [name, resultOf(single)] as const);
+  return parts.every(([, value]) => typeof value === "string") ? { result: Object.fromEntries(parts) } : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createAnvilEngine } from "../lib/service/chains";
 import { UPSTREAM_READ_METHODS } from "../lib/service/chains/fork";
 import type { Environment } from "../lib/spec";
 import { call, type CallResult } from "./helpers/http";
@@ -179,5 +180,19 @@ test("an upstream of another chain is refused naming both ids; an unreachable on
     expect(list.body.environments).toEqual([]);
   } finally {
     await other.close();
+  }
+});
+
+test("a slow upstream is bounded by a timeout that names the network", async () => {
+  const slow = await startTestService({ forkUrls: { "1": upstream.url }, createChainEngine: (host) => createAnvilEngine(host, { upstreamTimeoutMs: 300 }) });
+  upstream.delayMs = 2_000;
+  try {
+    const path = `/public/v1/account/${slow.accountSlug}/project/${slow.projectSlug}/environments`;
+    const result = await call(slow, "POST", path, { as: "alice", body: { display_name: "slow", network_configs: [{ network_id: "1" }] } });
+    expect(result.status).toBe(504);
+    expect(result.body.error.message).toBe("cannot fork network 1: the upstream of network 1 did not answer within 300 ms");
+  } finally {
+    upstream.delayMs = 0;
+    await slow.close();
   }
 });

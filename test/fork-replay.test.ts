@@ -136,6 +136,15 @@ test("recorded live, replayed offline with the upstream gone: the same bytes; a 
   await expectLocalChanges(offlineUrl);
   await stop(offline);
 
+  // Restarted with no fork settings at all, the vnet stays the fork it was (from its recordings), not a fresh chain.
+  const unset = await start({ dataDir: liveDir, forkCacheDir: cacheDir });
+  const unsetUrl = adminUrl(await environmentOf(unset));
+  await expectLocalChanges(unsetUrl);
+  expect(await tokenBalance(unsetUrl, DEPLOYER)).toBe(900n);
+  const unknown = JSON.parse(await raw(unsetUrl, "eth_getBalance", [NOBODY, "latest"]));
+  expect(unknown.error.message).toMatch(/no upstream is configured for network 1 \(--fork 1=URL\)/);
+  await stop(unset);
+
   // A new service (its own data dir) creates the same fork from the recordings: the same bytes.
   const replay = await start({ dataDir: join(root, "replay"), forkUrls: { "1": upstream.url }, forkCacheDir: cacheDir, offline: true });
   const pinned = await create(replay, {});

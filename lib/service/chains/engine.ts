@@ -76,6 +76,8 @@ export class BackendChainEngine implements ChainEngine {
       offline: host.offline === true,
       timeoutMs: options.upstreamTimeoutMs,
     });
+    // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
+    host.db.exec("CREATE TABLE IF NOT EXISTS chain_forks (vnet_id TEXT PRIMARY KEY, network_id TEXT NOT NULL, block_number TEXT NOT NULL)");
     this.vnets = new ChainPool({
       launch: (id) => this.launchVnet(id),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
@@ -173,6 +175,7 @@ export class BackendChainEngine implements ChainEngine {
         this.recorder.forget(vnetId);
         this.snapshotted.delete(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
+        this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
     );
   }
@@ -198,7 +201,8 @@ export class BackendChainEngine implements ChainEngine {
     const spec = this.spec(vnetId);
     const statePath = this.statePath(vnetId);
     const fresh = !existsSync(statePath);
-    const forked = this.forks.forked(spec.networkId);
+    const wasForked = this.host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
+    const forked = fresh ? this.forks.forked(spec.networkId) : wasForked;
     const forkBlock = BigInt(spec.forkBlockNumber);
     // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
     const forkUrl = forked ? await this.forks.proxyUrl(spec.networkId, forkBlock) : null;
@@ -216,6 +220,11 @@ export class BackendChainEngine implements ChainEngine {
         await node.kill();
         throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
       });
+      if (forked) {
+        this.host.db
+          .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
+          .run(vnetId, spec.networkId, spec.forkBlockNumber);
+      }
     }
     return node;
   }

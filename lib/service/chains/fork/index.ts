@@ -100,7 +100,11 @@ export class Forks {
     let proxy = this.proxies.get(key);
     if (!proxy) {
       const recordings = new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block);
-      proxy = ForkProxy.start({ networkId, block, recordings, upstream: this.upstream(networkId) });
+      const upstream = this.upstream(networkId);
+      const replayOnly = this.options.offline
+        ? "the service is offline (--offline), so only recordings are served"
+        : `no upstream is configured for network ${networkId} (--fork ${networkId}=URL), so only recordings are served`;
+      proxy = ForkProxy.start({ networkId, block, recordings, upstream, replayOnly });
       proxy.catch(() => this.proxies.delete(key));
       this.proxies.set(key, proxy);
     }

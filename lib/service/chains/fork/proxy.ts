@@ -67,6 +67,8 @@ export interface ForkProxyOptions {
   readonly recordings: Recordings;
   /** The upstream, or null offline (answers come from the recordings only). */
   readonly upstream: Upstream | null;
+  /** Why there is no upstream, for the errors of calls never recorded. */
+  readonly replayOnly?: string;
 }
 
 /** What a proxy counted, for tests and benchmarks. */
@@ -152,7 +154,7 @@ export class ForkProxy {
   /** Asks the upstream (recording what it says), or explains why the call has no answer. */
   private async fetch(key: string, method: string, params: unknown): Promise<Recorded> {
     const { upstream, recordings } = this.options;
-    if (!upstream) return this.missing(method, params, "the service is offline (--offline), so only recordings are served");
+    if (!upstream) return this.missing(method, params, this.options.replayOnly ?? "the service is offline (--offline), so only recordings are served");
     try {
       const result = await upstream.request(method, Array.isArray(params) ? params : []);
       this.stats.forwarded += 1;

@@ -5,11 +5,12 @@
  * upstream's URL (an API key) shows nowhere in the output. Then `up --offline` replays the run from the recordings
  * alone, with the upstream gone. Needs `npm run build`.
  */
+import { once } from "node:events";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mirrorLayout } from "../lib/terraform/mirror";
-import { assertCliBuilt, ROOT, runCli } from "./helpers/cli";
+import { assertCliBuilt, ROOT, runCli, startCli } from "./helpers/cli";
 import { UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 
 const APP = join(ROOT, "examples", "cdktf", "fork-mainnet");
@@ -27,6 +28,38 @@ const APP = join(ROOT, "examples", "cdktf", "fork-mainnet");
     rmSync(root, { recursive: true, force: true });
     for (const file of readdirSync(APP)) if (file.startsWith(`terraform.fork-mainnet-${name}.tfstate`)) rmSync(join(APP, file), { force: true });
   });
+
+  it("chainform serve takes CHAINFORM_FORK_URLS and --fork-cache: its environments fork the upstream", async () => {
+    const cache = join(root, "serve-cache");
+    const serve = startCli(["serve", "--in-memory", "--port", "0", "--fork-cache", cache], { env: { CHAINFORM_FORK_URLS: `1=${upstream.url}` } });
+    let output = "";
+    try {
+      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>((resolve, reject) => {
+        serve.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const line = output.split("\n").find((l) => l.includes('"event":"ready"'));
+          if (line) resolve(JSON.parse(line));
+        });
+        serve.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        serve.once("exit", (code) => reject(new Error(`chainform serve exited ${code}: ${output}`)));
+      });
+      const response = await fetch(`${ready.baseUrl}/public/v1/account/${ready.accountSlug}/project/${ready.projectSlug}/environments`, {
+        method: "POST",
+        headers: { "x-access-key": ready.accessKey, "content-type": "application/json" },
+        body: JSON.stringify({ display_name: "served", network_configs: [{ network_id: "1" }] }),
+      });
+      const environment = await response.json();
+      expect(environment.networks[0].block_number).toBe(`0x${upstream.history.head.toString(16)}`);
+      const url = environment.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url;
+      const code = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [upstream.history.token, "latest"] }) });
+      expect(((await code.json()) as { result: string }).result.length).toBeGreaterThan(100);
+    } finally {
+      serve.kill("SIGTERM");
+      if (serve.exitCode === null) await once(serve, "exit");
+    }
+    expect(readdirSync(join(cache, "1"))).toEqual([`${upstream.history.head}.json`]);
+    expect(output).not.toContain(UPSTREAM_SECRET);
+  }, 120_000);
 
   it("forks the upstream at the pinned block, funds a holder with its token, checks and destroys; then replays offline", async () => {
     const env = { FORK_NAME: name, FORK_BLOCK: `0x${upstream.history.aliceTopped.toString(16)}`, TOKEN_ADDRESS: upstream.history.token };

@@ -9,9 +9,9 @@ import { Construct } from "constructs";
 import { ChainformProvider, ContractCall, Environment, Erc20Balance, Network, ether } from "chainform/constructs";
 
 /** The block to fork: pinned, so every run (and every replay) sees the same state. FORK_BLOCK overrides it. */
-const FORK_BLOCK = process.env.FORK_BLOCK ?? "0x1406f40"; // 21,000,000
+const FORK_BLOCK = process.env.FORK_BLOCK?.trim() || "0x1406f40"; // 21,000,000
 /** USDC on mainnet; TOKEN_ADDRESS names another ERC-20 token of the forked network. */
-const TOKEN = process.env.TOKEN_ADDRESS ?? "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
+const TOKEN = process.env.TOKEN_ADDRESS?.trim() || "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 /** The holder the tests use; 1000 tokens of 6 decimals. */
 const HOLDER = "0x00000000000000000000000000000000000a11ce";
 const AMOUNT = 1_000_000_000n;

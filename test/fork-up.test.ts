@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mirrorLayout } from "../lib/terraform/mirror";
+import type { Environment } from "../lib/spec";
 import { assertCliBuilt, ROOT, runCli, startCli } from "./helpers/cli";
 import { UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 
@@ -48,9 +49,9 @@ const APP = join(ROOT, "examples", "cdktf", "fork-mainnet");
         headers: { "x-access-key": ready.accessKey, "content-type": "application/json" },
         body: JSON.stringify({ display_name: "served", network_configs: [{ network_id: "1" }] }),
       });
-      const environment = await response.json();
+      const environment = (await response.json()) as Environment;
       expect(environment.networks[0].block_number).toBe(`0x${upstream.history.head.toString(16)}`);
-      const url = environment.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url;
+      const url = environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Public RPC")!.url;
       const code = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [upstream.history.token, "latest"] }) });
       expect(((await code.json()) as { result: string }).result.length).toBeGreaterThan(100);
     } finally {

@@ -59,6 +59,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
   readonly forks: Forks;
+  /** The block each forked network's replica forks, pinned at its first start for the service's life. */
+  private readonly replicaBlocks = new Map<string, bigint | null>();
   /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
   private readonly snapshotted = new Set<string>();
 
@@ -246,8 +248,10 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   private async launchReplica(networkId: string): Promise<ChainNode> {
-    // A replica forks the head as of its start (offline: the newest recorded block), pinned like a vnet's fork.
-    const block = await this.forks.forkPoint(networkId);
+    // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
+    // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
+    const block = this.replicaBlocks.has(networkId) ? this.replicaBlocks.get(networkId)! : await this.forks.forkPoint(networkId);
+    this.replicaBlocks.set(networkId, block);
     const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
     const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
     return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork }).catch((error: Error) => {

@@ -111,11 +111,11 @@ export class Forks {
     return proxy;
   }
 
-  /** Stops the proxies and saves every recording. */
+  /** Stops the proxies and saves every recording (a recording that cannot be written is lost, not fatal). */
   async close(): Promise<void> {
     const proxies = [...this.proxies.values()];
     this.proxies.clear();
-    await Promise.all(proxies.map(async (proxy) => (await proxy.catch(() => null))?.close()));
+    await Promise.all(proxies.map(async (proxy) => (await proxy.catch(() => null))?.close().catch(() => undefined)));
   }
 
   private upstream(networkId: string): Upstream | null {

@@ -95,7 +95,7 @@ export class ForkProxy {
   /** Starts a proxy on a free loopback port. */
   static async start(options: ForkProxyOptions): Promise<ForkProxy> {
     let proxy: ForkProxy | null = null;
-    const server = createServer((request, response) => void proxy!.handle(request, response));
+    const server = createServer((request, response) => void proxy!.handle(request, response).catch(() => response.destroy()));
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -74,7 +74,14 @@ export class Recordings {
     this.answers.set(key, result);
     this.dirty = true;
     if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), 200);
+      // A failed background write is tried again at the next answer or at close; it must not crash the service.
+      this.flushTimer = setTimeout(() => {
+        try {
+          this.flush();
+        } catch {
+          // kept dirty: retried later
+        }
+      }, 200);
       this.flushTimer.unref();
     }
   }

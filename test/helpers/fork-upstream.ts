@@ -92,7 +92,13 @@ export async function startForkUpstream(options: { delayMs?: number } = {}): Pro
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { method: string } | { method: string }[];
     for (const call of Array.isArray(body) ? body : [body]) methods.push(call.method);
     if (upstream.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, upstream.delayMs));
-    const answer = JSON.stringify(await rpc.send(body as never));
+    let answer: string;
+    try {
+      answer = JSON.stringify(await rpc.send(body as never));
+    } catch {
+      response.destroy(); // the upstream is closing: a call in flight gets no answer, as from a node going down
+      return;
+    }
     response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
     response.end(answer);
   });

@@ -22,12 +22,22 @@ export interface EmbeddedService {
  * const service = await startEmbeddedService({ dataDir: null });
  * spawn("terraform", ["apply"], { env: { ...process.env, ...service.env } });
  */
-export async function startEmbeddedService(options: { dataDir: string | null; port?: number }): Promise<EmbeddedService> {
+export async function startEmbeddedService(options: {
+  dataDir: string | null;
+  port?: number;
+  /** Upstream RPC URLs by network id (`--fork`), secrets; recordings dir (`--fork-cache`); `--offline`. */
+  forkUrls?: Readonly<Record<string, string>>;
+  forkCacheDir?: string | null;
+  offline?: boolean;
+}): Promise<EmbeddedService> {
   const service = await startServer({
     host: "127.0.0.1",
     port: options.port ?? 0,
     dataDir: options.dataDir === null ? null : resolve(options.dataDir),
     accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
+    forkUrls: options.forkUrls,
+    forkCacheDir: options.forkCacheDir,
+    offline: options.offline,
   });
   return {
     baseUrl: service.baseUrl,

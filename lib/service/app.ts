@@ -38,6 +38,10 @@ export interface ServiceOptions {
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
+  /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */
+  readonly forkCacheDir?: string | null;
+  /** Serve forks from recordings only (`--offline`). */
+  readonly offline?: boolean;
   /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `server.ts` sets it. */
   readonly baseUrl?: string;
   /** Fastify logging; off by default. URLs under /rpc/admin are always redacted. */
@@ -83,7 +87,7 @@ export function redactUrl(url: string): string {
  * const response = await app.inject({ url: "/v1/supported-networks" });
  */
 export async function buildApp(options: ServiceOptions = {}): Promise<FastifyInstance> {
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls });
+  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline });
   prepareStore(store, options);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const context: ServiceContext = {

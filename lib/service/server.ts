@@ -92,7 +92,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const tls = options.tls === true || options.certificate !== undefined;
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   checkBind(host, tls, options.insecureHttp === true);
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls });
+  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline });
   const certificate: ServiceCertificate | undefined = options.certificate
     ? { ...options.certificate, caFile: undefined }
     : options.tls

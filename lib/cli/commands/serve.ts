@@ -10,6 +10,7 @@ import { startServer, DEFAULT_HOST, DEFAULT_PORT, ServeConfigError } from "../..
 import { givenCertificate } from "../../service/tls";
 import { loadSeedFile } from "../../service/seed";
 import { UsageError, type Command } from "../command";
+import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 
 /** Default data dir, relative to the working directory. */
 export const DEFAULT_DATA_DIR = ".chainform";
@@ -18,7 +19,7 @@ const serve: Command = {
   name: "serve",
   summary: "run the local service (offline, persistent in --data-dir)",
   usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
-                       [--rate-limit N] [--burst-limit N]
+                       [--rate-limit N] [--burst-limit N] [--fork ID=URL]... [--fork-cache DIR] [--offline]
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
@@ -31,6 +32,7 @@ Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON lin
   --tls              serve HTTPS with a generated certificate
   --rate-limit N     requests per key per minute (default 400, the hosted service's)
   --burst-limit N    requests per minute from any client, keyed or not (default 250)
+${FORK_OPTIONS_USAGE}
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
 `,
   async run(args) {
@@ -50,6 +52,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         "public-url": { type: "string" },
         "rate-limit": { type: "string" },
         "burst-limit": { type: "string" },
+        ...FORK_OPTIONS,
       },
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
@@ -68,6 +71,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }) },
+      ...forkSettings(values),
     }).catch((error: unknown) => {
       throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
     });

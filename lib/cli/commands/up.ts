@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { APP_OPTIONS, APP_OPTIONS_USAGE, appDirOf, runAppCommand } from "../app-command";
 import { UsageError, type Command } from "../command";
 import { startEmbeddedService, type EmbeddedService } from "../embedded-service";
+import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { Pipeline } from "../pipeline";
 import { DEFAULT_DATA_DIR } from "./serve";
 
@@ -13,6 +14,7 @@ const up: Command = {
   name: "up",
   summary: "the whole job offline: local service, synth, plan, apply, check the RPC URLs, destroy",
   usage: `usage: chainform up [APP_DIR] [--keep] [--persist | --data-dir DIR] [--port N] [--stack NAME] [--show-secrets]
+                    [--fork ID=URL]... [--fork-cache DIR] [--offline]
 
 Without CHAINFORM_BASE_URL, starts the local service in this process (in memory, default seed, a free port)
 and points the app and terraform at it. Then synthesizes the app, runs terraform init (offline provider mirror),
@@ -23,6 +25,7 @@ RPC answers eth_chainId with its chain id and every prefunded account holds its 
   --persist         keep the embedded service's data in ${DEFAULT_DATA_DIR}/ instead of memory
   --data-dir DIR    keep the embedded service's data in DIR
   --port N          port of the embedded service (default: a free one)
+${FORK_OPTIONS_USAGE}
 ${APP_OPTIONS_USAGE}
 `,
   async run(args, context) {
@@ -36,13 +39,18 @@ ${APP_OPTIONS_USAGE}
         persist: { type: "boolean", default: false },
         "data-dir": { type: "string" },
         port: { type: "string" },
+        ...FORK_OPTIONS,
       },
     });
     const appDir = appDirOf(positionals);
     const external = Boolean(process.env.CHAINFORM_BASE_URL);
-    if (external && (values.persist || values["data-dir"] !== undefined || values.port !== undefined)) {
-      throw new UsageError("--persist, --data-dir and --port configure the embedded service, which is not started because CHAINFORM_BASE_URL is set");
+    const forking = values.fork !== undefined || values["fork-cache"] !== undefined || values.offline;
+    if (external && (values.persist || values["data-dir"] !== undefined || values.port !== undefined || forking)) {
+      throw new UsageError(
+        "--persist, --data-dir, --port, --fork, --fork-cache and --offline configure the embedded service, which is not started because CHAINFORM_BASE_URL is set",
+      );
     }
+    const fork = forkSettings(values);
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
     const dataDir = values["data-dir"] ?? (values.persist ? DEFAULT_DATA_DIR : null);
@@ -56,7 +64,7 @@ ${APP_OPTIONS_USAGE}
         let env: NodeJS.ProcessEnv = process.env;
         if (!external) {
           service = await progress.step(`start the local service (${dataDir === null ? "in memory" : `data in ${dataDir}`})`, () =>
-            startEmbeddedService({ dataDir, port }),
+            startEmbeddedService({ dataDir, port, ...fork }),
           );
           const { CHAINFORM_BEARER_TOKEN: _ignored, ...rest } = process.env;
           env = { ...rest, ...service.env };

@@ -57,7 +57,8 @@ export function anvilArguments(options: ChainNodeOptions): string[] {
   args.push("--auto-impersonate", "--no-request-size-limit", "--disable-console-log");
   if (options.statePath) args.push("--state", options.statePath);
   if (options.fork) {
-    args.push("--fork-url", options.fork.url);
+    // The fork URL is chainform's recording proxy (lib/service/chains/fork): it is the only cache, and local.
+    args.push("--fork-url", options.fork.url, "--no-storage-caching", "--no-rate-limit");
     if (options.fork.blockNumber !== undefined) args.push("--fork-block-number", options.fork.blockNumber.toString());
   } else if (options.genesisBlockNumber !== undefined && options.genesisBlockNumber > 0n) {
     args.push("--number", options.genesisBlockNumber.toString());

@@ -12,6 +12,7 @@ import type { CallArgs, InstanceSimulationResult, ProjectSimulationRequest, Tran
 import type { ChainBackend, ChainNode } from "./backend";
 import { BRIDGE_ADDRESS, BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
 import { ChainPool } from "./chain-pool";
+import { Forks } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
 import { simulateOnReplica } from "./network-simulation";
@@ -41,6 +42,8 @@ export interface ChainEngineOptions {
   readonly replicaIdleTimeoutMs?: number;
   /** How long to wait for the receipt of a transaction sent through an RPC URL. @default 2000 */
   readonly receiptTimeoutMs?: number;
+  /** Bound on one call to a fork's upstream. @default 30000 */
+  readonly upstreamTimeoutMs?: number;
 }
 
 /** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
@@ -54,6 +57,10 @@ export class BackendChainEngine implements ChainEngine {
   private readonly relayer: BridgeRelayer;
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
+  /** The forked networks' upstreams and the proxies that record and replay them. */
+  readonly forks: Forks;
+  /** The block each forked network's replica forks, pinned at its first start for the service's life. */
+  private readonly replicaBlocks = new Map<string, bigint | null>();
   /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
   private readonly snapshotted = new Set<string>();
 
@@ -65,6 +72,14 @@ export class BackendChainEngine implements ChainEngine {
     this.temporaryDir = host.dataDir ? null : mkdtempSync(join(tmpdir(), "chainform-chains-"));
     this.chainsDir = host.dataDir ? join(host.dataDir, "chains") : this.temporaryDir!;
     mkdirSync(this.chainsDir, { recursive: true });
+    this.forks = new Forks({
+      urls: host.forkUrls,
+      cacheDir: host.forkCacheDir ?? join(host.dataDir ?? this.temporaryDir!, "fork-cache"),
+      offline: host.offline === true,
+      timeoutMs: options.upstreamTimeoutMs,
+    });
+    // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
+    host.db.exec("CREATE TABLE IF NOT EXISTS chain_forks (vnet_id TEXT PRIMARY KEY, network_id TEXT NOT NULL, block_number TEXT NOT NULL)");
     this.vnets = new ChainPool({
       launch: (id) => this.launchVnet(id),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
@@ -150,6 +165,10 @@ export class BackendChainEngine implements ChainEngine {
     return { url: value, release: unpin };
   }
 
+  forkPoint(networkId: string, requested?: bigint): Promise<bigint | null> {
+    return this.forks.forkPoint(networkId, requested);
+  }
+
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
     this.relayer.dropVnets(vnetIds);
     await Promise.all(
@@ -158,6 +177,7 @@ export class BackendChainEngine implements ChainEngine {
         this.recorder.forget(vnetId);
         this.snapshotted.delete(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
+        this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
     );
   }
@@ -165,6 +185,7 @@ export class BackendChainEngine implements ChainEngine {
   async close(): Promise<void> {
     this.relayer.close();
     await Promise.all([this.vnets.close(), this.replicas.close()]);
+    await this.forks.close();
     if (this.temporaryDir) rmSync(this.temporaryDir, { recursive: true, force: true });
   }
 
@@ -182,23 +203,30 @@ export class BackendChainEngine implements ChainEngine {
     const spec = this.spec(vnetId);
     const statePath = this.statePath(vnetId);
     const fresh = !existsSync(statePath);
-    const forkUrl = this.host.forkUrls[spec.networkId];
+    const wasForked = this.host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
+    const forked = fresh ? this.forks.forked(spec.networkId) : wasForked;
+    const forkBlock = BigInt(spec.forkBlockNumber);
+    // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
+    const forkUrl = forked ? await this.forks.proxyUrl(spec.networkId, forkBlock) : null;
     const node = await this.backend
       .start({
         chainId: spec.chainId,
         statePath,
-        ...(forkUrl
-          ? { fork: { url: forkUrl, blockNumber: BigInt(spec.forkBlockNumber) } }
-          : { genesisBlockNumber: BigInt(spec.forkBlockNumber) }),
+        ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock }),
       })
       .catch((error: Error) => {
-        throw new ChainRequestError(forkUrl ? 502 : 503, `the chain of Virtual Environment ${vnetId} did not start: ${error.message}`);
+        throw new ChainRequestError(forkUrl ? 502 : 503, `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`);
       });
     if (fresh) {
       await this.prepareFreshChain(node, spec).catch(async (error: Error) => {
         await node.kill();
         throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
       });
+      if (forked) {
+        this.host.db
+          .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
+          .run(vnetId, spec.networkId, spec.forkBlockNumber);
+      }
     }
     return node;
   }
@@ -220,8 +248,13 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   private async launchReplica(networkId: string): Promise<ChainNode> {
-    const forkUrl = this.host.forkUrls[networkId];
-    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...(forkUrl ? { fork: { url: forkUrl } } : {}) }).catch((error: Error) => {
+    // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
+    // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
+    const block = this.replicaBlocks.has(networkId) ? this.replicaBlocks.get(networkId)! : await this.forks.forkPoint(networkId);
+    this.replicaBlocks.set(networkId, block);
+    const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
+    const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
+    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }

@@ -47,8 +47,12 @@ export interface ChainHost {
   resolveVnet(vnetId: string): VnetChainSpec | undefined;
   /** Records a transaction the engine saw (sent through the API, the RPC URLs, or a bridge relay). */
   recordTransaction(transaction: Transaction): void;
-  /** Upstream RPC URLs to fork from, keyed by network id; a network without one gets a fresh chain. */
+  /** Upstream RPC URLs to fork from, keyed by network id; a network without one gets a fresh chain. Secrets. */
   readonly forkUrls: Readonly<Record<string, string>>;
+  /** Where recordings of upstream answers are kept; default `<dataDir>/fork-cache` (docs/forking.md). */
+  readonly forkCacheDir?: string | null;
+  /** Serve forks from recordings only: no request leaves the machine. */
+  readonly offline?: boolean;
 }
 
 /** What a project-level simulation found: the simulation record (without id and time), and the documented rest. */
@@ -93,6 +97,12 @@ export interface ChainEngine {
    * Engines without one leave it out; the service then refuses subscriptions.
    */
   subscriptionChannel?(vnetId: string): Promise<{ readonly url: string; release(): void }>;
+  /**
+   * The block a new Virtual Environment of `networkId` forks: `requested` when the upstream has it, else the
+   * upstream's head, pinned now. Null when the network has no upstream (a fresh chain). Throws `ChainRequestError`
+   * (400 with field `/block_number` for a block beyond the head; 502/504 naming the network when its upstream fails).
+   */
+  forkPoint?(networkId: string, requested?: bigint): Promise<bigint | null>;
   /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */

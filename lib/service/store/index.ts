@@ -26,6 +26,10 @@ export interface StoreOptions {
   readonly dataDir: string | null;
   /** Upstream RPC URLs to fork from, by network id (given to the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
+  /** Where recordings of upstream answers are kept (`--fork-cache`); default under the data dir. */
+  readonly forkCacheDir?: string | null;
+  /** Serve forks from recordings only (`--offline`). */
+  readonly offline?: boolean;
 }
 
 /**
@@ -41,25 +45,29 @@ export class Store implements ChainHost {
   readonly environments: Environments;
   readonly records: Records;
   readonly forkUrls: Readonly<Record<string, string>>;
+  readonly forkCacheDir: string | null;
+  readonly offline: boolean;
 
   private constructor(
     readonly db: SqlDatabase,
     readonly dataDir: string | null,
-    forkUrls: Readonly<Record<string, string>>,
+    options: StoreOptions,
   ) {
     this.accounts = new Accounts(db);
     this.projects = new Projects(db);
     this.networks = new Networks(db);
     this.environments = new Environments(db);
     this.records = new Records(db);
-    this.forkUrls = forkUrls;
+    this.forkUrls = options.forkUrls ?? {};
+    this.forkCacheDir = options.forkCacheDir ?? null;
+    this.offline = options.offline === true;
   }
 
   /** Opens (and migrates) the store. */
   static open(options: StoreOptions): Store {
     if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const path = options.dataDir === null ? ":memory:" : join(options.dataDir, DATABASE_FILE);
-    return new Store(openDatabase(path), options.dataDir, options.forkUrls ?? {});
+    return new Store(openDatabase(path), options.dataDir, options);
   }
 
   /** Whether the seed has not been applied yet. */

@@ -18,6 +18,7 @@ import {
 import { badRequest, notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { planEnvironment } from "./plan";
+import { pinForkPoints, withForkPoints } from "./create-fork-point";
 import { MAX_SLUG_LENGTH, slugify } from "../../../spec/slug";
 import { toEnvironment, type Audience } from "./render";
 
@@ -50,10 +51,13 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
       const project = projectOf(request);
       const base = request.body.slug ?? slugify(request.body.display_name);
       let plan = planEnvironment(store, project.id, request.body, base);
+      // Forked networks pin their block now (docs/forking.md); an upstream failure leaves nothing written.
+      const pins = await pinForkPoints(engine, request.body, plan);
+      plan = withForkPoints(plan, pins);
       let result = store.environments.create(plan);
       // A generated slug is unique in the project (docs/service.md): the display name's slug, then -2, -3, ...
       for (let n = 2; "slugTakenBy" in result && request.body.slug === undefined; n++) {
-        plan = planEnvironment(store, project.id, request.body, generatedSlug(base, n));
+        plan = withForkPoints(planEnvironment(store, project.id, request.body, generatedSlug(base, n)), pins);
         result = store.environments.create(plan);
       }
       if ("slugTakenBy" in result) {

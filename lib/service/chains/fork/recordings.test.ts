@@ -1,0 +1,37 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeCall } from "./proxy";
+import { Recordings, callKey, recordedBlocks, recordingsPath } from "./recordings";
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "chainform-recordings-"))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test("a call's key is its method and params, never its id", () => {
+  expect(callKey("eth_getBalance", ["0xabc", "0x2"])).toBe('eth_getBalance ["0xabc","0x2"]');
+  expect(callKey("eth_chainId", undefined)).toBe("eth_chainId []");
+});
+
+test("recordings are one file per network and block, merged with what another writer saved, with no temporary file left", () => {
+  const path = recordingsPath(dir, "1", 42n);
+  const first = new Recordings(path, "1", 42n);
+  const second = new Recordings(path, "1", 42n);
+  first.put("a []", { result: "0x1" });
+  first.flush();
+  second.put("b []", { result: "0x2" });
+  second.flush();
+  const saved = JSON.parse(readFileSync(path, "utf8"));
+  expect(saved).toEqual({ network_id: "1", block_number: "42", answers: { "a []": { result: "0x1" }, "b []": { result: "0x2" } } });
+  expect(readdirSync(join(dir, "1"))).toEqual(["42.json"]);
+  expect(new Recordings(path, "1", 42n).get("b []")).toEqual({ result: "0x2" });
+  new Recordings(recordingsPath(dir, "1", 7n), "1", 7n).put("c []", { result: "0x3" });
+  expect(recordedBlocks(dir, "1")).toEqual([42n]); // nothing saved yet for block 7
+  expect(recordedBlocks(dir, "8453")).toEqual([]);
+});
+
+test("a call is described by method, account or slot, and block", () => {
+  expect(describeCall("eth_getStorageAt", ["0xaa", "0x5", "0x2"], "1", 2n)).toBe("eth_getStorageAt of account 0xaa slot 0x5 at block 2 of network 1");
+  expect(describeCall("eth_getCode", ["0xaa", "0x2"], "1", 2n)).toBe("eth_getCode of account 0xaa at block 2 of network 1");
+  expect(describeCall("eth_getLogs", [{ address: "0xaa" }], "10", 9n)).toBe('eth_getLogs [{"address":"0xaa"}] at block 9 of network 10');
+});

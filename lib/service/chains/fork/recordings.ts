@@ -1,0 +1,122 @@
+/**
+ * The recordings of one fork: every answer an upstream gave about one network at one pinned block, keyed by method
+ * and params (never by JSON-RPC id), in one JSON file per network and block (`<dir>/<network>/<block>.json`) that CI
+ * can cache between runs. Files are written atomically (a temporary file renamed over the old one) and merged with
+ * what is on disk, so two services sharing a directory lose nothing of each other's.
+ */
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+
+/** What a recordings file holds. */
+interface RecordingsFile {
+  readonly network_id: string;
+  /** The pinned block, decimal. */
+  readonly block_number: string;
+  /** `"<method> <params as JSON>"` → the upstream's result. */
+  readonly answers: Record<string, unknown>;
+}
+
+/** The key of a call: its method and params; the id is the caller's and means nothing here. */
+export function callKey(method: string, params: unknown): string {
+  return `${method} ${JSON.stringify(params ?? [])}`;
+}
+
+/** The file of a network's recordings at a block. */
+export function recordingsPath(dir: string, networkId: string, block: bigint): string {
+  return join(dir, networkId, `${block}.json`);
+}
+
+/** The blocks of a network that have recordings in `dir`, newest first. */
+export function recordedBlocks(dir: string, networkId: string): bigint[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, networkId));
+  } catch {
+    return [];
+  }
+  return names
+    .flatMap((name) => (/^\d+\.json$/.test(name) ? [BigInt(name.slice(0, -5))] : []))
+    .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+}
+
+/** The recorded answers of one network at one block, loaded from disk and saved as they grow. */
+export class Recordings {
+  private readonly answers = new Map<string, unknown>();
+  private dirty = false;
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly path: string,
+    private readonly networkId: string,
+    private readonly block: bigint,
+  ) {
+    for (const [key, value] of Object.entries(readFile(path)?.answers ?? {})) this.answers.set(key, value);
+  }
+
+  /** Number of recorded answers. */
+  get size(): number {
+    return this.answers.size;
+  }
+
+  /** Whether the call was recorded. */
+  has(key: string): boolean {
+    return this.answers.has(key);
+  }
+
+  /** The recorded answer of a call. */
+  get(key: string): unknown {
+    return this.answers.get(key);
+  }
+
+  /** Records an answer; it reaches the disk shortly (or at `flush`). */
+  put(key: string, result: unknown): void {
+    this.answers.set(key, result);
+    this.dirty = true;
+    if (!this.flushTimer) {
+      // A failed background write is tried again at the next answer or at close; it must not crash the service.
+      this.flushTimer = setTimeout(() => {
+        try {
+          this.flush();
+        } catch {
+          // kept dirty: retried later
+        }
+      }, 200);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Writes new answers to disk now, merged with the file's, atomically. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (!this.dirty) return;
+    this.dirty = false;
+    const merged: Record<string, unknown> = { ...readFile(this.path)?.answers };
+    for (const [key, value] of this.answers) merged[key] = value;
+    const sorted = Object.fromEntries(Object.keys(merged).sort().map((key) => [key, merged[key]]));
+    const file: RecordingsFile = { network_id: this.networkId, block_number: this.block.toString(), answers: sorted };
+    mkdirSync(join(this.path, ".."), { recursive: true });
+    const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      writeFileSync(temporary, `${JSON.stringify(file, null, 1)}\n`);
+      renameSync(temporary, this.path);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      this.dirty = true;
+      throw error;
+    }
+  }
+}
+
+function readFile(path: string): RecordingsFile | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  const parsed = JSON.parse(text) as RecordingsFile;
+  if (!parsed || typeof parsed.answers !== "object") throw new Error(`${path} is not a chainform recordings file`);
+  return parsed;
+}

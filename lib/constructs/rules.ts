@@ -4,7 +4,8 @@
  * provider run, so a config that passes here does not fail there; only the wording is the construct's.
  */
 import { BALANCE_FORMATS, parseBalance } from "../spec/amounts";
-import { isAddress, parseBlockNumber, parseChainId } from "../spec/chain";
+import { addressProblem } from "../spec/address";
+import { parseBlockNumber, parseChainId } from "../spec/chain";
 import { Slug } from "../spec/common";
 import {
   bridgeFindings,
@@ -102,10 +103,10 @@ export const NETWORK_RULES: readonly Rule<NetworkConfig>[] = [
 export const ACCOUNT_RULES: readonly Rule<PrefundedAccount>[] = [
   {
     reads: (a) => [a.address],
-    check: (a) =>
-      !isAddress(a.address)
-        ? `address ${show(a.address)} is not an address: use 0x followed by 40 hex digits`
-        : undefined,
+    check: (a) => {
+      const problem = addressProblem(a.address);
+      return problem === undefined ? undefined : `address ${problem}`;
+    },
   },
   {
     reads: (a) => [a.balance],

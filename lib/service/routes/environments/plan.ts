@@ -6,6 +6,7 @@
  */
 import {
   bridgeFindings,
+  blockNumberHex,
   bridgeWithDefaults,
   canonicalHex,
   networkListFindings,
@@ -60,7 +61,7 @@ export function planEnvironment(store: Store, projectId: string, request: Create
       chainId: chainIds[index],
       slug: `${slug}-${network.network_slugs.vnet_rpc_slug || network.chain_id}`,
       displayName: `${request.display_name} (${network.network_name})`,
-      blockNumber: config.block_number ? canonicalHex(config.block_number) : `0x${network.latest_block.toString(16)}`,
+      blockNumber: config.block_number !== undefined ? blockNumberHex(config.block_number) : `0x${network.latest_block.toString(16)}`,
       accounts: (config.accounts ?? []).map((account) => ({ address: account.address.toLowerCase(), balance: canonicalHex(account.balance) })),
     };
   });
@@ -87,7 +88,7 @@ export function planEnvironment(store: Store, projectId: string, request: Create
 
 function normalizedConfig(config: NetworkConfig, accounts: NetworkConfig["accounts"]): NetworkConfig {
   const normalized: NetworkConfig = { network_id: config.network_id };
-  if (config.block_number !== undefined) normalized.block_number = canonicalHex(config.block_number);
+  if (config.block_number !== undefined) normalized.block_number = blockNumberHex(config.block_number);
   if (config.chain_config_overrides !== undefined) normalized.chain_config_overrides = { ...config.chain_config_overrides };
   if (config.explorer_config !== undefined) normalized.explorer_config = { ...config.explorer_config };
   if (config.accounts !== undefined) normalized.accounts = accounts;

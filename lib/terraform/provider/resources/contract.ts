@@ -11,7 +11,6 @@ import {
   defineResource,
   defineSchema,
   isUnknown,
-  regex,
   Unknown,
   requiresReplace,
   useStateForUnknown,
@@ -20,6 +19,7 @@ import {
   isKnown,
 } from "../../framework";
 import { AbiValueError, toAbiValues } from "../abi-values";
+import { addressValidator } from "../address";
 import { fromParts, loadArtifact, parseAbi, type Artifact } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc, type VnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
@@ -33,7 +33,7 @@ const DEPLOYER_MINIMUM = 10n ** 18n;
 const DEPLOYER_FUNDS = "0x56bc75e2d63100000"; // 100 ether
 const RECEIPT_TIMEOUT_MS = 120_000;
 
-const address = regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits");
+const address = addressValidator;
 
 /** The resource schema. */
 export const contractSchema = defineSchema({

@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
 import { slugify } from "../../../spec/slug";
-import { ADDRESS_PATTERN, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId } from "../../../spec/chain";
+import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../spec/chain";
 import {
   BRIDGE_DEFAULTS,
   bridgeFindings,
@@ -40,7 +40,8 @@ import {
   type Model,
   isKnown,
 } from "../../framework";
-import { BALANCE_FORMATS, canonicalHex, normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
+import { BALANCE_FORMATS, normalizeBalance, parseBalance, sameBalance } from "../amounts";
+import { addressValidator } from "../address";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
 import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
@@ -60,7 +61,7 @@ const chainIdText = validator(`a chain id in decimal (${CHAIN_ID_PATTERN}), e.g.
   const parsed = parseChainId(text);
   return "error" in parsed ? parsed.error : undefined;
 });
-const blockNumber = validator("a hex block number such as 0x12a05f2, at most 2^64-1", (text: string) => {
+const blockNumber = validator(BLOCK_NUMBER_FORMATS, (text: string) => {
   const parsed = parseBlockNumber(text);
   return "error" in parsed ? parsed.error : undefined;
 });
@@ -139,11 +140,12 @@ export const environmentSchema = defineSchema({
           planModifiers: [requiresReplace()],
         }),
         block_number: attr.string({
-          description: "Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.",
+          description:
+            "Block number to fork at, in decimal (\"19500000\", or a number variable) or hex (\"0x12a05f2\"); defaults to the network's latest block and is then computed from the fork point (hex, as the service answers). State keeps the spelling written: the same block in the other spelling changes nothing.",
           optional: true,
           computed: true,
           validators: [blockNumber],
-          planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameQuantity)],
+          planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameBlockNumber)],
         }),
         chain_id: attr.string({
           description:
@@ -172,9 +174,9 @@ export const environmentSchema = defineSchema({
           maxItems: MAX_ACCOUNTS,
           attributes: {
             address: attr.string({
-              description: "Account address: 0x followed by 40 hex digits (any letter case).",
+              description: "Account address: 0x followed by 40 hex digits, all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum (a mixed-case address whose checksum does not match is an error: a character is likely mistyped).",
               required: true,
-              validators: [regex(new RegExp(ADDRESS_PATTERN), "an address: 0x followed by 40 hex digits")],
+              validators: [addressValidator],
               planModifiers: [replaceUnlessSame("address", sameAddress)],
             }),
             balance: attr.string({
@@ -247,7 +249,7 @@ export function toState(environment: Environment, known: Known): EnvironmentStat
     const written = knownNetworks.find((n) => n.network_id === network.network_id) ?? (knownNetworks[index]?.network_id === undefined ? knownNetworks[index] : undefined);
     return {
       network_id: network.network_id,
-      block_number: keepSpelling(written?.block_number, network.block_number, sameQuantity),
+      block_number: keepSpelling(written?.block_number, network.block_number, sameBlockNumber),
       chain_id: typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null,
       explorer: listOf(written?.explorer).map((e) => e as NetworkConfigState["explorer"][number]),
       account: listOf(written?.account).map((a) => a as NetworkConfigState["account"][number]),
@@ -276,7 +278,7 @@ function keepSpelling(written: unknown, actual: string | null, same: (a: string,
   return typeof written === "string" && actual !== null && !isUnknown(written) && same(written, actual) ? written : actual;
 }
 
-/** The create request for a plan (balances normalized to hex wei, block numbers canonical) and a known slug. */
+/** The create request for a plan (balances normalized to hex wei, block numbers to canonical hex) and a known slug. */
 export function createRequest(plan: {
   display_name: string;
   slug: string | null;
@@ -285,7 +287,7 @@ export function createRequest(plan: {
 }): CreateEnvironmentRequest {
   const network_configs = plan.network_config.map((n): NetworkConfig => {
     const config: NetworkConfig = { network_id: n.network_id };
-    if (typeof n.block_number === "string" && !isUnknown(n.block_number)) config.block_number = canonicalHex(n.block_number);
+    if (typeof n.block_number === "string" && !isUnknown(n.block_number)) config.block_number = blockNumberHex(n.block_number);
     if (n.chain_id !== null) config.chain_config_overrides = { chain_id: n.chain_id };
     const explorer = n.explorer[0];
     if (explorer) {

@@ -11,7 +11,7 @@ import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance, type StepResu
 import { clientFor, startTestService, type TestService } from "./helpers/service";
 import type { PlannedChange } from "./helpers/terraform";
 
-const MIXED_CASE = "0xAbCdEf0000000000000000000000000000000001";
+const MIXED_CASE = "0xaBCdEf0000000000000000000000000000000001"; // a valid EIP-55 checksum
 
 const environmentConfig = ({ chainId = 73571 }: { chainId?: number } = {}) => `${PROVIDER_BLOCK}
 provider "chainform" {}

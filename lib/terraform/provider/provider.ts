@@ -152,6 +152,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
         adoptExisting: typeof c.adopt_existing === "boolean" ? c.adopt_existing : env["CHAINFORM_ADOPT_EXISTING"] === "true",
         caFile: caFile.value,
         lookups: planLookups(client),
+        configUnknown: [c.base_url, c.access_key, c.bearer_token, c.account_slug, c.project_slug].some((value) => isUnknown(value)),
       };
     } catch (error) {
       if (!(error instanceof InsecureUrlError || error instanceof ClientConfigError)) throw error;

@@ -376,6 +376,13 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   },
 
   async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, keepInPlace, private: priorPrivate, setPrivate }) {
+    // A missing or wrong credential fails the plan, not the apply after it. Skipped when the provider's settings
+    // are not known yet; a service that cannot be reached is not a rejection (the calls below report it).
+    if (providerData?.accountSlug && providerData.projectSlug && !providerData.configUnknown) {
+      const data = providerData;
+      const accepted = await data.lookups.credentialsAccepted((error) => reportError(diagnostics, data, error, { action: "plan chainform_environment" }));
+      if (!accepted) return;
+    }
     if (state !== null) {
       // If this turns out to be a replacement, Terraform plans the new object again with no prior state but with
       // this private data: the slug check below must not mistake the environment being replaced for a squatter.

@@ -6,8 +6,8 @@
  *
  * The service's documented Environment shows the display name, slug, networks with their fork blocks, and each
  * vnet's RPC URLs; it does not show what the environment was created with (chain-id overrides, accounts,
- * explorer, bridge). Those live in Terraform state: state keeps what was applied, and read refreshes only what
- * the service shows. See lib/terraform/provider/README.md for what import can and cannot recover.
+ * explorer, bridge). The chain id is read from each chain (`eth_chainId`) at import and refresh; the rest lives in
+ * Terraform state: state keeps what was applied, and read refreshes only what the service and the chains show. See lib/terraform/provider/README.md for what import can and cannot recover.
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
@@ -45,7 +45,7 @@ import { addressValidator } from "../address";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
 import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
-import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
+import { adminRpcUrlsAttribute, answeredChainIds, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
 
 /** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
 const MAX_NETWORKS = MAX_NETWORKS_PER_ENVIRONMENT;
@@ -239,8 +239,12 @@ export type Known = {
  * known spelling of the same block number), and the vnets' RPC URLs. Everything else comes from `known`, matched
  * by network_id: the chain-id override, explorer settings and accounts of each network, and the bridge. A network
  * the answer shows that `known` lacks (import) gets no settings: the service cannot tell them.
+ *
+ * `answered` (read and import) are the chain ids the vnets answer with (`eth_chainId`), keyed by network id: they
+ * override what `known` says, so that state never claims a chain id the chain does not answer. The override is
+ * null when the chain answers its network's own id and nothing else was written.
  */
-export function toState(environment: Environment, known: Known): EnvironmentState {
+export function toState(environment: Environment, known: Known, answered?: ReadonlyMap<string, string>): EnvironmentState {
   const knownNetworks = listOf(known?.network_config);
   const fromAnswer = (environment.networks?.length ?? 0) > 0
     ? environment.networks.map((n) => ({ network_id: String(n.network_id), block_number: n.block_number ?? null }))
@@ -250,7 +254,7 @@ export function toState(environment: Environment, known: Known): EnvironmentStat
     return {
       network_id: network.network_id,
       block_number: keepSpelling(written?.block_number, network.block_number, sameBlockNumber),
-      chain_id: typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null,
+      chain_id: chainIdOf(network.network_id, typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null, answered?.get(network.network_id)),
       explorer: listOf(written?.explorer).map((e) => e as NetworkConfigState["explorer"][number]),
       account: listOf(written?.account).map((a) => a as NetworkConfigState["account"][number]),
     };
@@ -268,6 +272,12 @@ export function toState(environment: Environment, known: Known): EnvironmentStat
     bridge,
     ...endpointsOf(environment, { chainIdOf: (networkId) => chainIds.get(networkId) ?? null, bridgeEnabled: bridge[0]?.enabled === true }),
   } as EnvironmentState;
+}
+
+/** The chain-id override state holds: what the chain answers, spelled as written when they agree. */
+function chainIdOf(networkId: string, written: string | null, answered: string | undefined): string | null {
+  if (answered === undefined || answered === written) return written;
+  return answered === networkId && written === null ? null : answered;
 }
 
 function listOf<T = Record<string, unknown>>(value: unknown): T[] {
@@ -399,11 +409,14 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         });
       }
       if (!isUnknown(plan.bridge) && plan.bridge.length !== state.bridge.length) replace(at("bridge"));
-      // After an import, state lacks what the service does not return (chain-id overrides, explorer, accounts,
-      // bridge): the configuration's values are taken as they are, in place, instead of replacing the environment.
+      // After an import, state lacks what the service does not return (explorer, accounts, bridge): the
+      // configuration's values are taken as they are, in place, instead of replacing the environment. The chain id
+      // was read from the chain itself, so a configuration that says otherwise replaces it; only a chain that did
+      // not answer at import leaves its chain id to the configuration.
       if (priorPrivate?.["imported"] === true) {
+        const answered = Array.isArray(priorPrivate["answered_chain_ids"]) ? (priorPrivate["answered_chain_ids"] as unknown[]) : [];
         state.network_config.forEach((prior, i) => {
-          if (prior.chain_id === null) keepInPlace(at("network_config", i, "chain_id"));
+          if (prior.chain_id === null && !answered.includes(prior.network_id)) keepInPlace(at("network_config", i, "chain_id"));
           if (prior.explorer.length === 0) keepInPlace(at("network_config", i, "explorer"));
           if (prior.account.length === 0) keepInPlace(at("network_config", i, "account"));
         });
@@ -536,7 +549,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     try {
       const environment = await data.client.getEnvironment({ environmentId: state.id });
       if (lacksAdminRpc(environment)) warnNoAdminRpc(diagnostics);
-      return toState(environment, state as Known);
+      return toState(environment, state as Known, await answeredChainIds(environment, data.caFile));
     } catch (error) {
       // Deleted out of band: drop it from state, so that the next plan creates it again.
       if (error instanceof ApiError && error.status === 404) return null;
@@ -575,16 +588,19 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 
   async importState({ id, providerData: data, diagnostics, setPrivate }) {
     if (!requireProject(data, diagnostics, "import the environment")) return;
-    // What the service does not return is unknown to the imported state: the first plan takes it from the configuration.
-    setPrivate({ imported: true });
+    // What the service does not return is unknown to the imported state: the first plan takes it from the
+    // configuration. Chain ids are not: the read after the import asks each chain (`eth_chainId`).
+    const imported = async (found: Environment) => {
+      setPrivate({ imported: true, answered_chain_ids: [...(await answeredChainIds(found, data.caFile)).keys()] });
+      return { id: found.id };
+    };
     const hint = `Import takes the environment's id (a UUID) or its slug, e.g.\n\n  terraform import chainform_environment.<name> ci-main\n\nList them with data.chainform_environments or \`chainform environments\`.`;
     try {
       if (UUID.test(id)) {
-        const found = await data.client.getEnvironment({ environmentId: id.toLowerCase() });
-        return { id: found.id };
+        return await imported(await data.client.getEnvironment({ environmentId: id.toLowerCase() }));
       }
       const found = await data.client.getEnvironmentBySlug({ slug: id });
-      if (found) return { id: found.id };
+      if (found) return await imported(found);
       diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${id}". ${hint}`);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {

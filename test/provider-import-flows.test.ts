@@ -70,4 +70,38 @@ describe("import flows through terraform", () => {
       },
     ]);
   }, 120_000);
+
+  test("the taken-slug warning at plan holds after import, an out-of-band delete and a re-create", async () => {
+    const run = await suite.workspace();
+    const other = config({ name: "other", slug: "imp-taken" });
+    await run.steps([
+      { name: "apply two environments", config: withProvider(config({ slug: "imp-mine" }), other), command: "apply" },
+      {
+        name: "state rm and import the first",
+        importId: (ctx) => "imp-mine",
+        resource: "chainform_environment.ci",
+      },
+      {
+        name: "delete it out of band, apply re-creates it",
+        async before() {
+          const mine = await suite.client.getEnvironmentBySlug({ slug: "imp-mine" });
+          await suite.client.deleteEnvironment({ environmentId: mine!.id, ensureDeleted: true });
+        },
+        command: "apply",
+        async check() {
+          expect(await suite.client.getEnvironmentBySlug({ slug: "imp-mine" })).not.toBeNull();
+        },
+      },
+      {
+        name: "its slug changed to the other's: the plan warns that apply will fail",
+        config: withProvider(config({ slug: "imp-taken" }), other),
+        command: "plan",
+        check(_ctx, result) {
+          expect(result.stdout + result.stderr).toMatch(/Warning: An environment with this slug already exists: apply will fail/);
+          expect(result.stdout + result.stderr).toMatch(/slug "imp-taken"/);
+        },
+      },
+      { name: "and apply fails", command: "apply", expectError: /An environment with this slug already exists/ },
+    ]);
+  }, 180_000);
 });

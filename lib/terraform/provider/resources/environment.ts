@@ -322,6 +322,34 @@ export function createRequest(plan: {
   return request;
 }
 
+/**
+ * Warns when another environment than `ignoreId` (the one being replaced) holds `slug`: the create will fail at
+ * apply (or, with adopt_existing, adopt a matching environment). A warning, never an error: `terraform destroy`
+ * runs a normal plan first, and an error here would make destroy impossible while such an environment exists.
+ */
+async function warnTakenSlug(data: ChainformProviderData, diagnostics: Diagnostics, slug: string, ignoreId: unknown, path: ReturnType<typeof at>): Promise<void> {
+  let existing: Environment | null;
+  try {
+    existing = await data.lookups.environmentBySlug(slug);
+  } catch {
+    return; // Only advice: the create itself reports a taken slug.
+  }
+  if (!existing || existing.id === ignoreId) return;
+  if (data.adoptExisting) {
+    diagnostics.warning(
+      "An environment with this slug already exists",
+      `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}". adopt_existing is on: apply adopts it if its display name and networks match this configuration, and fails otherwise.`,
+      path,
+    );
+  } else {
+    diagnostics.warning(
+      "An environment with this slug already exists: apply will fail",
+      `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}`,
+      path,
+    );
+  }
+}
+
 /** The advice for a slug held by an environment this resource does not manage: commands that work. */
 function takenSlugAdvice(data: ChainformProviderData, existing: Environment): string {
   return (
@@ -429,6 +457,12 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       if (!isUnknown(config.slug_prefix) && config.slug_prefix !== state.slug_prefix) {
         if (config.slug_prefix !== null && !(state.slug ?? "").startsWith(config.slug_prefix)) replace(at("slug_prefix"));
       }
+      // A new slug (written, or derived from a new display_name) replaces the environment. Terraform shows only the
+      // errors of the replacement's own plan, never its warnings, so a taken new slug is warned about here.
+      const nextSlug = isKnown(config.slug) ? config.slug : config.slug === null && config.slug_prefix === null && isKnown(config.display_name) ? slugify(config.display_name) : undefined;
+      if (nextSlug !== undefined && nextSlug !== state.slug && providerData?.accountSlug && providerData.projectSlug) {
+        await warnTakenSlug(providerData, diagnostics, nextSlug, state.id, config.slug === null ? at("display_name") : at("slug"));
+      }
       return;
     }
     // Creating: the slug is known now (derived from display_name exactly as the service would), unless
@@ -464,29 +498,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       return;
     }
     if (!isKnown(plan.slug)) return;
-    // A taken slug makes the create fail at apply (or, with adopt_existing, adopt a matching environment). This
-    // is a warning, never an error: `terraform destroy` runs a normal plan first, and an error here would make
-    // destroy impossible while such an environment exists. The environment this resource replaces is not named.
-    try {
-      const existing = await data.lookups.environmentBySlug(plan.slug);
-      if (!existing || existing.id === priorPrivate?.["replacing"]) return;
-      const path = config.slug === null ? at("display_name") : at("slug");
-      if (data.adoptExisting) {
-        diagnostics.warning(
-          "An environment with this slug already exists",
-          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}". adopt_existing is on: apply adopts it if its display name and networks match this configuration, and fails otherwise.`,
-          path,
-        );
-      } else {
-        diagnostics.warning(
-          "An environment with this slug already exists: apply will fail",
-          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}`,
-          path,
-        );
-      }
-    } catch {
-      // Only advice: the create itself reports a taken slug.
-    }
+    await warnTakenSlug(data, diagnostics, plan.slug, priorPrivate?.["replacing"], config.slug === null ? at("display_name") : at("slug"));
   },
 
   async create({ plan, config, providerData: data, diagnostics }) {

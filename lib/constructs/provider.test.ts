@@ -38,6 +38,7 @@ describe("ChainformProvider", () => {
         projectSlug: "demo",
         requestTimeoutSeconds: 10,
         maxRetries: 2,
+        adoptExisting: true,
         alias: "acme",
       });
     });
@@ -48,6 +49,7 @@ describe("ChainformProvider", () => {
       project_slug: "demo",
       request_timeout_seconds: 10,
       max_retries: 2,
+      adopt_existing: true,
       alias: "acme",
     });
   });

@@ -355,7 +355,7 @@ function takenSlugAdvice(data: ChainformProviderData, existing: Environment): st
   return (
     `To manage that environment with Terraform, import it (use this resource's address, shown above):\n\n` +
     `  terraform import <address> ${existing.id}\n\n` +
-    `or set adopt_existing = true in the provider block to adopt it if it matches this configuration, or choose another slug. ` +
+    `or set adopt_existing = true in the provider block (adoptExisting: true on ChainformProvider in a CDK app) to adopt it if it matches this configuration, or choose another slug. ` +
     `If it is the environment this resource is replacing with lifecycle { create_before_destroy = true }, a fixed slug cannot work: ` +
     `replace slug with slug_prefix so that each replacement gets a fresh slug. ` +
     `List the project's environments with \`chainform environments\` (CHAINFORM_ACCOUNT=${data.accountSlug} CHAINFORM_PROJECT=${data.projectSlug}).`

@@ -105,7 +105,7 @@ describe("provider errors through terraform", () => {
 provider "chainform" {}
 ${environment("unsupported", network("", "999999"))}`,
       command: "plan",
-      expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported/,
+      expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported by the service\. Networks with Virtual Environments: 1 \(Mainnet\),[\s\S]*8453 \(Base\)/,
     });
     expect(await suite.client.listEnvironments()).toEqual([]);
   }, 60_000);

@@ -233,7 +233,10 @@ describe("Environment", () => {
     it.each<[string, Partial<EnvironmentProps>, RegExp]>([
       ["an empty display name", { displayName: " " }, /\[stack\/env\] displayName must be 1 to 255 characters/],
       ["a bad slug", { slug: "PR 42" }, /\[stack\/env\] slug "PR 42" is not a slug: use lowercase letters/],
-      ["a bad network id", { networks: [{ networkId: "mainnet" }] }, /networks\[0\]: networkId "mainnet" is not a network id: use .*Network\.MAINNET/],
+      ["a network name", { networks: [{ networkId: "mainnet" }] }, /networks\[0\]: networkId "mainnet" is not a network id: did you mean Network\.MAINNET \("1"\)\?/],
+      ["a mistyped network name", { networks: [{ networkId: "1" }, { networkId: "arbitrm" }] }, /networks\[1\]: networkId "arbitrm" is not a network id: did you mean Network\.ARBITRUM \("42161"\)\?/],
+      ["a mistyped Network constant", { networks: [{ networkId: (Network as unknown as Record<string, string>)["BASEE"]! }] }, /networks\[0\]: networkId is missing \(a mistyped Network constant reads as undefined\): use one of Network\.MAINNET \("1"\), .*Network\.BASE \("8453"\)/],
+      ["a name far from every network", { networks: [{ networkId: "solana" }] }, /networkId "solana" is not a network id: use the forked network's chain id as a decimal string, one of Network\.MAINNET/],
       ["a bad chain id", { networks: [{ networkId: "1", chainId: -5 }] }, /networks\[0\]: chainId -5 is not a chain id: use a positive integer/],
       ["a fractional chain id", { networks: [{ networkId: "1", chainId: 1.5 }] }, /chainId 1.5 is not a chain id/],
       ["a bad block number", { networks: [{ networkId: "1", blockNumber: "latest" }] }, /networks\[0\]: blockNumber "latest" is not a block number/],

@@ -128,6 +128,13 @@ describe("POST environments", () => {
     expect(result.body.error.data.field).toBe(field);
   });
 
+  test("an unsupported network's 400 lists the networks that can be forked", async () => {
+    const result = await create({ display_name: unique(), network_configs: [{ network_id: "84533" }] });
+    expectErrorBody(result, 400, "bad_request");
+    expect(result.body.error.message).toMatch(/84533 is not a supported network\. Networks with Virtual Environments: 1 \(Mainnet\), .*8453 \(Base\)/);
+    expect(result.body.error.message).not.toMatch(/\b324 \(/); // zkSync has no Virtual Environments
+  });
+
   test("a decimal block number is the same fork point as its hex, answered in hex", async () => {
     const { status, body } = await create({ display_name: unique(), network_configs: [{ network_id: "1", block_number: "21400000" }] });
     expect(status).toBe(200);

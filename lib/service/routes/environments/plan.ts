@@ -40,13 +40,13 @@ export function planEnvironment(store: Store, projectId: string, request: Create
     const at = `/network_configs/${index}`;
     const network = store.networks.byChainId(config.network_id);
     if (!network) {
-      throw badRequest(`network_configs[${index}].network_id: ${config.network_id} is not a supported network`, `${at}/network_id`, {
+      throw badRequest(`network_configs[${index}].network_id: ${config.network_id} is not a supported network. ${forkable(store)}`, `${at}/network_id`, {
         rid: "rid:network",
       });
     }
     if (!network.supported_features.virtual_testnet) {
       throw badRequest(
-        `network_configs[${index}].network_id: ${network.network_name} (${network.chain_id}) does not support Virtual Environments`,
+        `network_configs[${index}].network_id: ${network.network_name} (${network.chain_id}) does not support Virtual Environments. ${forkable(store)}`,
         `${at}/network_id`,
         { rid: "rid:network" },
       );
@@ -84,6 +84,12 @@ export function planEnvironment(store: Store, projectId: string, request: Create
     bridgeConfig: bridgeConfigOf(request),
     vnets,
   };
+}
+
+/** The networks a request may fork, for messages: "Networks with Virtual Environments: 1 (Mainnet), 10 (Optimism), ...". */
+function forkable(store: Store): string {
+  const networks = store.networks.list().filter((n) => n.supported_features.virtual_testnet);
+  return `Networks with Virtual Environments: ${networks.map((n) => `${n.chain_id} (${n.network_name})`).join(", ")} (GET .../supported-networks lists them).`;
 }
 
 function normalizedConfig(config: NetworkConfig, accounts: NetworkConfig["accounts"]): NetworkConfig {

@@ -475,19 +475,21 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       // Unsupported networks fail the plan, not the apply.
       if (networks.some((n) => !isUnknown(n) && isKnown(n.network_id))) {
         const supported = await data.lookups.supportedNetworks();
+        const forkable = supported.filter((s) => s.supported_features?.virtual_testnet !== false).map((s) => `${s.chain_id} (${s.network_name})`);
+        const list = `Networks with Virtual Environments: ${forkable.join(", ")}; data.chainform_supported_networks (feature = "virtual_testnet") and \`chainform networks\` list them too.`;
         networks.forEach((network, i) => {
           if (isUnknown(network) || !isKnown(network.network_id)) return;
           const found = supported.find((s) => String(s.chain_id) === network.network_id);
           if (!found) {
             diagnostics.error(
               "Unsupported network",
-              `Network ${network.network_id} is not supported by the service. See data.chainform_supported_networks (feature = "virtual_testnet") for the networks that are.`,
+              `Network ${network.network_id} is not supported by the service. ${list}`,
               at("network_config", i, "network_id"),
             );
           } else if (found.supported_features && !found.supported_features.virtual_testnet) {
             diagnostics.error(
               "Network without Virtual Environments",
-              `${found.network_name} (${found.chain_id}) cannot be forked into a Virtual Environment. Pick a network with the virtual_testnet feature.`,
+              `${found.network_name} (${found.chain_id}) cannot be forked into a Virtual Environment. ${list}`,
               at("network_config", i, "network_id"),
             );
           }

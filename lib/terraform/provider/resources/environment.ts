@@ -149,7 +149,7 @@ export const environmentSchema = defineSchema({
         }),
         chain_id: attr.string({
           description:
-            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.",
+            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.",
           optional: true,
           validators: [chainIdText],
           planModifiers: [requiresReplace()],

@@ -40,6 +40,11 @@ ${environment("bad_delay", `${network()}
   }`)}
 ${environment("duplicate_network", `${network()}
 ${network("    chain_id = 5")}`)}
+${environment("bad_checksum", network(`    account {
+      address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"
+      balance = "1ether"
+    }`))}
+${environment("bad_block", network(`    block_number = "0123"`))}
 `;
 
 interface JsonDiagnostic {
@@ -80,7 +85,18 @@ describe("provider errors through terraform", () => {
         expect(about("duplicate_network")).toEqual([
           expect.objectContaining({ summary: "Duplicate network", detail: expect.stringMatching(/already network_config\[0\]/), snippet: expect.objectContaining({ code: expect.stringMatching(/network_id = "1"/) }) }),
         ]);
-        expect(diagnostics).toHaveLength(5);
+        // A mixed-case address whose EIP-55 checksum does not match (the last letter's case flipped).
+        expect(about("bad_checksum")).toEqual([
+          expect.objectContaining({
+            severity: "error",
+            detail: expect.stringMatching(/0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD does not match its EIP-55 checksum/),
+            snippet: expect.objectContaining({ code: expect.stringMatching(/address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"/) }),
+          }),
+        ]);
+        expect(about("bad_block")).toEqual([
+          expect.objectContaining({ detail: expect.stringMatching(/"0123" is not a block number: use a block number in decimal \("19500000"\) or hex/), snippet: expect.objectContaining({ code: expect.stringMatching(/block_number = "0123"/) }) }),
+        ]);
+        expect(diagnostics).toHaveLength(7);
       },
     });
     await run.step({
@@ -89,7 +105,7 @@ describe("provider errors through terraform", () => {
 provider "chainform" {}
 ${environment("unsupported", network("", "999999"))}`,
       command: "plan",
-      expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported/,
+      expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported by the service\. Networks with Virtual Environments: 1 \(Mainnet\),[\s\S]*8453 \(Base\)/,
     });
     expect(await suite.client.listEnvironments()).toEqual([]);
   }, 60_000);
@@ -126,6 +142,53 @@ data "chainform_projects" "all" {}
       },
     });
   }, 60_000);
+
+  test("a plan of a new environment fails at plan, not at apply, with no key or a wrong one", async () => {
+    const config = `${PROVIDER_BLOCK}
+provider "chainform" {}
+${environment("env", network())}
+`;
+    const wrongKey = "cf_WrongKeyThatMustNeverBeShown0123456789abcdef";
+    const wrong = await suite.workspace(providerEnv(suite.service, { CHAINFORM_ACCESS_KEY: wrongKey }));
+    await wrong.step({
+      name: "plan with a wrong key and nothing but the environment",
+      config,
+      command: "plan",
+      expectError: /Could not plan chainform_environment: authentication failed \(401\)[\s\S]*rejected the access key from CHAINFORM_ACCESS_KEY/,
+      check(_ctx, result) {
+        expect(result.stdout + result.stderr).not.toContain(wrongKey);
+        // Once, however many resources: one check per provider process.
+        expect((result.stdout + result.stderr).match(/authentication failed/g)).toHaveLength(1);
+      },
+    });
+    const { CHAINFORM_ACCESS_KEY: _key, ...noKey } = providerEnv(suite.service);
+    const none = await suite.workspace(noKey);
+    await none.step({
+      name: "plan with no key",
+      config: config + environment("second", network()),
+      command: "plan",
+      expectError: /Could not plan chainform_environment: authentication failed \(401\)[\s\S]*No credentials are configured\. Set access_key in the provider block or CHAINFORM_ACCESS_KEY/,
+      check(_ctx, result) {
+        expect((result.stdout + result.stderr).match(/authentication failed/g)).toHaveLength(1);
+      },
+    });
+    // A provider whose key is not known at plan (it comes from a resource) is not checked against the service.
+    const unknownKey = await suite.workspace(noKey);
+    await unknownKey.step({
+      name: "plan with a key known only after apply",
+      config: `${PROVIDER_BLOCK}
+resource "terraform_data" "key" {
+  input = "${suite.service.accessKey}"
+}
+provider "chainform" {
+  access_key = terraform_data.key.output
+}
+${environment("env", network())}
+`,
+      command: "plan",
+    });
+    expect(await suite.client.listEnvironments()).toEqual([]);
+  }, 90_000);
 
   test("Ctrl-C during apply leaves no environment unknown to state", async () => {
     const run = await suite.workspace();

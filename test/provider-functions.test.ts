@@ -49,7 +49,7 @@ const BAD: Record<string, [string, string, RegExp]> = {
   to_hex_not_decimal: ['block_number_to_hex("0x10")', "block_number", /"0x10" is not a block number: use a whole number in decimal/],
   from_hex_over_2_64: ['block_number_from_hex("0x10000000000000000")', "block_number", /is above 2\^64-1, the largest block number/],
   from_hex_not_hex: ['block_number_from_hex("12")', "block_number", /"12" is not a block number: use hex/],
-  checksum_wrong: ['checksum_address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")', "address", /fails its EIP-55 checksum[\s\S]*0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/],
+  checksum_wrong: ['checksum_address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")', "address", /does not match its EIP-55 checksum/],
   checksum_short: ['checksum_address("0x1234")', "address", /"0x1234" is not an address/],
   slug_empty: ['slug("  ")', "display_name", /a display name must not be empty/],
 };

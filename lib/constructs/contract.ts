@@ -131,6 +131,11 @@ export class Contract<TAbi extends Abi | readonly unknown[] = Abi> extends Const
     return this.resource.address;
   }
 
+  /** The deployer's address (a token): `from` as given, else the provider's default deployer. */
+  public get from(): string {
+    return this.resource.from;
+  }
+
   /** The hash of the deployment transaction (a token). */
   public get transactionHash(): string {
     return this.resource.transactionHash;

@@ -63,7 +63,7 @@ describe("Environment", () => {
         {
           network_id: "1",
           chain_id: "73571",
-          block_number: "0x121eac0",
+          block_number: "19000000",
           account: [{ address: ALICE, balance: "0x56bc75e2d63100000" }],
           explorer: { enabled: true, verification_visibility: "abi" },
         },
@@ -199,15 +199,55 @@ describe("Environment", () => {
     expect(synthesized).toHaveResourceWithProperties(environment.Environment, { provider: "chainform.staging" });
   });
 
+  it("takes a block number as a number, a decimal string or hex, and passes it on as written", () => {
+    // GIVEN the same kind of block in the three spellings a user may have at hand
+    const synthesized = Testing.synthScope((scope) => {
+      new ChainformProvider(scope, "chainform");
+      new Environment(scope, "blocks", {
+        displayName: "Blocks",
+        networks: [
+          { networkId: Network.MAINNET, blockNumber: 21_400_000 },
+          { networkId: Network.BASE, blockNumber: "21400000" },
+          { networkId: Network.ARBITRUM, blockNumber: "0x14689c0" },
+        ],
+      });
+    });
+    // THEN none is rejected, and the provider gets them as written (it sends hex to the service)
+    expect(synthesized).toHaveResourceWithProperties(environment.Environment, {
+      network_config: [
+        { network_id: "1", block_number: "21400000" },
+        { network_id: "8453", block_number: "21400000" },
+        { network_id: "42161", block_number: "0x14689c0" },
+      ],
+    });
+  });
+
+  it("accepts addresses in lowercase, uppercase and with a valid EIP-55 checksum", () => {
+    // GIVEN one account spelled each way
+    const accounts = ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"];
+    // THEN each builds
+    for (const address of accounts) expect(() => newEnvironment({ networks: [{ networkId: "1", accounts: [{ address, balance: "1" }] }] })).not.toThrow();
+  });
+
   describe("validation", () => {
     it.each<[string, Partial<EnvironmentProps>, RegExp]>([
       ["an empty display name", { displayName: " " }, /\[stack\/env\] displayName must be 1 to 255 characters/],
       ["a bad slug", { slug: "PR 42" }, /\[stack\/env\] slug "PR 42" is not a slug: use lowercase letters/],
-      ["a bad network id", { networks: [{ networkId: "mainnet" }] }, /networks\[0\]: networkId "mainnet" is not a network id: use .*Network\.MAINNET/],
+      ["a network name", { networks: [{ networkId: "mainnet" }] }, /networks\[0\]: networkId "mainnet" is not a network id: did you mean Network\.MAINNET \("1"\)\?/],
+      ["a mistyped network name", { networks: [{ networkId: "1" }, { networkId: "arbitrm" }] }, /networks\[1\]: networkId "arbitrm" is not a network id: did you mean Network\.ARBITRUM \("42161"\)\?/],
+      ["a mistyped Network constant", { networks: [{ networkId: (Network as unknown as Record<string, string>)["BASEE"]! }] }, /networks\[0\]: networkId is missing \(a mistyped Network constant reads as undefined\): use one of Network\.MAINNET \("1"\), .*Network\.BASE \("8453"\)/],
+      ["a name far from every network", { networks: [{ networkId: "solana" }] }, /networkId "solana" is not a network id: use the forked network's chain id as a decimal string, one of Network\.MAINNET/],
       ["a bad chain id", { networks: [{ networkId: "1", chainId: -5 }] }, /networks\[0\]: chainId -5 is not a chain id: use a positive integer/],
       ["a fractional chain id", { networks: [{ networkId: "1", chainId: 1.5 }] }, /chainId 1.5 is not a chain id/],
       ["a bad block number", { networks: [{ networkId: "1", blockNumber: "latest" }] }, /networks\[0\]: blockNumber "latest" is not a block number/],
       ["a negative block number", { networks: [{ networkId: "1", blockNumber: -1 }] }, /blockNumber -1 is not a block number/],
+      ["a decimal block number above 2^64-1", { networks: [{ networkId: "1", blockNumber: "18446744073709551616" }] }, /blockNumber "18446744073709551616" is above 2\^64-1/],
+      ["a block number with a leading zero", { networks: [{ networkId: "1", blockNumber: "0123" }] }, /blockNumber "0123" is not a block number: use a block number in decimal/],
+      [
+        "a mixed-case address with a wrong EIP-55 checksum",
+        { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "1" }] }] },
+        /\[stack\/env\] networks\[0\]\.accounts\[0\]: address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD does not match its EIP-55 checksum/,
+      ],
       [
         "a bad address",
         { networks: [{ networkId: "1", accounts: [{ address: "0x1234", balance: "1" }] }] },
@@ -342,7 +382,7 @@ describe("Environment", () => {
           {
             network_id: "${var.network_id}",
             chain_id: "${var.chain_id}",
-            block_number: '${format("0x%x", var.block_number)}',
+            block_number: "${var.block_number}",
             account: [{ address: "${var.address}", balance: "${var.balance}" }],
           },
           { network_id: "${var.other_network_id}" },

@@ -128,10 +128,8 @@ function toNetworkBlock(network: NetworkConfig): environment.EnvironmentNetworkC
   return {
     networkId: network.networkId,
     chainId: network.chainId === undefined ? undefined : typeof network.chainId === "string" ? network.chainId : isToken(network.chainId) ? Token.asString(network.chainId) : String(network.chainId),
-    blockNumber:
-      typeof blockNumber !== "number" ? blockNumber
-      : isToken(blockNumber) ? Fn.format("0x%x", [blockNumber])
-      : `0x${blockNumber.toString(16)}`,
+    // The provider takes decimal and hex alike: a number stays decimal, as people write blocks.
+    blockNumber: typeof blockNumber !== "number" ? blockNumber : isToken(blockNumber) ? Token.asString(blockNumber) : String(blockNumber),
     account: network.accounts?.map(toAccountBlock),
     explorer: network.explorer,
   };

@@ -9,6 +9,7 @@
  */
 export { ether, gwei, wei, normalizeBalance, parseBalance, type Amount } from "./amounts";
 export { Bridge, type BridgeConfig } from "./bridge";
+export { Check, type CheckAssertion, type CheckProps } from "./check";
 export { Contract, ContractCall, type ConstructorArgs, type ContractCallProps, type ContractProps, type DeployContractProps } from "./contract";
 export { Erc20Balance, Snapshot, type Erc20BalanceProps, type SnapshotProps } from "./erc20-balance";
 export { Environment, type EnvironmentProps, type IEnvironment, type VnetAttributes } from "./environment";

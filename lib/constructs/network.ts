@@ -89,7 +89,7 @@ export interface NetworkConfig {
    */
   readonly chainId?: number | string;
   /**
-   * The block to fork at, hex (`0x...`) or a non-negative integer.
+   * The block to fork at: a non-negative integer, or a string in decimal (`"19500000"`) or hex (`"0x12a05f2"`).
    * @default - the network's latest block
    */
   readonly blockNumber?: string | number;

@@ -39,6 +39,7 @@ describe("ChainformProvider", () => {
         requestTimeoutSeconds: 10,
         maxRetries: 2,
         adminRpcUrlsInState: false,
+        adoptExisting: true,
         alias: "acme",
       });
     });
@@ -50,6 +51,7 @@ describe("ChainformProvider", () => {
       request_timeout_seconds: 10,
       max_retries: 2,
       admin_rpc_urls_in_state: false,
+      adopt_existing: true,
       alias: "acme",
     });
   });

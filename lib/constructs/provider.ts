@@ -47,6 +47,13 @@ export interface ChainformProviderProps {
    */
   readonly caFile?: string;
   /**
+   * When an Environment's create finds its slug taken (for example, the service committed a create but died
+   * before answering), adopt that environment if its display name, slug and networks match, instead of failing.
+   * The provider's `adopt_existing`.
+   * @default - `CHAINFORM_ADOPT_EXISTING`, else false
+   */
+  readonly adoptExisting?: boolean;
+  /**
    * How many times a failed idempotent request is retried.
    * @default - the provider's default
    */

@@ -4,7 +4,8 @@
  * provider run, so a config that passes here does not fail there; only the wording is the construct's.
  */
 import { BALANCE_FORMATS, parseBalance } from "../spec/amounts";
-import { isAddress, parseBlockNumber, parseChainId } from "../spec/chain";
+import { addressProblem } from "../spec/address";
+import { parseBlockNumber, parseChainId } from "../spec/chain";
 import { Slug } from "../spec/common";
 import {
   bridgeFindings,
@@ -17,7 +18,7 @@ import {
 } from "../spec/environment-rules";
 import { VERIFICATION_VISIBILITY_VALUES } from "../spec/environments";
 import type { BridgeConfig } from "./bridge";
-import type { NetworkConfig, PrefundedAccount } from "./network";
+import { Network, type NetworkConfig, type PrefundedAccount } from "./network";
 import { isToken, type Rule } from "./validation";
 
 const SLUG = new RegExp(Slug.pattern!);
@@ -25,6 +26,33 @@ const MAX_DISPLAY_NAME = MAX_DISPLAY_NAME_LENGTH;
 const known = <T>(value: T): T | undefined => (isToken(value) ? undefined : value);
 
 const show = (value: unknown) => JSON.stringify(value);
+
+/** Edits (insertions, deletions, substitutions) from `a` to `b`. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * What a bad network id should have been: the well-known network whose name (`"base"`, `"Arbitrum"`) or id it is
+ * closest to, within two edits; else the list of them. Never another network that merely serves as an example.
+ */
+function networkIdAdvice(networkId: unknown): string {
+  const all = Object.entries(Network.all());
+  const list = all.map(([name, id]) => `Network.${name} ("${id}")`).join(", ");
+  if (networkId === undefined) return `networkId is missing (a mistyped Network constant reads as undefined): use one of ${list}, or a chain id as a decimal string`;
+  const text = String(networkId).toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_|_$/g, "");
+  const [best] = all
+    .map(([name, id]) => ({ name, id, edits: Math.min(distance(text, name), distance(String(networkId), id)) }))
+    .sort((x, y) => x.edits - y.edits);
+  const hint = best && best.edits <= 2 ? `did you mean Network.${best.name} ("${best.id}")? ` : "";
+  return `networkId ${show(networkId)} is not a network id: ${hint}use the forked network's chain id as a decimal string, one of ${list} or another the service supports`;
+}
 
 /** The environment's own properties. */
 export const ENVIRONMENT_RULES: readonly Rule<{ displayName: string; slug?: string }>[] = [
@@ -48,10 +76,7 @@ export const ENVIRONMENT_RULES: readonly Rule<{ displayName: string; slug?: stri
 export const NETWORK_RULES: readonly Rule<NetworkConfig>[] = [
   {
     reads: (n) => [n.networkId],
-    check: (n) =>
-      typeof n.networkId !== "string" || "error" in parseChainId(n.networkId)
-        ? `networkId ${show(n.networkId)} is not a network id: use the forked network's chain id as a decimal string, e.g. Network.MAINNET ("1")`
-        : undefined,
+    check: (n) => (typeof n.networkId !== "string" || "error" in parseChainId(n.networkId) ? networkIdAdvice(n.networkId) : undefined),
   },
   {
     reads: (n) => [n.chainId],
@@ -102,10 +127,10 @@ export const NETWORK_RULES: readonly Rule<NetworkConfig>[] = [
 export const ACCOUNT_RULES: readonly Rule<PrefundedAccount>[] = [
   {
     reads: (a) => [a.address],
-    check: (a) =>
-      !isAddress(a.address)
-        ? `address ${show(a.address)} is not an address: use 0x followed by 40 hex digits`
-        : undefined,
+    check: (a) => {
+      const problem = addressProblem(a.address);
+      return problem === undefined ? undefined : `address ${problem}`;
+    },
   },
   {
     reads: (a) => [a.balance],

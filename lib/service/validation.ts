@@ -8,6 +8,8 @@ import type { FastifySchemaCompiler } from "fastify";
 import { FormatRegistry, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { addressProblem } from "../spec/address";
+import { ADDRESS_FORMAT } from "../spec/common";
 import { badRequest } from "./errors";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,6 +63,7 @@ function explain(error: ValueError): string {
     return `expected one of ${literals.join(", ")}`;
   }
   if (error.type === ValueErrorType.ObjectRequiredProperty) return "required";
+  if (error.type === ValueErrorType.StringFormat && error.schema.format === ADDRESS_FORMAT) return addressProblem(error.value) ?? error.message;
   if (error.type === ValueErrorType.ObjectAdditionalProperties) return "unknown field";
   return error.message.charAt(0).toLowerCase() + error.message.slice(1);
 }

@@ -1,4 +1,5 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { FormatRegistry, Type, type Static, type TSchema } from "@sinclair/typebox";
+import { isValidChecksumAddress } from "./address";
 import { HEX_QUANTITY_PATTERN } from "./amounts";
 import { ADDRESS_PATTERN, BLOCK_NUMBER_PATTERN, CHAIN_ID_PATTERN, MAX_CHAIN_ID } from "./chain";
 
@@ -21,10 +22,18 @@ export const HexData = Type.String({
   description: "Hex-encoded bytes, e.g. 0xa9059cbb...",
 });
 
-/** A 20-byte account address, hex-encoded. */
+/** The format of {@link Address}: in mixed case, the EIP-55 checksum must match (lib/spec/address.ts). */
+export const ADDRESS_FORMAT = "eip55-address";
+if (!FormatRegistry.Has(ADDRESS_FORMAT)) FormatRegistry.Set(ADDRESS_FORMAT, (value) => isValidChecksumAddress(value));
+
+/**
+ * A 20-byte account address, hex-encoded: all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum
+ * (a mixed-case address whose checksum does not match is rejected: a character is likely mistyped).
+ */
 export const Address = Type.String({
   pattern: ADDRESS_PATTERN,
-  description: "20-byte account address, hex-encoded (0x + 40 hex digits)",
+  format: ADDRESS_FORMAT,
+  description: "20-byte account address, hex-encoded (0x + 40 hex digits); in mixed case, with a valid EIP-55 checksum",
 });
 
 /** A 32-byte hash, hex-encoded. */
@@ -36,11 +45,14 @@ export const ChainIdString = Type.String({
   description: `Chain ID as a decimal string from 1 to ${MAX_CHAIN_ID}, e.g. "1"`,
 });
 
-/** A block number, hex, at most 2^64-1 (spec: block_number is a hex fork point; the range is ours, docs/service.md). */
-export const BlockNumberHex = Type.String({
+/**
+ * A block number in a request: hex as the spec has it (`0x12a05f2`), or decimal (`19500000`, ours: docs/service.md),
+ * at most 2^64-1 (the range is checked by `parseBlockNumber`). Answers always give hex.
+ */
+export const BlockNumberText = Type.String({
   pattern: BLOCK_NUMBER_PATTERN,
   maxLength: 66,
-  description: "Block number, hex, at most 0xffffffffffffffff, e.g. 0x12a05f2",
+  description: "Block number, hex (0x12a05f2) or decimal (19500000), at most 2^64-1",
 });
 
 /** A path or query slug: lowercase letters, digits and single dashes. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Address, BlockNumberHex, ChainIdString, DateTime, HexQuantity, PaginationQuery, ProjectParams, Slug, Uuid } from "./common";
+import { Address, BlockNumberText, ChainIdString, DateTime, HexQuantity, PaginationQuery, ProjectParams, Slug, Uuid } from "./common";
 import {
   MAX_ACCOUNTS_PER_NETWORK,
   MAX_DISPLAY_NAME_LENGTH,
@@ -36,7 +36,7 @@ export type PrefundedAccount = Static<typeof PrefundedAccount>;
 export const NetworkConfig = Type.Object(
   {
     network_id: Type.String({ minLength: 1, maxLength: 20, description: "Chain ID of the network to fork" }),
-    block_number: Type.Optional(BlockNumberHex),
+    block_number: Type.Optional(BlockNumberText),
     chain_config_overrides: Type.Optional(
       Type.Object({ chain_id: Type.Optional(ChainIdString) }, { additionalProperties: false }),
     ),

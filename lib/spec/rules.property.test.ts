@@ -16,8 +16,9 @@ import { planEnvironment } from "../service/routes/environments/plan";
 import { applySeed, DEFAULT_SEED, defaultProject } from "../service/seed";
 import { Store } from "../service/store";
 import "../service/validation"; // registers the formats the schema check needs
+import { checksumAddress } from "./address";
 import { canonicalHex, normalizeBalance, parseBalance } from "./amounts";
-import { MAX_BLOCK_NUMBER, MAX_CHAIN_ID, parseBlockNumber, parseChainId } from "./chain";
+import { blockNumberHex, MAX_BLOCK_NUMBER, MAX_CHAIN_ID, parseBlockNumber, parseChainId, sameBlockNumber } from "./chain";
 import { CreateEnvironmentRequest } from "./environments";
 
 /** One environment as a user writes it, in neutral form; every field may be invalid. */
@@ -35,9 +36,14 @@ const chainId = fc.oneof(
 const hexDigits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9a-fA-F]{${min},${max}}$`));
 const blockNumber = fc.oneof(
   { arbitrary: hexDigits(1, 18).map((d) => `0x${d}`), weight: 3 },
-  fc.constantFrom(`0x${MAX_BLOCK_NUMBER.toString(16)}`, `0x${(MAX_BLOCK_NUMBER + 1n).toString(16)}`, "0x0000ffffffffffffffff", "0x", "123", "0xg1"),
+  { arbitrary: fc.bigInt({ min: 0n, max: MAX_BLOCK_NUMBER + 2n }).map(String), weight: 2 },
+  fc.constantFrom(`0x${MAX_BLOCK_NUMBER.toString(16)}`, `0x${(MAX_BLOCK_NUMBER + 1n).toString(16)}`, MAX_BLOCK_NUMBER.toString(), "0x0000ffffffffffffffff", "0x", "123", "0123", "-1", "1e6", "0xg1"),
 );
-const address = fc.oneof({ arbitrary: hexDigits(40, 40).map((d) => `0x${d}`), weight: 6 }, fc.constantFrom("0x1234", `0x${"a".repeat(41)}`, `0X${"b".repeat(40)}`));
+const address = fc.oneof(
+  { arbitrary: hexDigits(40, 40).map((d) => `0x${d}`), weight: 6 },
+  { arbitrary: hexDigits(40, 40).map((d) => checksumAddress(`0x${d}`)), weight: 2 },
+  fc.constantFrom("0x1234", `0x${"a".repeat(41)}`, `0X${"b".repeat(40)}`, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"),
+);
 const balance = fc.oneof(
   { arbitrary: hexDigits(1, 66).map((d) => `0x${d}`), weight: 3 },
   fc.bigInt({ min: 0n, max: 1n << 257n }).map(String),
@@ -176,6 +182,10 @@ test.each([
   ["5gwei balance", { networks: [{ networkId: "1", accounts: [{ address: `0x${"a".repeat(40)}`, balance: "5gwei" }] }] }, true],
   ["duplicate chain id", { networks: [{ networkId: "1", chainId: 7n, accounts: [] }, { networkId: "10", chainId: 7n, accounts: [] }] }, false],
   ["block number past 2^64-1", { networks: [{ networkId: "1", blockNumber: "0x10000000000000000", accounts: [] }] }, false],
+  ["decimal block number", { networks: [{ networkId: "1", blockNumber: "21400000", accounts: [] }] }, true],
+  ["decimal block number past 2^64-1", { networks: [{ networkId: "1", blockNumber: "18446744073709551616", accounts: [] }] }, false],
+  ["address with a valid EIP-55 checksum", { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", balance: "1" }] }] }, true],
+  ["address with a wrong EIP-55 checksum", { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "1" }] }] }, false],
   ["delay without delayedRelay", { networks: [{ networkId: "1", accounts: [] }], bridge: { delaySeconds: 5 } }, false],
 ] as [string, Input, boolean][])("the three agree on %s", async (_name, value, expected) => {
   expect({ service: serviceAccepts(value), provider: await providerAccepts(value), constructs: constructsAccept(value) }).toEqual({
@@ -219,6 +229,13 @@ test("chain ids and block numbers: exact at any size, within their ranges, and r
       const parsed = parseBlockNumber(text);
       expect("blockNumber" in parsed).toBe(n <= MAX_BLOCK_NUMBER);
       if ("blockNumber" in parsed) expect(canonicalHex(text)).toBe(`0x${parsed.blockNumber.toString(16)}`);
+      // The decimal spelling is the same block, and the API's hex is canonical.
+      expect("blockNumber" in parseBlockNumber(n.toString())).toBe("blockNumber" in parsed);
+      if ("blockNumber" in parsed) {
+        expect(sameBlockNumber(text, n.toString())).toBe(true);
+        expect(blockNumberHex(n.toString())).toBe(canonicalHex(text));
+        expect(sameBlockNumber(text, (n + 1n).toString())).toBe(false);
+      }
     }),
     { numRuns: 500 },
   );

@@ -13,5 +13,6 @@ const viem: typeof Viem = require("viem");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const accounts: typeof ViemAccounts = require("viem/accounts");
 
+export { viem };
 export const { createPublicClient, createWalletClient, decodeEventLog, encodeDeployData, encodeFunctionData, http, parseEther } = viem;
 export const { privateKeyToAccount } = accounts;

@@ -53,4 +53,22 @@ describe("planLookups: what concurrent plans of many environments ask the servic
     expect(second.some((n) => n.chain_id === "1")).toBe(true);
     expect(proxy.log.filter((r) => r.url.includes("supported-networks"))).toHaveLength(2);
   });
+
+  test("credentials: one request for 20 concurrent plans, a rejection reported to one caller only, an unreachable service not a rejection", async () => {
+    // GIVEN a wrong key
+    const wrong = planLookups(createClient({ baseUrl: proxy.baseUrl, accessKey: "cf_wrong", accountSlug: service.accountSlug, projectSlug: service.projectSlug, maxRetries: 0 }));
+    const reports: number[] = [];
+    // WHEN 20 plans ask at once
+    const verdicts = await Promise.all(Array.from({ length: 20 }, () => wrong.credentialsAccepted((error) => reports.push(error.status))));
+    // THEN all are refused, from one request, and one of them reports the 401
+    expect(verdicts.every((v) => v === false)).toBe(true);
+    expect(reports).toEqual([401]);
+    expect(proxy.log.filter((r) => r.url.includes("/environments"))).toHaveLength(1);
+    // AND the right key is accepted
+    expect(await planLookups(client()).credentialsAccepted(() => reports.push(0))).toBe(true);
+    // AND a service that cannot be reached is no verdict on the key
+    const nowhere = planLookups(createClient({ baseUrl: "http://127.0.0.1:9", accessKey: "cf_x", accountSlug: "a", projectSlug: "p", maxRetries: 0 }));
+    expect(await nowhere.credentialsAccepted(() => reports.push(-1))).toBe(true);
+    expect(reports).toEqual([401]);
+  });
 });

@@ -3,7 +3,7 @@
  * provider process: Terraform plans up to 10 resources at once, and without sharing a plan of 50 environments
  * asks the service 50 times for the same network list and walks the environment listing 50 times.
  */
-import type { Client } from "../../client";
+import { ApiError, type Client } from "../../client";
 import type { Environment, SupportedNetwork } from "../../spec";
 
 /** How long one walk of the environment listing answers slug look-ups (they only give plan-time advice). */
@@ -15,6 +15,14 @@ export interface PlanLookups {
   supportedNetworks(): Promise<readonly SupportedNetwork[]>;
   /** The environment with this slug, or null; one listing walk serves every look-up for two seconds. */
   environmentBySlug(slug: string): Promise<Environment | null>;
+  /**
+   * Whether the service accepts the credentials for the configured project, asked once per provider process with
+   * one cheap authenticated call (the first page of one environment). A rejection (401, 403, 404) is handed to
+   * `report` of the first caller only, so that a plan of 50 environments shows it once; other failures (the
+   * service unreachable) count as accepted here, since the calls that need the service report them.
+   * @returns false when the service rejected the credentials
+   */
+  credentialsAccepted(report: (error: ApiError) => void): Promise<boolean>;
 }
 
 /**
@@ -27,6 +35,8 @@ export function planLookups(client: Client): PlanLookups {
   let networks: Promise<readonly SupportedNetwork[]> | undefined;
   let index: { readonly slugs: Promise<Map<string, Environment>>; expires: number } | undefined;
   const fresh = () => index !== undefined && performance.now() < index.expires;
+  let credentials: Promise<ApiError | undefined> | undefined;
+  let reported = false;
   return {
     supportedNetworks() {
       networks ??= client.listSupportedNetworks().catch((error: unknown) => {
@@ -45,6 +55,19 @@ export function planLookups(client: Client): PlanLookups {
         );
       }
       return (await index!.slugs).get(slug) ?? null;
+    },
+    async credentialsAccepted(report) {
+      credentials ??= client.listEnvironments({ perPage: 1 }).then(
+        () => undefined,
+        (error: unknown) => (error instanceof ApiError && [401, 403, 404].includes(error.status) ? error : undefined),
+      );
+      const rejected = await credentials;
+      if (rejected === undefined) return true;
+      if (!reported) {
+        reported = true;
+        report(rejected);
+      }
+      return false;
     },
   };
 }

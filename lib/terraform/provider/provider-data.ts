@@ -32,8 +32,14 @@ export interface ChainformProviderData {
   readonly adminRpcUrlsInState: boolean;
   /** The provider's `ca_file` (or CHAINFORM_CA_FILE): trusted besides the system's roots, by the client and by RPC calls. */
   readonly caFile?: string | undefined;
-  /** Look-ups shared by the resources planned in this provider process (supported networks, slugs). */
+  /** Look-ups shared by the resources planned in this provider process (supported networks, slugs, credentials). */
   readonly lookups: PlanLookups;
+  /**
+   * Whether a connection setting of the provider block (base_url, a credential, account or project) was unknown
+   * when it was configured (it depends on a resource not created yet): the credential check at plan is skipped,
+   * since the settings apply will use are not known.
+   */
+  readonly configUnknown?: boolean;
 }
 
 /**

@@ -161,6 +161,7 @@ export const chainformProvider = defineProvider<typeof providerSchema, Chainform
           typeof c.admin_rpc_urls_in_state === "boolean" ? c.admin_rpc_urls_in_state : env["CHAINFORM_ADMIN_RPC_URLS_IN_STATE"] !== "false",
         caFile: caFile.value,
         lookups: planLookups(client),
+        configUnknown: [c.base_url, c.access_key, c.bearer_token, c.account_slug, c.project_slug].some((value) => isUnknown(value)),
       };
     } catch (error) {
       if (!(error instanceof InsecureUrlError || error instanceof ClientConfigError)) throw error;

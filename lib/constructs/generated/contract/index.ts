@@ -9,7 +9,7 @@ import * as cdktf from "cdktf";
  */
 export interface ContractConfig extends cdktf.TerraformMetaArguments {
   /**
-   * ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed).
+   * ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed, known after apply for a new contract: plans do not print it).
    * Terraform: `abi` (optional, computed).
    */
   readonly abi?: string;
@@ -86,7 +86,7 @@ export class Contract extends cdktf.TerraformResource {
   }
 
   /**
-   * ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed).
+   * ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed, known after apply for a new contract: plans do not print it).
    * Terraform: `abi` (optional, computed).
    */
   public get abi() {

@@ -157,7 +157,7 @@ export class EnvironmentBridgeOutputReference extends cdktf.ComplexObject {
  */
 export interface EnvironmentNetworkConfigAccount {
   /**
-   * Account address: 0x followed by 40 hex digits (any letter case).
+   * Account address: 0x followed by 40 hex digits, all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum (a mixed-case address whose checksum does not match is an error: a character is likely mistyped).
    * Terraform: `address` (required).
    */
   readonly address: string;
@@ -187,7 +187,7 @@ export class EnvironmentNetworkConfigAccountOutputReference extends cdktf.Comple
   }
 
   /**
-   * Account address: 0x followed by 40 hex digits (any letter case).
+   * Account address: 0x followed by 40 hex digits, all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum (a mixed-case address whose checksum does not match is an error: a character is likely mistyped).
    * Terraform: `address` (required).
    */
   public get address() {
@@ -271,12 +271,12 @@ export class EnvironmentNetworkConfigExplorerOutputReference extends cdktf.Compl
  */
 export interface EnvironmentNetworkConfig {
   /**
-   * Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.
+   * Block number to fork at, in decimal ("19500000", or a number variable) or hex ("0x12a05f2"); defaults to the network's latest block and is then computed from the fork point (hex, as the service answers). State keeps the spelling written: the same block in the other spelling changes nothing.
    * Terraform: `block_number` (optional, computed).
    */
   readonly blockNumber?: string;
   /**
-   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.
+   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.
    * Terraform: `chain_id` (optional).
    */
   readonly chainId?: string;
@@ -319,7 +319,7 @@ export class EnvironmentNetworkConfigOutputReference extends cdktf.ComplexObject
   }
 
   /**
-   * Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.
+   * Block number to fork at, in decimal ("19500000", or a number variable) or hex ("0x12a05f2"); defaults to the network's latest block and is then computed from the fork point (hex, as the service answers). State keeps the spelling written: the same block in the other spelling changes nothing.
    * Terraform: `block_number` (optional, computed).
    */
   public get blockNumber() {
@@ -327,7 +327,7 @@ export class EnvironmentNetworkConfigOutputReference extends cdktf.ComplexObject
   }
 
   /**
-   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.
+   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.
    * Terraform: `chain_id` (optional).
    */
   public get chainId() {

@@ -108,7 +108,10 @@ describe("POST environments", () => {
     ["delay_seconds without relay_mode", [{ network_id: "1" }], { delay_seconds: 5 }, "/bridge_config/delay_seconds"],
     ["a negative delay", [{ network_id: "1" }], { relay_mode: "delayedRelay", delay_seconds: -1 }, "/bridge_config/delay_seconds"],
     ["an unknown relay mode", [{ network_id: "1" }], { relay_mode: "instant" }, "/bridge_config/relay_mode"],
-    ["a non-hex block number", [{ network_id: "1", block_number: "123" }], undefined, "/network_configs/0/block_number"],
+    ["a block number with a leading zero", [{ network_id: "1", block_number: "0123" }], undefined, "/network_configs/0/block_number"],
+    ["a block number that is neither decimal nor hex", [{ network_id: "1", block_number: "latest" }], undefined, "/network_configs/0/block_number"],
+    ["a decimal block number above 2^64-1", [{ network_id: "1", block_number: "18446744073709551616" }], undefined, "/network_configs/0/block_number"],
+    ["a mixed-case address with a wrong EIP-55 checksum", [{ network_id: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "0x1" }] }], undefined, "/network_configs/0/accounts/0/address"],
     ["a short address", [{ network_id: "1", accounts: [{ address: "0x1234", balance: "0x1" }] }], undefined, "/network_configs/0/accounts/0/address"],
     ["a decimal balance", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "100" }] }], undefined, "/network_configs/0/accounts/0/balance"],
     ["a duplicate account", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "0x1" }, { address: `0x${"1".repeat(40)}`, balance: "0x2" }] }], undefined, "/network_configs/0/accounts/1/address"],
@@ -123,6 +126,30 @@ describe("POST environments", () => {
     const result = await create({ display_name: unique(), network_configs: networkConfigs, ...(bridgeConfig && { bridge_config: bridgeConfig }) });
     expectErrorBody(result, 400, "bad_request");
     expect(result.body.error.data.field).toBe(field);
+  });
+
+  test("an unsupported network's 400 lists the networks that can be forked", async () => {
+    const result = await create({ display_name: unique(), network_configs: [{ network_id: "84533" }] });
+    expectErrorBody(result, 400, "bad_request");
+    expect(result.body.error.message).toMatch(/84533 is not a supported network\. Networks with Virtual Environments: 1 \(Mainnet\), .*8453 \(Base\)/);
+    expect(result.body.error.message).not.toMatch(/\b324 \(/); // zkSync has no Virtual Environments
+  });
+
+  test("a decimal block number is the same fork point as its hex, answered in hex", async () => {
+    const { status, body } = await create({ display_name: unique(), network_configs: [{ network_id: "1", block_number: "21400000" }] });
+    expect(status).toBe(200);
+    expect(body.networks[0].block_number).toBe("0x14689c0");
+    expect(body.active_instance.vnets[0].fork_config.block_number).toBe("0x14689c0");
+    expect(storedSettings(body.id).network_configs[0].block_number).toBe("0x14689c0");
+  });
+
+  test("a wrong EIP-55 checksum is a 400 that says so; lowercase, uppercase and valid checksums are accepted", async () => {
+    const result = await create({ display_name: unique(), network_configs: [{ network_id: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "0x1" }] }] });
+    expectErrorBody(result, 400, "bad_request");
+    expect(result.body.error.message).toMatch(/network_configs\/0\/accounts\/0\/address: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD does not match its EIP-55 checksum/);
+    const valid = ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"];
+    const accounts = (address: string) => [{ network_id: "1", accounts: [{ address, balance: "0x1" }] }];
+    for (const address of valid) expect((await create({ display_name: unique(), network_configs: accounts(address) })).status).toBe(200);
   });
 
   test("duplicate messages name both entries, as people write the fields", async () => {

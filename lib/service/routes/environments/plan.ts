@@ -6,6 +6,7 @@
  */
 import {
   bridgeFindings,
+  blockNumberHex,
   bridgeWithDefaults,
   canonicalHex,
   networkListFindings,
@@ -39,13 +40,13 @@ export function planEnvironment(store: Store, projectId: string, request: Create
     const at = `/network_configs/${index}`;
     const network = store.networks.byChainId(config.network_id);
     if (!network) {
-      throw badRequest(`network_configs[${index}].network_id: ${config.network_id} is not a supported network`, `${at}/network_id`, {
+      throw badRequest(`network_configs[${index}].network_id: ${config.network_id} is not a supported network. ${forkable(store)}`, `${at}/network_id`, {
         rid: "rid:network",
       });
     }
     if (!network.supported_features.virtual_testnet) {
       throw badRequest(
-        `network_configs[${index}].network_id: ${network.network_name} (${network.chain_id}) does not support Virtual Environments`,
+        `network_configs[${index}].network_id: ${network.network_name} (${network.chain_id}) does not support Virtual Environments. ${forkable(store)}`,
         `${at}/network_id`,
         { rid: "rid:network" },
       );
@@ -60,7 +61,7 @@ export function planEnvironment(store: Store, projectId: string, request: Create
       chainId: chainIds[index],
       slug: `${slug}-${network.network_slugs.vnet_rpc_slug || network.chain_id}`,
       displayName: `${request.display_name} (${network.network_name})`,
-      blockNumber: config.block_number ? canonicalHex(config.block_number) : `0x${network.latest_block.toString(16)}`,
+      blockNumber: config.block_number !== undefined ? blockNumberHex(config.block_number) : `0x${network.latest_block.toString(16)}`,
       accounts: (config.accounts ?? []).map((account) => ({ address: account.address.toLowerCase(), balance: canonicalHex(account.balance) })),
     };
   });
@@ -85,9 +86,15 @@ export function planEnvironment(store: Store, projectId: string, request: Create
   };
 }
 
+/** The networks a request may fork, for messages: "Networks with Virtual Environments: 1 (Mainnet), 10 (Optimism), ...". */
+function forkable(store: Store): string {
+  const networks = store.networks.list().filter((n) => n.supported_features.virtual_testnet);
+  return `Networks with Virtual Environments: ${networks.map((n) => `${n.chain_id} (${n.network_name})`).join(", ")} (GET .../supported-networks lists them).`;
+}
+
 function normalizedConfig(config: NetworkConfig, accounts: NetworkConfig["accounts"]): NetworkConfig {
   const normalized: NetworkConfig = { network_id: config.network_id };
-  if (config.block_number !== undefined) normalized.block_number = canonicalHex(config.block_number);
+  if (config.block_number !== undefined) normalized.block_number = blockNumberHex(config.block_number);
   if (config.chain_config_overrides !== undefined) normalized.chain_config_overrides = { ...config.chain_config_overrides };
   if (config.explorer_config !== undefined) normalized.explorer_config = { ...config.explorer_config };
   if (config.accounts !== undefined) normalized.accounts = accounts;

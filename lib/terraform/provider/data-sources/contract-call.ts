@@ -2,8 +2,9 @@
  * `chainform_contract_call` (data source): an `eth_call` of a view function on one Virtual Environment, with the
  * result decoded, for `check` blocks and postconditions ("the token's owner is X", "the pool holds 1000 USDC").
  */
-import { at, attr, cty, defineDataSource, defineSchema, regex, type Model } from "../../framework";
+import { at, attr, cty, defineDataSource, defineSchema, type Model } from "../../framework";
 import { AbiValueError, fromAbiValue, toAbiValues, toJson } from "../abi-values";
+import { addressValidator } from "../address";
 import { parseAbi } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
@@ -18,7 +19,7 @@ export const contractCallSchema = defineSchema({
     // Required
     environment_id: attr.string({ description: "Identifier of the environment (chainform_environment.<name>.id).", required: true }),
     vnet_id: attr.string({ description: "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id).", required: true }),
-    address: attr.string({ description: "Address of the contract.", required: true, validators: [regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits")] }),
+    address: attr.string({ description: "Address of the contract.", required: true, validators: [addressValidator] }),
     function: attr.string({
       description: "The function: its name when abi is given (e.g. \"balanceOf\"), else its signature with outputs (e.g. \"balanceOf(address) view returns (uint256)\").",
       required: true,
@@ -26,7 +27,7 @@ export const contractCallSchema = defineSchema({
     // Optional
     abi: attr.string({ description: "ABI as JSON text (e.g. chainform_contract.<name>.abi).", optional: true }),
     args: attr.list(cty.string, { description: "Arguments, as strings (see chainform_contract's constructor_args for the formats).", optional: true }),
-    from: attr.string({ description: "Caller (msg.sender) of the call. Default the zero address.", optional: true }),
+    from: attr.string({ description: "Caller (msg.sender) of the call. Default the zero address.", optional: true, validators: [addressValidator] }),
     // Computed
     result: attr.list(cty.string, {
       description: "The decoded outputs, one string each: decimal integers, true/false, addresses and bytes as hex, JSON for arrays and tuples.",

@@ -1,6 +1,6 @@
 /** `checksum_address`: an address in its EIP-55 spelling (lib/spec/address.ts). */
 import { cty, defineFunction, type FunctionParameter } from "../../framework";
-import { addressChecksumProblem, toChecksumAddress } from "../../../spec/address";
+import { addressProblem, checksumAddress } from "../../../spec/address";
 import { argumentError } from "./arguments";
 
 const parameters: FunctionParameter[] = [{ name: "address", type: cty.string, description: "An address: `0x` and 40 hex digits, in any letter case." }];
@@ -15,8 +15,8 @@ export const checksumAddressFunction = defineFunction({
   returns: cty.string,
   run([address]) {
     const text = String(address).trim();
-    const problem = addressChecksumProblem(text);
+    const problem = addressProblem(text);
     if (problem) argumentError(parameters, 0, problem);
-    return toChecksumAddress(text);
+    return checksumAddress(text);
   },
 });

@@ -11,7 +11,6 @@ import {
   defineResource,
   defineSchema,
   isUnknown,
-  regex,
   Unknown,
   requiresReplace,
   useStateForUnknown,
@@ -20,6 +19,7 @@ import {
   isKnown,
 } from "../../framework";
 import { AbiValueError, toAbiValues } from "../abi-values";
+import { addressValidator } from "../address";
 import { fromParts, loadArtifact, parseAbi, type Artifact } from "../artifact";
 import { ChainRpcError, reportChainError, vnetRpc, type VnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
@@ -33,7 +33,7 @@ const DEPLOYER_MINIMUM = 10n ** 18n;
 const DEPLOYER_FUNDS = "0x56bc75e2d63100000"; // 100 ether
 const RECEIPT_TIMEOUT_MS = 120_000;
 
-const address = regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits");
+const address = addressValidator;
 
 /** The resource schema. */
 export const contractSchema = defineSchema({
@@ -55,7 +55,8 @@ export const contractSchema = defineSchema({
     }),
     bytecode: attr.string({ description: "Creation bytecode, 0x-prefixed hex; instead of artifact_path.", optional: true, planModifiers: [requiresReplace()] }),
     abi: attr.string({
-      description: "ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed).",
+      description:
+        "ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed, known after apply for a new contract: plans do not print it).",
       optional: true,
       computed: true,
       planModifiers: [useStateForUnknown(), requiresReplace()],
@@ -161,7 +162,11 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
     );
     if (!source) return;
     plan.bytecode_hash = source.artifact.bytecodeHash;
-    if (config.abi === null) plan.abi = JSON.stringify(source.artifact.abi);
+    // An ABI read from the artifact is not planned for a new contract ("known after apply"): Terraform expands
+    // JSON text in plans, and one ABI is hundreds of lines (a first deploy of four resources printed over a
+    // thousand). The bytecode hash above already says at plan what will be deployed; state gets the ABI at apply,
+    // for contract calls. An existing contract plans it, so that a changed ABI shows as a change.
+    if (config.abi === null && state !== null) plan.abi = JSON.stringify(source.artifact.abi);
     if (state && state.bytecode_hash !== source.artifact.bytecodeHash) {
       replace(at("bytecode_hash"));
       for (const key of ["id", "address", "transaction_hash", "block_number"] as const) (plan as Record<string, unknown>)[key] = Unknown;
@@ -205,7 +210,7 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
       }
       return {
         ...plan,
-        abi: JSON.stringify(source.artifact.abi),
+        abi: typeof plan.abi === "string" && !isUnknown(plan.abi) ? plan.abi : JSON.stringify(source.artifact.abi),
         from,
         id: `${chain.vnetId}/${deployed}`,
         address: deployed,

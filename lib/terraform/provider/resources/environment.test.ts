@@ -122,6 +122,18 @@ describe("toState", () => {
     expect(state.vnets.map((v) => v.chain_id)).toEqual(["1", "8453"]);
   });
 
+  it("takes the chain ids the chains answer over what state says, keeping state's spelling when they agree", () => {
+    // GIVEN state that says 73572 for mainnet and nothing for base, while the chains answer 73571 and 8453
+    const known = { network_config: [{ network_id: "1", chain_id: "73572" }, { network_id: "8453", chain_id: null }], bridge: [] };
+    const state = toState(service, known, new Map([["1", "73571"], ["8453", "8453"]]));
+    // THEN state says what the chains answer (no override where the chain answers its network's own id)
+    expect(state.network_config.map((n) => n.chain_id)).toEqual(["73571", null]);
+    expect(state.vnets.map((v) => v.chain_id)).toEqual(["73571", "8453"]);
+    // AND a chain that did not answer leaves state as it was; an import learns the override from the chain
+    expect(toState(service, known, new Map()).network_config.map((n) => n.chain_id)).toEqual(["73572", null]);
+    expect(toState(service, null, new Map([["1", "73571"]])).network_config.map((n) => n.chain_id)).toEqual(["73571", null]);
+  });
+
   it("copes with a caller who may not write: no Admin RPC entries gives empty admin URLs, not a crash", () => {
     const readOnly: Environment = {
       ...service,

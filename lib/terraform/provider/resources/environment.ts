@@ -6,13 +6,13 @@
  *
  * The service's documented Environment shows the display name, slug, networks with their fork blocks, and each
  * vnet's RPC URLs; it does not show what the environment was created with (chain-id overrides, accounts,
- * explorer, bridge). Those live in Terraform state: state keeps what was applied, and read refreshes only what
- * the service shows. See lib/terraform/provider/README.md for what import can and cannot recover.
+ * explorer, bridge). The chain id is read from each chain (`eth_chainId`) at import and refresh; the rest lives in
+ * Terraform state: state keeps what was applied, and read refreshes only what the service and the chains show. See lib/terraform/provider/README.md for what import can and cannot recover.
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
 import { slugify } from "../../../spec/slug";
-import { ADDRESS_PATTERN, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId } from "../../../spec/chain";
+import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../spec/chain";
 import {
   BRIDGE_DEFAULTS,
   bridgeFindings,
@@ -40,11 +40,12 @@ import {
   type Model,
   isKnown,
 } from "../../framework";
-import { BALANCE_FORMATS, canonicalHex, normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
+import { BALANCE_FORMATS, normalizeBalance, parseBalance, sameBalance } from "../amounts";
+import { addressValidator } from "../address";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
 import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
-import { adminRpcUrlsAttribute, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
+import { adminRpcUrlsAttribute, answeredChainIds, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
 
 /** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
 const MAX_NETWORKS = MAX_NETWORKS_PER_ENVIRONMENT;
@@ -60,7 +61,7 @@ const chainIdText = validator(`a chain id in decimal (${CHAIN_ID_PATTERN}), e.g.
   const parsed = parseChainId(text);
   return "error" in parsed ? parsed.error : undefined;
 });
-const blockNumber = validator("a hex block number such as 0x12a05f2, at most 2^64-1", (text: string) => {
+const blockNumber = validator(BLOCK_NUMBER_FORMATS, (text: string) => {
   const parsed = parseBlockNumber(text);
   return "error" in parsed ? parsed.error : undefined;
 });
@@ -139,15 +140,16 @@ export const environmentSchema = defineSchema({
           planModifiers: [requiresReplace()],
         }),
         block_number: attr.string({
-          description: "Block number to fork at, hex (0x...); defaults to the network's latest block and is then computed from the fork point.",
+          description:
+            "Block number to fork at, in decimal (\"19500000\", or a number variable) or hex (\"0x12a05f2\"); defaults to the network's latest block and is then computed from the fork point (hex, as the service answers). State keeps the spelling written: the same block in the other spelling changes nothing.",
           optional: true,
           computed: true,
           validators: [blockNumber],
-          planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameQuantity)],
+          planModifiers: [useStateForUnknown(), replaceUnlessSame("block number", sameBlockNumber)],
         }),
         chain_id: attr.string({
           description:
-            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it, so state keeps what was applied and import cannot recover it.",
+            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.",
           optional: true,
           validators: [chainIdText],
           planModifiers: [requiresReplace()],
@@ -172,9 +174,9 @@ export const environmentSchema = defineSchema({
           maxItems: MAX_ACCOUNTS,
           attributes: {
             address: attr.string({
-              description: "Account address: 0x followed by 40 hex digits (any letter case).",
+              description: "Account address: 0x followed by 40 hex digits, all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum (a mixed-case address whose checksum does not match is an error: a character is likely mistyped).",
               required: true,
-              validators: [regex(new RegExp(ADDRESS_PATTERN), "an address: 0x followed by 40 hex digits")],
+              validators: [addressValidator],
               planModifiers: [replaceUnlessSame("address", sameAddress)],
             }),
             balance: attr.string({
@@ -237,8 +239,12 @@ export type Known = {
  * known spelling of the same block number), and the vnets' RPC URLs. Everything else comes from `known`, matched
  * by network_id: the chain-id override, explorer settings and accounts of each network, and the bridge. A network
  * the answer shows that `known` lacks (import) gets no settings: the service cannot tell them.
+ *
+ * `answered` (read and import) are the chain ids the vnets answer with (`eth_chainId`), keyed by network id: they
+ * override what `known` says, so that state never claims a chain id the chain does not answer. The override is
+ * null when the chain answers its network's own id and nothing else was written.
  */
-export function toState(environment: Environment, known: Known): EnvironmentState {
+export function toState(environment: Environment, known: Known, answered?: ReadonlyMap<string, string>): EnvironmentState {
   const knownNetworks = listOf(known?.network_config);
   const fromAnswer = (environment.networks?.length ?? 0) > 0
     ? environment.networks.map((n) => ({ network_id: String(n.network_id), block_number: n.block_number ?? null }))
@@ -247,8 +253,8 @@ export function toState(environment: Environment, known: Known): EnvironmentStat
     const written = knownNetworks.find((n) => n.network_id === network.network_id) ?? (knownNetworks[index]?.network_id === undefined ? knownNetworks[index] : undefined);
     return {
       network_id: network.network_id,
-      block_number: keepSpelling(written?.block_number, network.block_number, sameQuantity),
-      chain_id: typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null,
+      block_number: keepSpelling(written?.block_number, network.block_number, sameBlockNumber),
+      chain_id: chainIdOf(network.network_id, typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null, answered?.get(network.network_id)),
       explorer: listOf(written?.explorer).map((e) => e as NetworkConfigState["explorer"][number]),
       account: listOf(written?.account).map((a) => a as NetworkConfigState["account"][number]),
     };
@@ -268,6 +274,12 @@ export function toState(environment: Environment, known: Known): EnvironmentStat
   } as EnvironmentState;
 }
 
+/** The chain-id override state holds: what the chain answers, spelled as written when they agree. */
+function chainIdOf(networkId: string, written: string | null, answered: string | undefined): string | null {
+  if (answered === undefined || answered === written) return written;
+  return answered === networkId && written === null ? null : answered;
+}
+
 function listOf<T = Record<string, unknown>>(value: unknown): T[] {
   return Array.isArray(value) ? (value.filter((v) => v !== null && typeof v === "object" && !isUnknown(v)) as T[]) : [];
 }
@@ -276,7 +288,7 @@ function keepSpelling(written: unknown, actual: string | null, same: (a: string,
   return typeof written === "string" && actual !== null && !isUnknown(written) && same(written, actual) ? written : actual;
 }
 
-/** The create request for a plan (balances normalized to hex wei, block numbers canonical) and a known slug. */
+/** The create request for a plan (balances normalized to hex wei, block numbers to canonical hex) and a known slug. */
 export function createRequest(plan: {
   display_name: string;
   slug: string | null;
@@ -285,7 +297,7 @@ export function createRequest(plan: {
 }): CreateEnvironmentRequest {
   const network_configs = plan.network_config.map((n): NetworkConfig => {
     const config: NetworkConfig = { network_id: n.network_id };
-    if (typeof n.block_number === "string" && !isUnknown(n.block_number)) config.block_number = canonicalHex(n.block_number);
+    if (typeof n.block_number === "string" && !isUnknown(n.block_number)) config.block_number = blockNumberHex(n.block_number);
     if (n.chain_id !== null) config.chain_config_overrides = { chain_id: n.chain_id };
     const explorer = n.explorer[0];
     if (explorer) {
@@ -310,12 +322,40 @@ export function createRequest(plan: {
   return request;
 }
 
+/**
+ * Warns when another environment than `ignoreId` (the one being replaced) holds `slug`: the create will fail at
+ * apply (or, with adopt_existing, adopt a matching environment). A warning, never an error: `terraform destroy`
+ * runs a normal plan first, and an error here would make destroy impossible while such an environment exists.
+ */
+async function warnTakenSlug(data: ChainformProviderData, diagnostics: Diagnostics, slug: string, ignoreId: unknown, path: ReturnType<typeof at>): Promise<void> {
+  let existing: Environment | null;
+  try {
+    existing = await data.lookups.environmentBySlug(slug);
+  } catch {
+    return; // Only advice: the create itself reports a taken slug.
+  }
+  if (!existing || existing.id === ignoreId) return;
+  if (data.adoptExisting) {
+    diagnostics.warning(
+      "An environment with this slug already exists",
+      `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}". adopt_existing is on: apply adopts it if its display name and networks match this configuration, and fails otherwise.`,
+      path,
+    );
+  } else {
+    diagnostics.warning(
+      "An environment with this slug already exists: apply will fail",
+      `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}`,
+      path,
+    );
+  }
+}
+
 /** The advice for a slug held by an environment this resource does not manage: commands that work. */
 function takenSlugAdvice(data: ChainformProviderData, existing: Environment): string {
   return (
     `To manage that environment with Terraform, import it (use this resource's address, shown above):\n\n` +
     `  terraform import <address> ${existing.id}\n\n` +
-    `or set adopt_existing = true in the provider block to adopt it if it matches this configuration, or choose another slug. ` +
+    `or set adopt_existing = true in the provider block (adoptExisting: true on ChainformProvider in a CDK app) to adopt it if it matches this configuration, or choose another slug. ` +
     `If it is the environment this resource is replacing with lifecycle { create_before_destroy = true }, a fixed slug cannot work: ` +
     `replace slug with slug_prefix so that each replacement gets a fresh slug. ` +
     `List the project's environments with \`chainform environments\` (CHAINFORM_ACCOUNT=${data.accountSlug} CHAINFORM_PROJECT=${data.projectSlug}).`
@@ -374,6 +414,13 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   },
 
   async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, keepInPlace, private: priorPrivate, setPrivate }) {
+    // A missing or wrong credential fails the plan, not the apply after it. Skipped when the provider's settings
+    // are not known yet; a service that cannot be reached is not a rejection (the calls below report it).
+    if (providerData?.accountSlug && providerData.projectSlug && !providerData.configUnknown) {
+      const data = providerData;
+      const accepted = await data.lookups.credentialsAccepted((error) => reportError(diagnostics, data, error, { action: "plan chainform_environment" }));
+      if (!accepted) return;
+    }
     if (state !== null) {
       // If this turns out to be a replacement, Terraform plans the new object again with no prior state but with
       // this private data: the slug check below must not mistake the environment being replaced for a squatter.
@@ -390,11 +437,14 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         });
       }
       if (!isUnknown(plan.bridge) && plan.bridge.length !== state.bridge.length) replace(at("bridge"));
-      // After an import, state lacks what the service does not return (chain-id overrides, explorer, accounts,
-      // bridge): the configuration's values are taken as they are, in place, instead of replacing the environment.
+      // After an import, state lacks what the service does not return (explorer, accounts, bridge): the
+      // configuration's values are taken as they are, in place, instead of replacing the environment. The chain id
+      // was read from the chain itself, so a configuration that says otherwise replaces it; only a chain that did
+      // not answer at import leaves its chain id to the configuration.
       if (priorPrivate?.["imported"] === true) {
+        const answered = Array.isArray(priorPrivate["answered_chain_ids"]) ? (priorPrivate["answered_chain_ids"] as unknown[]) : [];
         state.network_config.forEach((prior, i) => {
-          if (prior.chain_id === null) keepInPlace(at("network_config", i, "chain_id"));
+          if (prior.chain_id === null && !answered.includes(prior.network_id)) keepInPlace(at("network_config", i, "chain_id"));
           if (prior.explorer.length === 0) keepInPlace(at("network_config", i, "explorer"));
           if (prior.account.length === 0) keepInPlace(at("network_config", i, "account"));
         });
@@ -406,6 +456,12 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       // A new slug_prefix replaces the environment unless its slug already starts with it (e.g. after import).
       if (!isUnknown(config.slug_prefix) && config.slug_prefix !== state.slug_prefix) {
         if (config.slug_prefix !== null && !(state.slug ?? "").startsWith(config.slug_prefix)) replace(at("slug_prefix"));
+      }
+      // A new slug (written, or derived from a new display_name) replaces the environment. Terraform shows only the
+      // errors of the replacement's own plan, never its warnings, so a taken new slug is warned about here.
+      const nextSlug = isKnown(config.slug) ? config.slug : config.slug === null && config.slug_prefix === null && isKnown(config.display_name) ? slugify(config.display_name) : undefined;
+      if (nextSlug !== undefined && nextSlug !== state.slug && providerData?.accountSlug && providerData.projectSlug) {
+        await warnTakenSlug(providerData, diagnostics, nextSlug, state.id, config.slug === null ? at("display_name") : at("slug"));
       }
       return;
     }
@@ -419,19 +475,21 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       // Unsupported networks fail the plan, not the apply.
       if (networks.some((n) => !isUnknown(n) && isKnown(n.network_id))) {
         const supported = await data.lookups.supportedNetworks();
+        const forkable = supported.filter((s) => s.supported_features?.virtual_testnet !== false).map((s) => `${s.chain_id} (${s.network_name})`);
+        const list = `Networks with Virtual Environments: ${forkable.join(", ")}; data.chainform_supported_networks (feature = "virtual_testnet") and \`chainform networks\` list them too.`;
         networks.forEach((network, i) => {
           if (isUnknown(network) || !isKnown(network.network_id)) return;
           const found = supported.find((s) => String(s.chain_id) === network.network_id);
           if (!found) {
             diagnostics.error(
               "Unsupported network",
-              `Network ${network.network_id} is not supported by the service. See data.chainform_supported_networks (feature = "virtual_testnet") for the networks that are.`,
+              `Network ${network.network_id} is not supported by the service. ${list}`,
               at("network_config", i, "network_id"),
             );
           } else if (found.supported_features && !found.supported_features.virtual_testnet) {
             diagnostics.error(
               "Network without Virtual Environments",
-              `${found.network_name} (${found.chain_id}) cannot be forked into a Virtual Environment. Pick a network with the virtual_testnet feature.`,
+              `${found.network_name} (${found.chain_id}) cannot be forked into a Virtual Environment. ${list}`,
               at("network_config", i, "network_id"),
             );
           }
@@ -442,29 +500,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       return;
     }
     if (!isKnown(plan.slug)) return;
-    // A taken slug makes the create fail at apply (or, with adopt_existing, adopt a matching environment). This
-    // is a warning, never an error: `terraform destroy` runs a normal plan first, and an error here would make
-    // destroy impossible while such an environment exists. The environment this resource replaces is not named.
-    try {
-      const existing = await data.lookups.environmentBySlug(plan.slug);
-      if (!existing || existing.id === priorPrivate?.["replacing"]) return;
-      const path = config.slug === null ? at("display_name") : at("slug");
-      if (data.adoptExisting) {
-        diagnostics.warning(
-          "An environment with this slug already exists",
-          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}". adopt_existing is on: apply adopts it if its display name and networks match this configuration, and fails otherwise.`,
-          path,
-        );
-      } else {
-        diagnostics.warning(
-          "An environment with this slug already exists: apply will fail",
-          `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}`,
-          path,
-        );
-      }
-    } catch {
-      // Only advice: the create itself reports a taken slug.
-    }
+    await warnTakenSlug(data, diagnostics, plan.slug, priorPrivate?.["replacing"], config.slug === null ? at("display_name") : at("slug"));
   },
 
   async create({ plan, config, providerData: data, diagnostics }) {
@@ -527,7 +563,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     try {
       const environment = await data.client.getEnvironment({ environmentId: state.id });
       if (lacksAdminRpc(environment)) warnNoAdminRpc(diagnostics);
-      return keptInState(toState(environment, state as Known), data);
+      return keptInState(toState(environment, state as Known, await answeredChainIds(environment, data.caFile)), data);
     } catch (error) {
       // Deleted out of band: drop it from state, so that the next plan creates it again.
       if (error instanceof ApiError && error.status === 404) return null;
@@ -566,16 +602,19 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 
   async importState({ id, providerData: data, diagnostics, setPrivate }) {
     if (!requireProject(data, diagnostics, "import the environment")) return;
-    // What the service does not return is unknown to the imported state: the first plan takes it from the configuration.
-    setPrivate({ imported: true });
+    // What the service does not return is unknown to the imported state: the first plan takes it from the
+    // configuration. Chain ids are not: the read after the import asks each chain (`eth_chainId`).
+    const imported = async (found: Environment) => {
+      setPrivate({ imported: true, answered_chain_ids: [...(await answeredChainIds(found, data.caFile)).keys()] });
+      return { id: found.id };
+    };
     const hint = `Import takes the environment's id (a UUID) or its slug, e.g.\n\n  terraform import chainform_environment.<name> ci-main\n\nList them with data.chainform_environments or \`chainform environments\`.`;
     try {
       if (UUID.test(id)) {
-        const found = await data.client.getEnvironment({ environmentId: id.toLowerCase() });
-        return { id: found.id };
+        return await imported(await data.client.getEnvironment({ environmentId: id.toLowerCase() }));
       }
       const found = await data.client.getEnvironmentBySlug({ slug: id });
-      if (found) return { id: found.id };
+      if (found) return await imported(found);
       diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${id}". ${hint}`);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {

@@ -3,11 +3,12 @@
  * RPC's `tenderly_setErc20Balance` (the service finds the token's balance slot). Read compares `balanceOf`, so a
  * balance changed out of band plans an in-place update that sets it again; destroy sets it to 0.
  */
-import { at, attr, defineResource, defineSchema, regex, requiresReplace, useStateForUnknown, validator, type Model } from "../../framework";
+import { at, attr, defineResource, defineSchema, requiresReplace, useStateForUnknown, validator, type Model } from "../../framework";
+import { addressValidator } from "../address";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
 
-const address = regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hex digits");
+const address = addressValidator;
 const MAX_UINT256 = (1n << 256n) - 1n;
 const amountValidator = validator("a whole number of the token's smallest unit, decimal or 0x hex, below 2^256", (text: string) =>
   parseAmount(text) === null ? `${JSON.stringify(text)} is not a whole number from 0 to 2^256 - 1 (decimal, or 0x hex)` : undefined,

@@ -8,6 +8,10 @@
 import { RPC_NAMES, type Environment } from "../../../client";
 import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
 import { attr, cty, useStateForUnknown } from "../../framework";
+import { post } from "../http-post";
+
+/** How long a refresh waits for one vnet's `eth_chainId`. */
+const CHAIN_ID_TIMEOUT_MS = 15_000;
 
 /** The `vnets` attribute: one object per Virtual Environment; only `admin_rpc_url` is sensitive. */
 export const vnetsAttribute = (planModifiers: boolean) =>
@@ -110,4 +114,30 @@ export function endpointsOf(environment: Environment, known: KnownSettings = {})
 /** Whether some vnet came without its Admin RPC entry (the credential may not write). */
 export function lacksAdminRpc(environment: Environment): boolean {
   return (environment.active_instance?.vnets ?? []).some((vnet) => !(vnet.rpcs ?? []).some((rpc) => rpc.name === RPC_NAMES.admin));
+}
+
+/**
+ * The chain id each Virtual Environment answers with (`eth_chainId` on its Public RPC, else its Admin RPC), keyed
+ * by network id, as a decimal string. The service's answer does not include a chain-id override; the chain itself
+ * is the truth, on the local service as on the hosted one. A vnet that does not answer is left out (the caller
+ * keeps what it knew). The URLs are never quoted.
+ */
+export async function answeredChainIds(environment: Environment, caFile?: string): Promise<Map<string, string>> {
+  const answers = await Promise.all(
+    (environment.active_instance?.vnets ?? []).map(async (vnet): Promise<[string, string] | undefined> => {
+      const rpcs = Array.isArray(vnet.rpcs) ? vnet.rpcs : [];
+      const url = rpcs.find((rpc) => rpc.name === RPC_NAMES.public)?.url ?? rpcs.find((rpc) => rpc.name === RPC_NAMES.admin)?.url;
+      if (!url || vnet.fork_config?.network_id === undefined) return undefined;
+      try {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+        const answer = await post(url, { "content-type": "application/json" }, body, { timeoutMs: CHAIN_ID_TIMEOUT_MS, caFile });
+        const result = (JSON.parse(answer.text) as { result?: unknown }).result;
+        if (answer.statusCode !== 200 || typeof result !== "string" || !/^0x[0-9a-fA-F]{1,16}$/.test(result)) return undefined;
+        return [String(vnet.fork_config.network_id), BigInt(result).toString()];
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return new Map(answers.filter((a): a is [string, string] => a !== undefined));
 }

@@ -87,7 +87,7 @@ export function redactUrl(url: string): string {
  * const response = await app.inject({ url: "/v1/supported-networks" });
  */
 export async function buildApp(options: ServiceOptions = {}): Promise<FastifyInstance> {
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline });
+  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline, exclusive: true });
   prepareStore(store, options);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const context: ServiceContext = {

@@ -75,6 +75,16 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     }).catch((error: unknown) => {
       throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
     });
+    // Listening for the signals before the ready line: a supervisor may send SIGTERM the moment it reads it.
+    const stopped = new Promise<void>((done) => {
+      const stop = () => {
+        process.off("SIGTERM", stop);
+        process.off("SIGINT", stop);
+        done();
+      };
+      process.on("SIGTERM", stop);
+      process.on("SIGINT", stop);
+    });
     for (const warning of service.warnings) process.stderr.write(`chainform serve: ${warning}\n`);
     if (service.caFile) {
       process.stderr.write(
@@ -92,15 +102,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         dashboardUrl: service.dashboardUrl,
       })}\n`,
     );
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off("SIGTERM", stop);
-        process.off("SIGINT", stop);
-        done();
-      };
-      process.on("SIGTERM", stop);
-      process.on("SIGINT", stop);
-    });
+    await stopped;
     await service.close();
     return 0;
   },

@@ -38,6 +38,8 @@ export interface ServiceOptions {
   readonly rateLimits?: Partial<RateLimitSettings>;
   /** Builds the chain engine; default: anvil chains (`createAnvilEngine`). `NoChainEngine` answers 402 instead. */
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
+  /** At most this many chains run at once (`serve --max-chains`); default `DEFAULT_MAX_RUNNING_CHAINS` (64). */
+  readonly maxChains?: number;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */
@@ -119,7 +121,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   }
   const context: ServiceContext = {
     store,
-    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog })))(store),
+    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains })))(store),
     baseUrl: options.baseUrl,
   };
   app.decorate("service", context);

@@ -39,7 +39,9 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   return out;
 }
 
-/** Applies `scrub` to every string inside a value (errors become plain objects with their message and stack). */
+/**
+ * Applies `scrub` to every string inside a plain value (errors become plain objects with their message and stack).
+ */
 function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): unknown {
   if (typeof value === "string") return scrub(value);
   if (depth > 8 || value === null || typeof value !== "object") return value;
@@ -49,6 +51,9 @@ function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): 
     return { type: name, message: scrub(message), stack: stack && scrub(stack), ...(code !== undefined && { code }) };
   }
   if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub, depth + 1));
+  // Requests, replies and other instances are left to their serializers (below), which keep only safe fields.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub, depth + 1)]));
 }
 

@@ -27,6 +27,7 @@ const serve: Command = {
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
+Its log (JSON lines) goes to stderr, or to --log-file.
 
   --host HOST        address to listen on (default ${DEFAULT_HOST})
   --port N           port to listen on, 0 for a free one (default ${DEFAULT_PORT})

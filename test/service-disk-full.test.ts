@@ -115,12 +115,15 @@ whenMounted("a full disk at shutdown keeps the chain's previous state; after a r
   ready = await served.ready;
   expect((await rpc(rpcUrl(ready, environment, "Admin RPC"), "tenderly_setBalance", [ADDRESS, "0x222"])).error).toBeUndefined();
   fillDisk();
-  await stopServe(served);
-  // THEN the saved state is the previous one, whole, no dump is left half-written, and the log says what happened
-  expect(readFileSync(statePath).equals(saved)).toBe(true);
-  expect(readdirSync(join(dataDir, "chains")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-  expect(served.stderr()).toMatch(/a chain's state could not be saved; its previous state is kept/);
-  freeDisk();
+  try {
+    await stopServe(served);
+    // THEN the saved state is the previous one, whole, no dump is left half-written, and the log says what happened
+    expect(readFileSync(statePath).equals(saved)).toBe(true);
+    expect(readdirSync(join(dataDir, "chains")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(served.stderr()).toMatch(/a chain's state could not be saved; its previous state is kept/);
+  } finally {
+    freeDisk();
+  }
   // and after a restart the chain answers, with the state saved last
   served = startServe(["--data-dir", dataDir]);
   ready = await served.ready;

@@ -12,7 +12,7 @@ import { addCorsHeaders } from "./cors";
 import { diskFullMessage, errorBody, forbidden, isDiskFull, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
 import { createAnvilEngine } from "./chains";
 import { chainsDirOf, removeOrphanedStates } from "./chains/state-files";
-import { loggerOptions, type LogSettings } from "./log";
+import { loggerOptions, redactUrl, type LogSettings } from "./log";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateDecision, type RateLimitSettings } from "./rate-limit";
 import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
@@ -81,10 +81,7 @@ declare module "fastify" {
   }
 }
 
-/** Redacts the secret of Admin RPC URLs and dashboard sign-in tokens from a URL or path, for logs and errors. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]").replace(/([?&]token=)[^&#]*/g, "$1[redacted]");
-}
+export { redactUrl } from "./log";
 
 /**
  * Builds the service app (not listening).

@@ -22,6 +22,17 @@ export interface LogSettings {
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /**
+ * Redacts the secret of Admin RPC URLs and dashboard sign-in tokens (`token=`) from a URL, a path or any text, for
+ * logs and error messages.
+ *
+ * @example
+ * redactUrl("/rpc/admin/abc?x=1") // "/rpc/admin/[redacted]?x=1"
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/\/rpc\/admin\/[^/?#\s"'<>]+/g, `/rpc/admin/${REDACTED}`).replace(/([?&]token=)[^&#\s"']*/g, `$1${REDACTED}`);
+}
+
+/**
  * Removes every secret the service knows the shape of from a text: `/rpc/admin/<secret>`, `token=` query values,
  * `cf_` access keys, JWTs, `Bearer`/`Basic` credentials, and the given secrets.
  *
@@ -29,9 +40,7 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
  * scrubSecrets("POST /rpc/admin/abc") // "POST /rpc/admin/[redacted]"
  */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text
-    .replace(/\/rpc\/admin\/[^/?#\s"'<>]+/g, `/rpc/admin/${REDACTED}`)
-    .replace(/([?&]token=)[^&#\s"']*/g, `$1${REDACTED}`)
+  let out = redactUrl(text)
     .replace(/\bcf_[A-Za-z0-9_-]{8,}/g, REDACTED)
     .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED)
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);

@@ -148,7 +148,7 @@ describe("--max-chains", () => {
       sockets[0].close();
       await until(() => sockets[0].readyState === WebSocket.CLOSED, "the socket to close");
       let answer = await rpc(rpcUrl(ready, b, "Public RPC"), "eth_chainId");
-      for (let i = 0; answer.error && i < 200; i++) {
+      for (let i = 0; answer.error && i < 1500; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20)); // the service sees the close a moment later
         answer = await rpc(rpcUrl(ready, b, "Public RPC"), "eth_chainId");
       }

@@ -9,8 +9,10 @@ import { Authenticator, type Requester } from "./auth";
 import type { Socket } from "node:net";
 import { answerClientError } from "./client-errors";
 import { addCorsHeaders } from "./cors";
-import { errorBody, forbidden, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
+import { diskFullMessage, errorBody, forbidden, isDiskFull, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
 import { createAnvilEngine } from "./chains";
+import { chainsDirOf, removeOrphanedStates } from "./chains/state-files";
+import { loggerOptions, redactUrl, type LogSettings } from "./log";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateDecision, type RateLimitSettings } from "./rate-limit";
 import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
@@ -36,6 +38,8 @@ export interface ServiceOptions {
   readonly rateLimits?: Partial<RateLimitSettings>;
   /** Builds the chain engine; default: anvil chains (`createAnvilEngine`). `NoChainEngine` answers 402 instead. */
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
+  /** At most this many chains run at once (`serve --max-chains`); default `DEFAULT_MAX_RUNNING_CHAINS` (64). */
+  readonly maxChains?: number;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */
@@ -44,8 +48,11 @@ export interface ServiceOptions {
   readonly offline?: boolean;
   /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `server.ts` sets it. */
   readonly baseUrl?: string;
-  /** Fastify logging; off by default. URLs under /rpc/admin are always redacted. */
-  readonly logger?: boolean;
+  /**
+   * The structured log (./log.ts): off by default; `true` logs at info to stderr; settings choose the level and a
+   * file. Secrets are always scrubbed.
+   */
+  readonly logger?: boolean | LogSettings;
   /** Serve HTTPS with this PEM key and certificate (`--tls`); plain HTTP otherwise. */
   readonly https?: { readonly key: string; readonly cert: string };
 }
@@ -74,10 +81,7 @@ declare module "fastify" {
   }
 }
 
-/** Redacts the secret of Admin RPC URLs and dashboard sign-in tokens from a URL or path, for logs and errors. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/rpc\/admin\/[^/?#]*/g, "/rpc/admin/[redacted]").replace(/([?&]token=)[^&#]*/g, "$1[redacted]");
-}
+export { redactUrl } from "./log";
 
 /**
  * Builds the service app (not listening).
@@ -87,20 +91,16 @@ export function redactUrl(url: string): string {
  * const response = await app.inject({ url: "/v1/supported-networks" });
  */
 export async function buildApp(options: ServiceOptions = {}): Promise<FastifyInstance> {
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline });
+  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline, exclusive: true });
   prepareStore(store, options);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-  const context: ServiceContext = {
-    store,
-    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host)))(store),
-    baseUrl: options.baseUrl,
-  };
+  const logSettings = options.logger === true ? {} : options.logger || undefined;
   const authenticator = new Authenticator(store.accounts, store.secret("jwt_secret"));
   const limiter = new SlidingWindowLimiter(rateLimits.windowMs);
 
   const app = Fastify({
     ...(options.https && { https: options.https }),
-    logger: options.logger ? loggerOptions() : false,
+    logger: logSettings ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls)] }) : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 500 },
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) =>
@@ -110,6 +110,17 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
       sendError(reply, 400, error.message);
     },
   } as FastifyServerOptions) as unknown as FastifyInstance;
+  const chainLog = app.log.child({ component: "chains" });
+  // State files of environments deleted while the service died (kill -9 during a delete) are removed before any chain starts.
+  if (store.dataDir !== null) {
+    const removed = removeOrphanedStates(chainsDirOf(store.dataDir), (vnetId) => store.environments.vnet(vnetId) !== undefined);
+    if (removed.length > 0) chainLog.info({ removed: removed.length }, "removed the state files of deleted environments");
+  }
+  const context: ServiceContext = {
+    store,
+    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains })))(store),
+    baseUrl: options.baseUrl,
+  };
   app.decorate("service", context);
   app.decorateRequest("requester", null);
   app.setValidatorCompiler(validatorCompiler);
@@ -162,8 +173,19 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   app.setErrorHandler((error, request, reply) => {
     const { status, message, data } = classify(error);
     const body = errorBody(status, message, data);
-    if (status >= 500) request.log.error({ errorId: body.error.id, err: error }, "request failed");
+    if (status >= 500) {
+      loggedErrors.add(request);
+      request.log.error({ errorId: body.error.id, status, err: error }, "request failed");
+    }
     reply.code(status).send(body);
+  });
+  // Every 5xx is in the log with its error id, also those answered without passing the error handler.
+  const loggedErrors = new WeakSet<FastifyRequest>();
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (reply.statusCode >= 500 && !loggedErrors.has(request) && typeof payload === "string") {
+      request.log.error({ errorId: errorIdIn(payload), status: reply.statusCode }, "request failed");
+    }
+    return payload;
   });
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, 404, `no route ${request.method} ${redactUrl(request.url.split("?")[0])}`);
@@ -240,20 +262,17 @@ function classify(error: unknown): { status: ReturnType<typeof knownStatus>; mes
       return { status: 400, message: `invalid JSON body: ${fastifyError.message}` };
   }
   if (error instanceof SyntaxError) return { status: 400, message: `invalid JSON body: ${error.message}` };
+  if (isDiskFull(error)) return { status: 503, message: diskFullMessage() };
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status: knownStatus(status), message: redactUrl(String(fastifyError.message)) };
   return { status: 500, message: "internal server error: quote the error id when reporting it" };
 }
 
-function loggerOptions(): FastifyServerOptions["logger"] {
-  return {
-    level: "info",
-    serializers: {
-      req: (request: { method: string; url: string; ip?: string }) => ({
-        method: request.method,
-        url: redactUrl(request.url),
-        remoteAddress: request.ip,
-      }),
-    },
-  };
+/** The error id of an error body, or undefined. */
+function errorIdIn(payload: string): string | undefined {
+  try {
+    return (JSON.parse(payload) as { error?: { id?: string } }).error?.id;
+  } catch {
+    return undefined;
+  }
 }

@@ -62,3 +62,21 @@ export function knownStatus(status: number): ErrorStatus {
   if (status in ERROR_SLUGS) return status as ErrorStatus;
   return status >= 500 ? 500 : 400;
 }
+
+/**
+ * Whether an error is a full disk (or an exhausted quota): SQLite's SQLITE_FULL under either driver (better-sqlite3
+ * names the code, node:sqlite gives the number 13), or ENOSPC/EDQUOT from the file system. The service answers it
+ * 503 with a reason instead of an opaque 500, and works again once space is freed.
+ */
+export function isDiskFull(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown; errstr?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  if (e.code === "SQLITE_FULL" || e.code === "ENOSPC" || e.code === "EDQUOT") return true;
+  if (typeof e.errcode === "number" && (e.errcode & 0xff) === 13) return true;
+  return typeof e.message === "string" && /database or disk is full/i.test(e.message);
+}
+
+/** The message of a full-disk answer (no path: callers are not told where the service keeps its data). */
+export function diskFullMessage(): string {
+  return "the service's disk is full: nothing was changed; try again once the operator has freed space";
+}

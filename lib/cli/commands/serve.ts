@@ -1,14 +1,17 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
- * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]`
- * (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on stdout. Off
- * loopback it needs TLS (docs/serving-on-a-network.md).
+ * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]
+ * [--max-chains N] [--log-file FILE] [--log-level LEVEL]` (docs/service.md): runs the local service until SIGTERM
+ * or SIGINT, printing one JSON ready line on stdout and its log on stderr (or `--log-file`). Off loopback it needs
+ * TLS (docs/serving-on-a-network.md).
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { startServer, DEFAULT_HOST, DEFAULT_PORT, ServeConfigError } from "../../service/server";
 import { givenCertificate } from "../../service/tls";
 import { loadSeedFile } from "../../service/seed";
+import { DEFAULT_MAX_RUNNING_CHAINS } from "../../service/chains/chain-pool";
+import { LOG_LEVELS } from "../../service/log";
 import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 
@@ -20,9 +23,11 @@ const serve: Command = {
   summary: "run the local service (offline, persistent in --data-dir)",
   usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
                        [--rate-limit N] [--burst-limit N] [--fork ID=URL]... [--fork-cache DIR] [--offline]
+                       [--max-chains N] [--log-file FILE] [--log-level LEVEL]
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
+Its log (JSON lines) goes to stderr, or to --log-file.
 
   --host HOST        address to listen on (default ${DEFAULT_HOST})
   --port N           port to listen on, 0 for a free one (default ${DEFAULT_PORT})
@@ -33,6 +38,11 @@ Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON lin
   --rate-limit N     requests per key per minute (default 400, the hosted service's)
   --burst-limit N    requests per minute from any client, keyed or not (default 250)
 ${FORK_OPTIONS_USAGE}
+  --max-chains N     chains running at once (default ${DEFAULT_MAX_RUNNING_CHAINS}); beyond it the idlest is stopped (state kept),
+                     and when all are busy a start is refused with 503
+  --log-file FILE    append the service's log (JSON lines, secrets redacted) to FILE instead of stderr
+  --log-level LEVEL  ${LOG_LEVELS.join(", ")} (default info: one line per request, error ids of 5xx)
+One service per data dir: a second one on the same dir is refused.
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
 `,
   async run(args) {
@@ -53,10 +63,17 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         "rate-limit": { type: "string" },
         "burst-limit": { type: "string" },
         ...FORK_OPTIONS,
+        "max-chains": { type: "string" },
+        "log-file": { type: "string" },
+        "log-level": { type: "string", default: "info" },
       },
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
+    const maxChains = optionalCount(values["max-chains"], "--max-chains");
+    const logLevel = values["log-level"];
+    if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
+    const logFile = values["log-file"] === undefined ? undefined : resolve(values["log-file"]);
     const certFile = values["tls-cert"];
     const keyFile = values["tls-key"];
     if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
@@ -72,8 +89,20 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }) },
       ...forkSettings(values),
+      maxChains,
+      logger: { level: logLevel, file: logFile },
     }).catch((error: unknown) => {
       throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
+    });
+    // Listening for the signals before the ready line: a supervisor may send SIGTERM the moment it reads it.
+    const stopped = new Promise<void>((done) => {
+      const stop = () => {
+        process.off("SIGTERM", stop);
+        process.off("SIGINT", stop);
+        done();
+      };
+      process.on("SIGTERM", stop);
+      process.on("SIGINT", stop);
     });
     for (const warning of service.warnings) process.stderr.write(`chainform serve: ${warning}\n`);
     if (service.caFile) {
@@ -92,15 +121,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         dashboardUrl: service.dashboardUrl,
       })}\n`,
     );
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off("SIGTERM", stop);
-        process.off("SIGINT", stop);
-        done();
-      };
-      process.on("SIGTERM", stop);
-      process.on("SIGINT", stop);
-    });
+    await stopped;
     await service.close();
     return 0;
   },

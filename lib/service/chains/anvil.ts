@@ -3,12 +3,19 @@
  * from its "Listening on" line), behind a tiny `sh` supervisor that holds a pipe from the service on its stdin.
  * When that pipe closes (the service stopped the chain, exited or was SIGKILLed) the supervisor sends anvil
  * SIGTERM, anvil dumps its state and exits: no orphan process, ever.
+ *
+ * anvil loads the saved state (`--load-state`) but dumps to a temporary file (`--dump-state`), which replaces the
+ * saved state only when it is complete (./state-files.ts): on a full disk anvil writes an empty file and still
+ * exits 0, and the previous state must survive that.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
+import { existsSync, rmSync } from "node:fs";
+import { basename } from "node:path";
+import type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./backend";
 import { JsonRpcClient } from "./json-rpc";
+import { commitDump, temporaryStatePath, unloadableState } from "./state-files";
 
 /**
  * Runs "$@" in the background and waits for EOF on stdin, then stops it. SIGINT is ignored (a terminal's ^C
@@ -40,6 +47,8 @@ export interface AnvilBackendOptions {
   readonly startTimeoutMs?: number;
   /** How long a stop may take (state dump) before anvil is killed. @default 10 s */
   readonly stopTimeoutMs?: number;
+  /** Where the backend reports what the operator must hear (a state dump that failed); default: nowhere. */
+  readonly log?: ChainLog;
 }
 
 /** Finds the anvil binary shipped by the `@foundry-rs/anvil` npm package for this platform. */
@@ -51,11 +60,15 @@ export function resolveAnvilPath(): string {
   return join(require.resolve(`${pkg}/package.json`), "..", "bin", "anvil");
 }
 
-/** Command-line arguments of one chain. */
-export function anvilArguments(options: ChainNodeOptions): string[] {
+/**
+ * Command-line arguments of one chain: its state is loaded from `options.statePath` when that exists and dumped to
+ * `dumpPath` on exit.
+ */
+export function anvilArguments(options: ChainNodeOptions, dumpPath?: string, loadState = false): string[] {
   const args = ["--host", "127.0.0.1", "--port", "0", "--accounts", "0", "--chain-id", String(options.chainId)];
   args.push("--auto-impersonate", "--no-request-size-limit", "--disable-console-log");
-  if (options.statePath) args.push("--state", options.statePath);
+  if (options.statePath && loadState) args.push("--load-state", options.statePath);
+  if (dumpPath) args.push("--dump-state", dumpPath);
   if (options.fork) {
     // The fork URL is chainform's recording proxy (lib/service/chains/fork): it is the only cache, and local.
     args.push("--fork-url", options.fork.url, "--no-storage-caching", "--no-rate-limit");
@@ -73,24 +86,64 @@ export function createAnvilBackend(options: AnvilBackendOptions = {}): ChainBack
     name: "anvil",
     cheats: { setBalance: "anvil_setBalance", setCode: "anvil_setCode" },
     start: (nodeOptions) =>
-      startAnvil(anvilPath, nodeOptions, options.startTimeoutMs ?? (nodeOptions.fork ? 60_000 : 15_000), options.stopTimeoutMs ?? 10_000),
+      startAnvil(anvilPath, nodeOptions, {
+        startTimeoutMs: options.startTimeoutMs ?? (nodeOptions.fork ? 60_000 : 15_000),
+        stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+        log: options.log,
+      }),
   };
 }
 
-async function startAnvil(anvilPath: string, options: ChainNodeOptions, startTimeoutMs: number, stopTimeoutMs: number): Promise<ChainNode> {
-  const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...anvilArguments(options)], {
+interface StartSettings {
+  readonly startTimeoutMs: number;
+  readonly stopTimeoutMs: number;
+  readonly log: ChainLog | undefined;
+}
+
+async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings: StartSettings): Promise<ChainNode> {
+  const { startTimeoutMs, stopTimeoutMs, log } = settings;
+  const { statePath } = options;
+  // What anvil says can name server paths and the upstream URL (its API key): callers get neither.
+  const scrub = (text: string) => {
+    let out = text;
+    if (options.fork) out = out.split(options.fork.url).join("(the upstream RPC URL)");
+    if (statePath) out = out.split(statePath).join(`(the state file ${basename(statePath)})`);
+    return out.replace(/"?\/[^\s"':]*\/chains\/[^\s"':]*"?/g, "(a state file)");
+  };
+  const unloadable = statePath ? unloadableState(statePath) : undefined;
+  if (unloadable) {
+    log?.error({ statePath, reason: unloadable }, "a chain's saved state cannot be loaded: restore the file or delete its environment");
+    throw new Error(`its saved state is damaged (${unloadable}); the service log names the file`);
+  }
+  const dumpPath = statePath ? temporaryStatePath(statePath) : undefined;
+  const args = anvilArguments(options, dumpPath, statePath !== null && existsSync(statePath));
+  const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let discardDump = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once("close", () => {
+      if (statePath && dumpPath) {
+        if (discardDump) rmSync(dumpPath, { force: true });
+        else {
+          const failure = commitDump(dumpPath, statePath);
+          if (failure) log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
+        }
+      }
+      resolve();
+    }),
+  );
   child.on("error", () => undefined);
   child.stdin.on("error", () => undefined);
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     if (stderr.length < 4000) stderr += chunk.toString();
   });
-  const { port, anvilPid } = await readListeningLine(child, startTimeoutMs, () => stderr).catch(async (error: Error) => {
+  const { port, anvilPid } = await readListeningLine(child, startTimeoutMs, () => scrub(stderr)).catch(async (error: Error) => {
+    discardDump = true;
     child.stdin.end();
     child.kill("SIGKILL");
+    if (statePath) log?.error({ statePath, detail: stderr.trim().split("\n").slice(-3).join(" ") }, "a chain did not start");
     throw error;
   });
   const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`);
@@ -98,7 +151,10 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, startTim
   child.stdout.once("end", () => child.stdin.end());
 
   const stopWith = async (signalAnvil: boolean): Promise<void> => {
-    if (signalAnvil) killQuietly(anvilPid, "SIGKILL");
+    if (signalAnvil) {
+      discardDump = true;
+      killQuietly(anvilPid, "SIGKILL");
+    }
     child.stdin.end();
     const timer = setTimeout(() => {
       killQuietly(anvilPid, "SIGKILL");

@@ -9,7 +9,10 @@ import type { JsonRpcClient } from "./json-rpc";
 export interface ChainNodeOptions {
   /** The chain id the node answers with. */
   readonly chainId: bigint;
-  /** Where state is loaded from at start (when the file exists) and dumped to at stop; null keeps nothing. */
+  /**
+   * Where state is loaded from at start (when the file exists) and saved to at stop; null keeps nothing. A save
+   * replaces the file only when complete: a failed one (a full disk) keeps the previous state.
+   */
   readonly statePath: string | null;
   /** Number of the genesis block of a fresh (not forked) chain: the Virtual Environment's fork point. */
   readonly genesisBlockNumber?: bigint;
@@ -29,6 +32,13 @@ export interface ChainNode {
   stop(): Promise<void>;
   /** Stops the node at once; its state is being thrown away. */
   kill(): Promise<void>;
+}
+
+/** Where a backend reports what the operator must hear (pino's shape: fields first, then the message). */
+export interface ChainLog {
+  error(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
 }
 
 /** Names of the state-setting cheatcodes the engine itself uses. */

@@ -1,6 +1,7 @@
 /** ChainPool's idle stop, with jest's fake clock: no real time, so load cannot change the outcome. */
 import type { ChainNode } from "./backend";
-import { ChainPool } from "./chain-pool";
+import { ChainBudget, ChainPool } from "./chain-pool";
+import { ChainRequestError } from "./types";
 
 function fakeNode(): ChainNode & { stops: number } {
   const node = {
@@ -49,6 +50,79 @@ describe("ChainPool idle stop", () => {
     await busy;
     await jest.advanceTimersByTimeAsync(1_000);
     expect(node.stops).toBe(1);
+    await pool.close();
+  });
+});
+
+describe("ChainPool under a ChainBudget", () => {
+  function countingLaunch(started: string[]) {
+    const nodes = new Map<string, ReturnType<typeof fakeNode>>();
+    return {
+      nodes,
+      launch: async (key: string) => {
+        started.push(key);
+        const node = fakeNode();
+        nodes.set(key, node);
+        return node;
+      },
+    };
+  }
+
+  test("a start beyond the cap stops the idlest node first (across pools), keeping the others", async () => {
+    const budget = new ChainBudget(2);
+    const started: string[] = [];
+    const vnets = countingLaunch(started);
+    const replicas = countingLaunch(started);
+    const pool = new ChainPool({ launch: vnets.launch, idleTimeoutMs: 0, budget });
+    const replicaPool = new ChainPool({ launch: replicas.launch, idleTimeoutMs: 0, budget });
+    await pool.use("a", "shared", async () => undefined);
+    await replicaPool.use("r", "shared", async () => undefined);
+    await pool.use("a", "shared", async () => undefined); // "r" is now the idlest
+    await pool.use("b", "shared", async () => undefined);
+    expect(replicas.nodes.get("r")!.stops).toBe(1);
+    expect(replicaPool.running("r")).toBeNull();
+    expect(pool.running("a")).not.toBeNull();
+    expect(pool.running("b")).not.toBeNull();
+    expect(budget.occupied).toBe(2);
+    // the stopped one starts again on its next use, stopping the idlest of the others ("a")
+    await replicaPool.use("r", "shared", async () => undefined);
+    expect(vnets.nodes.get("a")!.stops).toBe(1);
+    expect(budget.occupied).toBe(2);
+    await Promise.all([pool.close(), replicaPool.close()]);
+  });
+
+  test("when every running node is busy (in use, pinned or kept running) a start is refused with a 503, and nothing is stopped", async () => {
+    const budget = new ChainBudget(3);
+    const started: string[] = [];
+    const { launch, nodes } = countingLaunch(started);
+    const pool = new ChainPool({ launch, idleTimeoutMs: 0, budget, keepRunning: (key) => key === "snap" });
+    let finish!: () => void;
+    const busy = pool.use("busy", "shared", () => new Promise<void>((resolve) => (finish = resolve)));
+    const { unpin } = await pool.pin("pinned", () => undefined);
+    await pool.use("snap", "shared", async () => undefined);
+    const refused = await pool.use("d", "shared", async () => "ran").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ChainRequestError);
+    expect(refused).toMatchObject({ status: 503, message: expect.stringMatching(/all 3 chains .* are busy.*--max-chains/) });
+    expect([...nodes.values()].map((n) => n.stops)).toEqual([0, 0, 0]);
+    expect(pool.running("d")).toBeNull();
+    // once one is free again, the start goes through by stopping it
+    unpin();
+    expect(await pool.use("d", "shared", async () => "ran")).toBe("ran");
+    expect(nodes.get("pinned")!.stops).toBe(1);
+    finish();
+    await busy;
+    await pool.close();
+  });
+
+  test("concurrent starts beyond the cap stop just enough nodes", async () => {
+    const budget = new ChainBudget(2);
+    const { launch, nodes } = countingLaunch([]);
+    const pool = new ChainPool({ launch, idleTimeoutMs: 0, budget });
+    await pool.use("a", "shared", async () => undefined);
+    await pool.use("b", "shared", async () => undefined);
+    await Promise.all([pool.use("c", "shared", async () => undefined), pool.use("d", "shared", async () => undefined)]);
+    expect(nodes.get("a")!.stops + nodes.get("b")!.stops).toBe(2);
+    expect(budget.occupied).toBe(2);
     await pool.close();
   });
 });

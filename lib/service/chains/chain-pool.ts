@@ -1,12 +1,44 @@
 /**
  * Lazily started, idle-stopped chains keyed by id (a Virtual Environment id, or a network id for replicas).
  * Every use goes through the chain's readers-writer lock; the first use starts the node (concurrent first uses
- * share one start), an idle node is stopped with its state kept, and a destroyed one is killed.
+ * share one start), an idle node is stopped with its state kept, and a destroyed one is killed. Pools may share a
+ * `ChainBudget`, a cap on the nodes running at once: a start beyond it first stops the idlest node (state kept),
+ * and is refused with a 503 when every running node is busy.
  */
 import type { ChainNode } from "./backend";
 import { RwLock, type LockMode } from "./rw-lock";
+import { ChainRequestError } from "./types";
 
-interface Slot {
+/**
+ * Default cap on running chains: an idle anvil takes about 20 MB and a busy one a few hundred, so 64 leave most of
+ * a 24 GiB machine to everything else while no test suite or team on one machine reaches it (`serve --max-chains`).
+ */
+export const DEFAULT_MAX_RUNNING_CHAINS = 64;
+
+/** A cap on the nodes running at once, shared by the pools given it. */
+export class ChainBudget {
+  /** @internal the pools that count against this budget */
+  readonly pools = new Set<ChainPool>();
+  /** @internal stops in progress to make room */
+  readonly evictions = new Set<Promise<void>>();
+
+  constructor(
+    /** At most this many nodes run (or start) at once. */
+    readonly max: number,
+  ) {
+    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`the cap on running chains must be a positive integer, got ${max}`);
+  }
+
+  /** Nodes running or starting, in every pool. */
+  get occupied(): number {
+    let n = 0;
+    for (const pool of this.pools) n += pool.occupied;
+    return n;
+  }
+}
+
+/** @internal One key's node, lock and timers. */
+export interface Slot {
   readonly key: string;
   readonly lock: RwLock;
   node: ChainNode | null;
@@ -15,7 +47,14 @@ interface Slot {
   lastUsed: number;
   /** Open WebSocket subscriptions on the node: a pinned node is never idle-stopped. */
   pins: number;
+  /** Being stopped to make room under the budget. */
+  evicting: boolean;
+  /** Order of last use across every pool (timestamps tie within a millisecond): the idlest has the smallest. */
+  lastTouch: number;
 }
+
+/** Counts uses, process-wide, to order them. */
+let touches = 0;
 
 /** Options of a pool. */
 export interface ChainPoolOptions {
@@ -25,6 +64,8 @@ export interface ChainPoolOptions {
   readonly idleTimeoutMs: number;
   /** Keys whose node must not be stopped when idle (e.g. it holds snapshots, which a restart loses). */
   readonly keepRunning?: (key: string) => boolean;
+  /** The cap on running nodes this pool counts against (shared with other pools); none by default. */
+  readonly budget?: ChainBudget;
 }
 
 /** The running chains of one kind. */
@@ -32,7 +73,9 @@ export class ChainPool {
   private readonly slots = new Map<string, Slot>();
   private closed = false;
 
-  constructor(private readonly options: ChainPoolOptions) {}
+  constructor(private readonly options: ChainPoolOptions) {
+    options.budget?.pools.add(this);
+  }
 
   /** Runs `work` with the key's node started and the lock held in `mode`. */
   async use<T>(key: string, mode: LockMode, work: (node: ChainNode) => Promise<T>): Promise<T> {
@@ -44,6 +87,7 @@ export class ChainPool {
       return await work(node);
     } finally {
       slot.lastUsed = Date.now();
+      slot.lastTouch = ++touches;
       release();
       this.armIdleTimer(slot);
     }
@@ -65,6 +109,7 @@ export class ChainPool {
         pinned = false;
         slot.pins -= 1;
         slot.lastUsed = Date.now();
+        slot.lastTouch = ++touches;
         this.armIdleTimer(slot);
       },
     };
@@ -98,9 +143,41 @@ export class ChainPool {
     }
   }
 
+  /** @internal Nodes running or starting (for the budget). */
+  get occupied(): number {
+    let n = 0;
+    for (const slot of this.slots.values()) if (slot.node || slot.starting) n += 1;
+    return n;
+  }
+
+  /**
+   * @internal The idle node unused the longest that may be stopped (not in use, not pinned, not kept running,
+   * not being stopped already), with when it was last used.
+   */
+  idlest(): { slot: Slot; lastTouch: number } | undefined {
+    let best: Slot | undefined;
+    for (const slot of this.slots.values()) {
+      if (!slot.node || slot.starting || slot.evicting || slot.pins > 0 || !slot.lock.idle) continue;
+      if (this.options.keepRunning?.(slot.key)) continue;
+      if (!best || slot.lastTouch < best.lastTouch) best = slot;
+    }
+    return best && { slot: best, lastTouch: best.lastTouch };
+  }
+
+  /** @internal Stops a node to make room under the budget (state kept). */
+  async evict(slot: Slot): Promise<void> {
+    slot.evicting = true;
+    try {
+      await this.stopSlot(slot);
+    } finally {
+      slot.evicting = false;
+    }
+  }
+
   /** Stops every node, keeping state. */
   async close(): Promise<void> {
     this.closed = true;
+    this.options.budget?.pools.delete(this);
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
     this.slots.clear();
   }
@@ -108,7 +185,7 @@ export class ChainPool {
   private slot(key: string): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now(), pins: 0 };
+      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now(), pins: 0, evicting: false, lastTouch: ++touches };
       this.slots.set(key, slot);
     }
     return slot;
@@ -116,8 +193,10 @@ export class ChainPool {
 
   private ensureStarted(slot: Slot): Promise<ChainNode> {
     if (slot.node) return Promise.resolve(slot.node);
-    slot.starting ??= this.options
-      .launch(slot.key)
+    // `starting` is set at once, so that this start counts against the budget before any await.
+    slot.starting ??= Promise.resolve()
+      .then(() => this.makeRoom())
+      .then(() => this.options.launch(slot.key))
       .then((node) => {
         slot.node = node;
         // A crashed node is forgotten; the next use starts it again from its last dumped state.
@@ -130,6 +209,36 @@ export class ChainPool {
         slot.starting = null;
       });
     return slot.starting;
+  }
+
+  /**
+   * Waits until the budget has room for one more node (this one, already counted as starting): stops the idlest
+   * nodes of every pool sharing the budget, or refuses when every running node is busy.
+   */
+  private async makeRoom(): Promise<void> {
+    const budget = this.options.budget;
+    if (!budget) return;
+    for (;;) {
+      const excess = budget.occupied - budget.max;
+      if (excess <= 0) return;
+      if (budget.evictions.size >= excess) {
+        await Promise.race(budget.evictions);
+        continue;
+      }
+      let victim: { pool: ChainPool; slot: Slot; lastTouch: number } | undefined;
+      for (const pool of budget.pools) {
+        const candidate = pool.idlest();
+        if (candidate && (!victim || candidate.lastTouch < victim.lastTouch)) victim = { pool, ...candidate };
+      }
+      if (!victim) {
+        throw new ChainRequestError(
+          503,
+          `all ${budget.max} chains this service may run at once are busy: try again shortly (the operator can raise serve --max-chains)`,
+        );
+      }
+      const eviction: Promise<void> = victim.pool.evict(victim.slot).finally(() => budget.evictions.delete(eviction));
+      budget.evictions.add(eviction);
+    }
   }
 
   private armIdleTimer(slot: Slot, delayMs = this.options.idleTimeoutMs): void {

@@ -11,7 +11,7 @@ import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../spec";
 import type { CallArgs, InstanceSimulationResult, ProjectSimulationRequest, Transaction, VnetSimulationRequest, VnetSimulationResult } from "../../spec";
 import type { ChainBackend, ChainNode } from "./backend";
 import { BRIDGE_ADDRESS, BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
-import { ChainPool } from "./chain-pool";
+import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
 import { Forks } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
@@ -21,6 +21,7 @@ import { TransactionRecorder } from "./recorder";
 import { BridgeRelayer } from "./relayer";
 import { forward, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
+import { chainsDirOf, statePathOf } from "./state-files";
 import {
   ChainRequestError,
   type ChainEngine,
@@ -44,6 +45,8 @@ export interface ChainEngineOptions {
   readonly receiptTimeoutMs?: number;
   /** Bound on one call to a fork's upstream. @default 30000 */
   readonly upstreamTimeoutMs?: number;
+  /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
+  readonly maxRunningChains?: number;
 }
 
 /** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
@@ -70,7 +73,7 @@ export class BackendChainEngine implements ChainEngine {
     private readonly options: ChainEngineOptions = {},
   ) {
     this.temporaryDir = host.dataDir ? null : mkdtempSync(join(tmpdir(), "chainform-chains-"));
-    this.chainsDir = host.dataDir ? join(host.dataDir, "chains") : this.temporaryDir!;
+    this.chainsDir = host.dataDir ? chainsDirOf(host.dataDir) : this.temporaryDir!;
     mkdirSync(this.chainsDir, { recursive: true });
     this.forks = new Forks({
       urls: host.forkUrls,
@@ -80,12 +83,14 @@ export class BackendChainEngine implements ChainEngine {
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
     host.db.exec("CREATE TABLE IF NOT EXISTS chain_forks (vnet_id TEXT PRIMARY KEY, network_id TEXT NOT NULL, block_number TEXT NOT NULL)");
+    const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
     this.vnets = new ChainPool({
       launch: (id) => this.launchVnet(id),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       keepRunning: (id) => this.snapshotted.has(id),
+      budget,
     });
-    this.replicas = new ChainPool({ launch: (id) => this.launchReplica(id), idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000 });
+    this.replicas = new ChainPool({ launch: (id) => this.launchReplica(id), idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000, budget });
     this.recorder = new TransactionRecorder(host, options.receiptTimeoutMs ?? 2_000);
     this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.vnets.use(vnetId, "exclusive", work));
   }
@@ -196,7 +201,7 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   private statePath(vnetId: string): string {
-    return join(this.chainsDir, `${vnetId}.json`);
+    return statePathOf(this.chainsDir, vnetId);
   }
 
   private async launchVnet(vnetId: string): Promise<ChainNode> {

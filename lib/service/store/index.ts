@@ -2,7 +2,7 @@
  * The service's store: one SQLite database (a file in the data dir, or in memory) behind small repositories. It is
  * also the `ChainHost` the chain engine is given.
  */
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { SqlDatabase } from "./sqlite";
@@ -10,11 +10,19 @@ import type { Transaction } from "../../spec";
 import type { ChainHost, VnetChainSpec } from "../chains/types";
 import { Accounts } from "./accounts";
 import { DATABASE_FILE, openDatabase } from "./database";
+import { lockDataDir, type DataDirLock } from "./data-dir-lock";
 import { Environments } from "./environments";
 import { Networks } from "./networks";
 import { Projects } from "./projects";
 import { Records } from "./records";
 
+/** Narrows the database and its -wal and -shm files to 0600 (SQLite gives files it creates later the database's mode). */
+function makePrivate(path: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) if (existsSync(path + suffix)) chmodSync(path + suffix, 0o600);
+}
+
+export { DataDirLockedError } from "./data-dir-lock";
+export { DatabaseRefusedError } from "./database";
 export type { Accounts, Principal, KeyOwner, OrgMembership } from "./accounts";
 export type { ProjectRow, ProjectMemberRow, DeliveryChannelRow, ActionRow } from "./projects";
 export type { NetworkRecord } from "./networks";
@@ -30,6 +38,11 @@ export interface StoreOptions {
   readonly forkCacheDir?: string | null;
   /** Serve forks from recordings only (`--offline`). */
   readonly offline?: boolean;
+  /**
+   * Take the data dir's exclusive lock (the serving process does; `chainform token` only reads a secret and does
+   * not). A second service on the same dir is refused with `DataDirLockedError`.
+   */
+  readonly exclusive?: boolean;
 }
 
 /**
@@ -52,6 +65,7 @@ export class Store implements ChainHost {
     readonly db: SqlDatabase,
     readonly dataDir: string | null,
     options: StoreOptions,
+    private readonly lock: DataDirLock | null = null,
   ) {
     this.accounts = new Accounts(db);
     this.projects = new Projects(db);
@@ -63,11 +77,26 @@ export class Store implements ChainHost {
     this.offline = options.offline === true;
   }
 
-  /** Opens (and migrates) the store. */
+  /**
+   * Opens (and migrates) the store. A data dir is made private whatever it was before (0700, the database files
+   * 0600: they hold the access keys and the token secret), and the database is checked (./database.ts).
+   */
   static open(options: StoreOptions): Store {
-    if (options.dataDir !== null) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    const path = options.dataDir === null ? ":memory:" : join(options.dataDir, DATABASE_FILE);
-    return new Store(openDatabase(path), options.dataDir, options);
+    const { dataDir } = options;
+    if (dataDir === null) return new Store(openDatabase(":memory:"), null, options);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+    const lock = options.exclusive ? lockDataDir(dataDir) : null;
+    try {
+      const path = join(dataDir, DATABASE_FILE);
+      makePrivate(path);
+      const store = new Store(openDatabase(path), dataDir, options, lock);
+      makePrivate(path);
+      return store;
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
   }
 
   /** Whether the seed has not been applied yet. */
@@ -107,8 +136,9 @@ export class Store implements ChainHost {
     this.records.recordTransaction(transaction);
   }
 
-  /** Closes the database. */
+  /** Closes the database and releases the data dir's lock. */
   close(): void {
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 }

@@ -1,0 +1,88 @@
+/**
+ * The service's structured log: Fastify's logger (pino, one JSON object a line) to stderr or a file. Every line
+ * passes through a scrubber first, so no secret reaches it: Admin RPC URL secrets, dashboard sign-in tokens, access
+ * keys, bearer tokens (JWTs), Authorization header values and the upstream RPC URLs (they carry API keys).
+ */
+import type { FastifyServerOptions } from "fastify";
+
+/** What stands in for a secret in the log. */
+export const REDACTED = "[redacted]";
+
+/** How the service logs. */
+export interface LogSettings {
+  /** pino level: fatal, error, warn, info (default), debug, trace, silent. */
+  readonly level?: string;
+  /** Append to this file instead of writing to stderr. */
+  readonly file?: string;
+  /** Upstream RPC URLs (secrets) to scrub wherever they appear. */
+  readonly secrets?: readonly string[];
+}
+
+/** The log levels `--log-level` takes. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/**
+ * Redacts the secret of Admin RPC URLs and dashboard sign-in tokens (`token=`) from a URL, a path or any text, for
+ * logs and error messages.
+ *
+ * @example
+ * redactUrl("/rpc/admin/abc?x=1") // "/rpc/admin/[redacted]?x=1"
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/\/rpc\/admin\/[^/?#\s"'<>]+/g, `/rpc/admin/${REDACTED}`).replace(/([?&]token=)[^&#\s"']*/g, `$1${REDACTED}`);
+}
+
+/**
+ * Removes every secret the service knows the shape of from a text: `/rpc/admin/<secret>`, `token=` query values,
+ * `cf_` access keys, JWTs, `Bearer`/`Basic` credentials, and the given secrets.
+ *
+ * @example
+ * scrubSecrets("POST /rpc/admin/abc") // "POST /rpc/admin/[redacted]"
+ */
+export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = redactUrl(text)
+    .replace(/\bcf_[A-Za-z0-9_-]{8,}/g, REDACTED)
+    .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED)
+    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/**
+ * Applies `scrub` to every string inside a plain value (errors become plain objects with their message and stack).
+ */
+function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): unknown {
+  if (typeof value === "string") return scrub(value);
+  if (depth > 8 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) {
+    const { name, message, stack } = value;
+    const code = (value as { code?: unknown }).code;
+    return { type: name, message: scrub(message), stack: stack && scrub(stack), ...(code !== undefined && { code }) };
+  }
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub, depth + 1));
+  // Requests, replies and other instances are left to their serializers (below), which keep only safe fields.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub, depth + 1)]));
+}
+
+/** Fastify's logger options for these settings: stderr or a file, every argument scrubbed. */
+export function loggerOptions(settings: LogSettings = {}): FastifyServerOptions["logger"] {
+  const scrub = (text: string) => scrubSecrets(text, settings.secrets);
+  return {
+    level: settings.level ?? "info",
+    ...(settings.file ? { file: settings.file } : { stream: process.stderr }),
+    hooks: {
+      logMethod(args: unknown[], method: (...args: unknown[]) => void) {
+        method.apply(this, args.map((arg) => scrubDeep(arg, scrub)));
+      },
+    },
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: scrub(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
+  } as FastifyServerOptions["logger"];
+}

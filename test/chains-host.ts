@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChainHost, VnetChainSpec } from "../lib/service/chains";
-import { SqlDatabase } from "../lib/service/store/sqlite";
+import { openDatabase } from "../lib/service/store/database";
+import type { SqlDatabase } from "../lib/service/store/sqlite";
 import type { RelayMode, Transaction } from "../lib/spec";
 
 /** A network of a test environment. */
@@ -24,7 +25,7 @@ export class TestChainHost implements ChainHost {
 
   constructor(
     readonly dataDir: string | null,
-    readonly db: SqlDatabase = SqlDatabase.open(":memory:"),
+    readonly db: SqlDatabase = openDatabase(":memory:"),
   ) {
     db.exec(`CREATE TABLE IF NOT EXISTS test_vnets (id TEXT PRIMARY KEY, spec TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS test_transactions (seq INTEGER PRIMARY KEY AUTOINCREMENT, hash TEXT NOT NULL, vnet_id TEXT NOT NULL, record TEXT NOT NULL);`);

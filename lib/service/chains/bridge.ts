@@ -88,25 +88,9 @@ export function relayedCall(relay: BridgeRelay): { to: string; data: Hex } {
   return { to: BRIDGE_ADDRESS, data: encodeFunctionData({ abi: bridgeAbi(), functionName: "relayed", args: [relay.depositId] }) };
 }
 
-/** `chain_bridge_relays`: every deposit seen, with its relay's outcome. */
+/** `chain_bridge_relays` (a migration of lib/service/store/database.ts): every deposit seen, with its relay's outcome. */
 export class RelayStore {
-  constructor(private readonly db: SqlDatabase) {
-    db.exec(`CREATE TABLE IF NOT EXISTS chain_bridge_relays (
-      source_vnet_id TEXT NOT NULL,
-      deposit_id TEXT NOT NULL,
-      source_chain_id INTEGER NOT NULL,
-      deposit_tx_hash TEXT NOT NULL,
-      destination_vnet_id TEXT NOT NULL,
-      recipient TEXT NOT NULL,
-      amount TEXT NOT NULL,
-      due_at INTEGER NOT NULL,
-      status TEXT NOT NULL CHECK (status IN ('pending', 'relayed', 'failed')),
-      relay_tx_hash TEXT,
-      error TEXT,
-      created_at TEXT NOT NULL,
-      PRIMARY KEY (source_vnet_id, deposit_id)
-    )`);
-  }
+  constructor(private readonly db: SqlDatabase) {}
 
   /** Adds deposits (a deposit already known is left alone). */
   add(relays: readonly BridgeRelay[]): void {

@@ -82,7 +82,6 @@ export class BackendChainEngine implements ChainEngine {
       timeoutMs: options.upstreamTimeoutMs,
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
-    host.db.exec("CREATE TABLE IF NOT EXISTS chain_forks (vnet_id TEXT PRIMARY KEY, network_id TEXT NOT NULL, block_number TEXT NOT NULL)");
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
     this.vnets = new ChainPool({
       launch: (id) => this.launchVnet(id),

@@ -41,7 +41,7 @@ export interface VnetChainSpec {
 export interface ChainHost {
   /** Where chain state lives; null for an in-memory service (the engine uses a temporary directory). */
   readonly dataDir: string | null;
-  /** The service's database, for the engine's own tables (create them IF NOT EXISTS, prefix `chain_`). */
+  /** The service's database, migrated: the engine's own tables (prefix `chain_`) are migrations of store/database.ts. */
   readonly db: SqlDatabase;
   /** Looks a Virtual Environment up; undefined once it is deleted. */
   resolveVnet(vnetId: string): VnetChainSpec | undefined;

@@ -134,6 +134,29 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX simulations_by_project ON simulations (project_id, seq);
   `,
+  // The chain engine's and the web UI's own tables. Earlier versions created them on first use (IF NOT EXISTS here,
+  // so that such a database migrates as it is).
+  `
+  CREATE TABLE IF NOT EXISTS chain_bridge_relays (
+    source_vnet_id TEXT NOT NULL,
+    deposit_id TEXT NOT NULL,
+    source_chain_id INTEGER NOT NULL,
+    deposit_tx_hash TEXT NOT NULL,
+    destination_vnet_id TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    due_at INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'relayed', 'failed')),
+    relay_tx_hash TEXT,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (source_vnet_id, deposit_id)
+  );
+  CREATE TABLE IF NOT EXISTS chain_forks (vnet_id TEXT PRIMARY KEY, network_id TEXT NOT NULL, block_number TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS web_verified_contracts (
+    vnet_id TEXT NOT NULL, address TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (vnet_id, address)
+  );
+  `,
 ];
 
 /** File name of the database inside the data dir. */

@@ -36,8 +36,6 @@ export class VerifiedContracts {
   private readonly statements;
 
   constructor(db: SqlDatabase) {
-    db.exec(`CREATE TABLE IF NOT EXISTS web_verified_contracts (
-      vnet_id TEXT NOT NULL, address TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (vnet_id, address))`);
     this.statements = {
       upsert: db.prepare(
         `INSERT INTO web_verified_contracts (vnet_id, address, record) VALUES (?, ?, ?)

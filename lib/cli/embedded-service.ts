@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { startServer } from "../service/server";
+import { listenFailure } from "./errors";
 
 /** A running embedded service. */
 export interface EmbeddedService {
@@ -28,6 +29,8 @@ export async function startEmbeddedService(options: { dataDir: string | null; po
     port: options.port ?? 0,
     dataDir: options.dataDir === null ? null : resolve(options.dataDir),
     accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
+  }).catch((error: unknown) => {
+    throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");
   });
   return {
     baseUrl: service.baseUrl,

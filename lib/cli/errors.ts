@@ -109,6 +109,30 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
+ * A failure to listen (Node's `listen EADDRINUSE 127.0.0.1:8787`) as a line saying what to do, or the error itself
+ * when it is something else.
+ * @example
+ * listenFailure(Object.assign(new Error("listen EADDRINUSE"), { code: "EADDRINUSE" }), "127.0.0.1", 8787, "--port N")
+ * // CliError("port 8787 on 127.0.0.1 is already in use (...): stop what listens there, or pass --port N ...")
+ */
+export function listenFailure(error: unknown, host: string, port: number, portFlag: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EADDRINUSE") {
+    return new CliError(
+      `port ${port} on ${host} is already in use (another \`chainform serve\` or \`up --keep\`?): stop what listens there, or pass ${portFlag} with another port (0 picks a free one)`,
+      { cause: error },
+    );
+  }
+  if (code === "EACCES") {
+    return new CliError(`this user may not listen on port ${port} (ports below 1024 need privileges): pass ${portFlag} with a port of 1024 or above`, { cause: error });
+  }
+  if (code === "EADDRNOTAVAIL") {
+    return new CliError(`${host} is not an address of this machine: pass --host with one of its addresses (127.0.0.1, or 0.0.0.0 for all)`, { cause: error });
+  }
+  return error;
+}
+
+/**
  * node:util's parseArgs messages in the CLI's words: `Option '--seed <value>' argument missing` becomes
  * `--seed needs a value: ...`, and an unknown option loses the advice about `--` (with its stray quote).
  */

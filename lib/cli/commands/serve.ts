@@ -10,6 +10,7 @@ import { startServer, DEFAULT_HOST, DEFAULT_PORT, ServeConfigError } from "../..
 import { givenCertificate } from "../../service/tls";
 import { loadSeedFile } from "../../service/seed";
 import { UsageError, type Command } from "../command";
+import { listenFailure } from "../errors";
 
 /** Default data dir, relative to the working directory. */
 export const DEFAULT_DATA_DIR = ".chainform";
@@ -57,19 +58,20 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     const certFile = values["tls-cert"];
     const keyFile = values["tls-key"];
     if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
+    const port = integerIn(values.port, "--port", 0, 65_535);
     const service = await startServer({
       host: values.host,
       tls: values.tls && certFile === undefined,
       certificate: certFile && keyFile ? usage(() => givenCertificate(certFile, keyFile)) : undefined,
       insecureHttp: values["insecure-http"],
       publicUrl: values["public-url"],
-      port: integerIn(values.port, "--port", 0, 65_535),
+      port,
       dataDir: values["in-memory"] ? null : resolve(values["data-dir"]),
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }) },
     }).catch((error: unknown) => {
-      throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
+      throw error instanceof ServeConfigError ? new UsageError(error.message) : listenFailure(error, values.host, port, "--port N");
     });
     for (const warning of service.warnings) process.stderr.write(`chainform serve: ${warning}\n`);
     if (service.caFile) {

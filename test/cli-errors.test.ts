@@ -67,6 +67,16 @@ describe("chainform error messages", () => {
     expect({ code: up.code, line: errorLines(up).at(-1) }).toEqual({ code: 1, line: expect.stringMatching(/^chainform up: port \d+ on 127\.0\.0\.1 is already in use/) });
   }, 60_000);
 
+  it("https:// against the plain-HTTP service: says to use http://, at once (one attempt, exit 1)", async () => {
+    const baseUrl = service.baseUrl.replace("http://", "https://");
+    const result = await runCli(["environments", "--verbose"], { env: { ...serviceEnv(service), CHAINFORM_BASE_URL: baseUrl } });
+    expect({ code: result.code, line: errorLines(result)[0] }).toEqual({
+      code: 1,
+      line: `chainform environments: the chainform service at ${baseUrl} speaks plain HTTP, not HTTPS: set CHAINFORM_BASE_URL=${service.baseUrl} (loopback hosts), or start the service with \`chainform serve --tls\``,
+    });
+    expect(result.stderr).not.toMatch(/Attempts:/); // one attempt: the client did not retry
+  }, 30_000);
+
   it("bad key: says which variables to set (exit 1) and never prints the key", async () => {
     const badKey = "cf_this-key-does-not-exist-0123456789";
     for (const verbose of [[], ["--verbose"]]) {

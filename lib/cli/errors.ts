@@ -10,6 +10,7 @@ import {
   ClientConfigError,
   ConnectionError,
   InsecureUrlError,
+  PlainHttpServiceError,
   RateLimitError,
   TimeoutError,
   describeAttempts,
@@ -80,6 +81,12 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
       error.code === "ERR_TLS_CERT_ALTNAME_INVALID"
         ? `the TLS certificate of ${baseUrl} does not name that host: set CHAINFORM_BASE_URL to the baseUrl \`chainform serve\` printed`
         : `the TLS certificate of ${baseUrl} is not trusted (${error.code}): set CHAINFORM_CA_FILE to the certificate file \`chainform serve --tls\` printed (caFile in its ready line)`,
+    );
+  }
+  if (error instanceof PlainHttpServiceError) {
+    const plain = baseUrl.replace(/^https:/i, "http:");
+    return explained(
+      `the chainform service at ${baseUrl} speaks plain HTTP, not HTTPS: set CHAINFORM_BASE_URL=${plain} (loopback hosts), or start the service with \`chainform serve --tls\``,
     );
   }
   if (error instanceof ClientConfigError && error.option === "caFile") {

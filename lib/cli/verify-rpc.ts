@@ -7,8 +7,9 @@
  * fork (gas at the effective price, blob gas, L1 fee, and the value of those that succeeded, read from the blocks
  * and receipts), is at least the funded amount. An account that has only spent gas (tests, its own contract deploys,
  * a re-deploy after the tests ran) therefore passes exactly, and one that was never funded fails: it holds nothing
- * and, having nothing, can have paid nothing. Only money received from elsewhere can cover a missing funding, and
- * only when it is at least the funded amount.
+ * and, having nothing, can have paid nothing. Only money received from elsewhere (or held at the fork block, for an
+ * address with a history on the forked network) can cover a missing funding, and only when it is at least the
+ * funded amount.
  *
  * Two other designs were measured and set aside. Reading the balance at the block where the environment was
  * prepared: anvil applies the funding (a cheatcode) to the next block mined, together with that block's first

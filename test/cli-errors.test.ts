@@ -54,6 +54,29 @@ describe("chainform error messages", () => {
     expect(verbose.stderr).toMatch(/ECONNREFUSED/);
   }, 30_000);
 
+  it("serve and up --port on a busy port: say the port is in use and how to pick another (exit 1)", async () => {
+    const port = Number(new URL(service.baseUrl).port);
+    const serve = await runCli(["serve", "--in-memory", "--port", String(port)]);
+    expect({ code: serve.code, lines: errorLines(serve) }).toEqual({
+      code: 1,
+      lines: [
+        `chainform serve: port ${port} on 127.0.0.1 is already in use (another \`chainform serve\` or \`up --keep\`?): stop what listens there, or pass --port N with another port (0 picks a free one)`,
+      ],
+    });
+    const up = await runCli(["up", "--port", String(port), workDir], { env: { CHAINFORM_BASE_URL: undefined } });
+    expect({ code: up.code, line: errorLines(up).at(-1) }).toEqual({ code: 1, line: expect.stringMatching(/^chainform up: port \d+ on 127\.0\.0\.1 is already in use/) });
+  }, 60_000);
+
+  it("https:// against the plain-HTTP service: says to use http://, at once (one attempt, exit 1)", async () => {
+    const baseUrl = service.baseUrl.replace("http://", "https://");
+    const result = await runCli(["environments", "--verbose"], { env: { ...serviceEnv(service), CHAINFORM_BASE_URL: baseUrl } });
+    expect({ code: result.code, line: errorLines(result)[0] }).toEqual({
+      code: 1,
+      line: `chainform environments: the chainform service at ${baseUrl} speaks plain HTTP, not HTTPS: set CHAINFORM_BASE_URL=${service.baseUrl} (loopback hosts), or start the service with \`chainform serve --tls\``,
+    });
+    expect(result.stderr).not.toMatch(/Attempts:/); // one attempt: the client did not retry
+  }, 30_000);
+
   it("bad key: says which variables to set (exit 1) and never prints the key", async () => {
     const badKey = "cf_this-key-does-not-exist-0123456789";
     for (const verbose of [[], ["--verbose"]]) {

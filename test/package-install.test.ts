@@ -7,16 +7,27 @@
  * - a CDK Terrain app (cdktn 0.24, `chainform/cdktn`) and a CDKTF app (cdktf 0.21, `chainform/cdktf`), each with an
  *   Environment, a Bridge and lookups: deploy (synth, init, plan, apply), a second plan with no changes, outputs,
  *   destroy;
- * - `chainform init` of each template, then `npx chainform up` in it.
- * One install serves every case (it builds better-sqlite3 from source here, which takes minutes). The project holds
- * both frameworks and one `constructs` (10.7, which both accept); chainform brings no copy of its own.
+ * - `chainform init` of each template, then `npx chainform up` in it (the hcl one after a real `npm install` of the
+ *   dependency init wrote: a copy of the tarball in vendor/);
+ * - a team's first week (issue 26): an app whose prefunded account deploys a contract and sends transactions, then
+ *   `deploy` again and `up`, all green; an account holding nothing of its funding still fails the check;
+ * - the installed package's docs: every relative link of its Markdown resolves inside it; no scripts in its
+ *   package.json; repository and homepage set.
+ * The install compiles nothing on Node.js 22 and 24 (better-sqlite3 is an optional peer); on Node.js 20 the service
+ * first says to `npm install better-sqlite3`, and the test does so, as a user would (that one compiles, minutes).
+ * The project holds both frameworks and one `constructs` (10.7, which both accept); chainform brings no copy.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, normalize, relative } from "node:path";
 import { cleanEnv, collect, ROOT, serviceEnv, type CliResult } from "./helpers/cli";
+import { FUNDED_ACCOUNT, prefundedConfiguration, setBalance, spendFromFundedAccount } from "./helpers/prefunded-app";
 import { startTestService, type TestService } from "./helpers/service";
+
+const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
+/** Node.js 20 has no node:sqlite: the service there needs better-sqlite3, which chainform does not install. */
+const NEEDS_BETTER_SQLITE3 = NODE_MAJOR < 22;
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -107,7 +118,13 @@ describe("the packed package, installed into a fresh project", () => {
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-infra", version: "0.0.0", private: true }));
     const started = performance.now();
     ok(await run("npm", ["install", "--no-audit", "--no-fund", tarball, "cdktn@0.24", "cdktf@0.21", "constructs@~10.7.0"], project, {}, 1_800_000), "npm install");
-    process.stderr.write(`package-install: npm install took ${Math.round((performance.now() - started) / 1000)} s\n`);
+    process.stderr.write(`package-install: npm install took ${Math.round((performance.now() - started) / 1000)} s on Node.js ${process.versions.node}\n`);
+    if (NEEDS_BETTER_SQLITE3) {
+      // What a Node.js 20 user meets first, then the one command it names.
+      const serve = await npx(["serve", "--in-memory", "--port", "0"], project);
+      expect({ code: serve.code, stderr: serve.stderr }).toEqual({ code: 1, stderr: expect.stringContaining("run `npm install better-sqlite3` in your project") });
+      ok(await run("npm", ["install", "--no-audit", "--no-fund", "better-sqlite3@^12"], project, {}, 1_800_000), "npm install better-sqlite3");
+    }
     service = await startTestService();
   }, 2_700_000);
 
@@ -139,6 +156,45 @@ describe("the packed package, installed into a fresh project", () => {
     expect(help.stdout).toMatch(/^  init +\S/m);
     const serveHelp = ok(await npx(["serve", "--help"], project), "chainform serve --help");
     expect(serveHelp.stdout).toMatch(/--data-dir DIR/);
+  });
+
+  (NEEDS_BETTER_SQLITE3 ? it.skip : it)("installing it compiled nothing: no better-sqlite3, no native module", () => {
+    expect(existsSync(join(project, "node_modules", "better-sqlite3"))).toBe(false);
+    const native: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith(".node") || /[\\/]build[\\/]Release$/.test(dir)) native.push(relative(project, join(dir, entry.name)));
+      }
+    };
+    walk(join(project, "node_modules"));
+    expect(native).toEqual([]);
+  });
+
+  it("ships the docs its README links to, repository and homepage, and no scripts", () => {
+    const installed = join(project, "node_modules", "chainform");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.repository).toEqual({ type: "git", url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/) });
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    const markdown: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory() && entry.name !== "node_modules") walk(join(dir, entry.name));
+        else if (entry.name.endsWith(".md")) markdown.push(join(dir, entry.name));
+      }
+    };
+    walk(installed);
+    expect(markdown.map((file) => relative(installed, file))).toEqual(expect.arrayContaining(["README.md", "docs/installing.md", "lib/client/README.md"]));
+    const dead: string[] = [];
+    for (const file of markdown) {
+      for (const [, target] of readFileSync(file, "utf8").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const path = normalize(join(dirname(file), target));
+        if (!path.startsWith(installed) || !existsSync(path)) dead.push(`${relative(installed, file)} -> ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
   });
 
   it("serve runs the local service from the installed package; teardown talks to it", async () => {
@@ -206,23 +262,72 @@ describe("the packed package, installed into a fresh project", () => {
       const dir = join(project, "apps", `new-${template}`);
       const created = ok(await npx(["init", dir, "--template", template], project), "chainform init");
       expect(created.stdout).toMatch(/npm install\n {2}npx chainform up\n$/);
+      // The project installed chainform from the tarball on disk: the new one gets a copy of it, inside itself, so
+      // that its CI's `npm ci` can install it too (issue 26, item 2).
+      expect(created.stdout).toContain(`Its chainform dependency is "file:vendor/chainform-${version}.tgz", from the tarball ${join(work, `chainform-${version}.tgz`)}`);
       const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-      expect(manifest.dependencies.chainform).toBe(`^${version}`);
-      // What `npm install` would put there is what the project installed: check that it satisfies the template's
-      // ranges, then share it instead of a second install of minutes (a link inside the temporary project).
-      const semver = require(join(project, "node_modules", "semver")) as { satisfies(v: string, range: string): boolean };
-      for (const [name, range] of Object.entries(manifest.dependencies)) {
-        const installed = (JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
-        expect({ name, installed, satisfies: semver.satisfies(installed, range) }).toEqual({ name, installed, satisfies: true });
-      }
+      expect(manifest.dependencies.chainform).toBe(`file:vendor/chainform-${version}.tgz`);
+      expect(readFileSync(join(dir, "vendor", `chainform-${version}.tgz`)).equals(readFileSync(join(work, `chainform-${version}.tgz`)))).toBe(true);
       for (const file of [".gitignore", ".github/workflows/chainform.yml", template === "hcl" ? "main.tf" : "cdktf.json"]) {
         expect(existsSync(join(dir, file))).toBe(true);
       }
-      symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
+      if (template === "hcl") {
+        // The dependency init wrote installs: a real `npm install` (chainform alone, seconds).
+        ok(await run("npm", ["install", "--no-audit", "--no-fund"], dir, {}, 1_800_000), "npm install in the new project");
+        expect(JSON.parse(readFileSync(join(dir, "node_modules", "chainform", "package.json"), "utf8")).version).toBe(version);
+        // Node.js 20's extra step, shared from the project instead of a second compile of minutes.
+        if (NEEDS_BETTER_SQLITE3) symlinkSync(join(project, "node_modules", "better-sqlite3"), join(dir, "node_modules", "better-sqlite3"));
+      } else {
+        // What `npm install` would put there is what the project installed: check that it satisfies the template's
+        // ranges, then share it instead of a second install (a link inside the temporary project).
+        const semver = require("semver") as { satisfies(v: string, range: string): boolean };
+        for (const [name, range] of Object.entries(manifest.dependencies)) {
+          if (name === "chainform") continue;
+          const installed = (JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+          expect({ name, installed, satisfies: semver.satisfies(installed, range) }).toEqual({ name, installed, satisfies: true });
+        }
+        symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
+      }
       const up = await npx(["up"], dir);
       if (up.code !== 0) throw new Error(`chainform up exited ${up.code}:\n${up.stdout}\n${up.stderr}`);
       expect(up.stderr).toMatch(/up: applied, checked and destroyed/);
       expect(up.stdout).toMatch(/84530/);
     }, 900_000);
   }
+
+  describe("a team's first week: prefunded accounts that pay gas", () => {
+    const artifact = () => join(project, "node_modules", "chainform", "dist", "contracts", "ChainformToken.json");
+    const app = (name: string, options: { slug: string; chainId: number; contract: boolean }) => {
+      const dir = join(project, "week", name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "main.tf"), prefundedConfiguration({ ...options, artifactPath: artifact() }));
+      return dir;
+    };
+    const outputs = async (dir: string) =>
+      JSON.parse(ok(await npx(["outputs", "--include-sensitive", dir], project, serviceEnv(service)), "chainform outputs").stdout) as Record<string, string>;
+
+    it("the account deploys a contract and sends transactions; deploy again and up still exit 0", async () => {
+      const dir = app("funded", { slug: "week-funded", chainId: 73_561, contract: true });
+      const env = serviceEnv(service);
+      ok(await npx(["deploy", dir], project, env), "the first deploy (the account paid for its contract)");
+      await spendFromFundedAccount((await outputs(dir)).rpc_url, 73_561, 3);
+      const again = ok(await npx(["deploy", dir], project, env), "deploy after the team's transactions");
+      expect(again.stdout).toMatch(/No changes\./);
+      const up = ok(await npx(["up", dir], project, env), "up on the same app");
+      expect(up.stderr).toMatch(/up: applied, checked and destroyed/);
+    }, 900_000);
+
+    it("an environment whose prefunding did not happen still fails the check", async () => {
+      const dir = app("unfunded", { slug: "week-unfunded", chainId: 73_562, contract: false });
+      const env = serviceEnv(service);
+      ok(await npx(["deploy", dir], project, env), "deploy");
+      await setBalance((await outputs(dir)).admin_rpc_url, FUNDED_ACCOUNT.address, 0n);
+      const failed = await npx(["deploy", dir], project, env);
+      expect({ code: failed.code, stderr: failed.stderr }).toEqual({
+        code: 1,
+        stderr: expect.stringContaining(`${FUNDED_ACCOUNT.address} holds 0 wei and paid 0 wei in 0 transaction(s) of its own since the fork`),
+      });
+      ok(await npx(["destroy", dir], project, env), "destroy");
+    }, 900_000);
+  });
 });

@@ -15,11 +15,13 @@ export const APP_OPTIONS = {
   "show-secrets": { type: "boolean", default: false },
 } as const satisfies ParseArgsConfig["options"];
 
-/** Usage lines for {@link APP_OPTIONS}. */
+/** The usage text of APP_DIR and `--stack`, which every app command takes. */
 export const APP_OPTIONS_USAGE = `  APP_DIR           a cdktf or cdktn app (with cdktf.json) or a Terraform configuration (*.tf);
-                    default: the working directory (examples/cdktf/multichain-ci inside chainform's repository)
-  --stack NAME      only this stack of the app (default: every stack)
-  --show-secrets    also print the Admin RPC URLs (secrets: anyone holding one controls the chain)`;
+                    default: the working directory (\`npx chainform init\` creates one)
+  --stack NAME      only this stack of the app (default: every stack)`;
+
+/** The usage text of `--show-secrets`, for the commands that print RPC URLs (deploy, up). */
+export const SHOW_SECRETS_USAGE = `  --show-secrets    also print the Admin RPC URLs (secrets: anyone holding one controls the chain)`;
 
 /** The values of {@link APP_OPTIONS}. */
 export interface AppValues {
@@ -27,8 +29,14 @@ export interface AppValues {
   readonly "show-secrets"?: boolean | undefined;
 }
 
-/** Parses the arguments of a command that takes only {@link APP_OPTIONS} and APP_DIR. */
-export function parseAppArgs(args: string[]): { values: AppValues; appDir: string } {
+/**
+ * Parses the arguments of a command that takes only {@link APP_OPTIONS} and APP_DIR. `printsRpcUrls: false` (plan,
+ * destroy) refuses `--show-secrets`, which would change nothing there, with a line that says so.
+ */
+export function parseAppArgs(args: string[], command: { name: string; printsRpcUrls: boolean }): { values: AppValues; appDir: string } {
+  if (!command.printsRpcUrls && args.some((arg) => arg === "--show-secrets" || arg.startsWith("--show-secrets="))) {
+    throw new UsageError(`--show-secrets is for deploy and up, which print RPC URLs; ${command.name} prints none`);
+  }
   const { values, positionals } = parseArgs({ args, options: APP_OPTIONS, allowPositionals: true, strict: true });
   return { values, appDir: appDirOf(positionals) };
 }

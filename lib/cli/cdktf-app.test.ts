@@ -60,6 +60,15 @@ describe("cdktf apps", () => {
     expect(resolveAppDir("sub", dir)).toBe(join(dir, "sub"));
   });
 
+  it("takes chainform's example app only in chainform's own repository, never from a user's project", () => {
+    // GIVEN a user's app that happens to hold a directory named like chainform's example
+    writeFileSync(join(dir, "main.tf"), "");
+    mkdirSync(join(dir, "examples", "cdktf", "multichain-ci"), { recursive: true });
+    // THEN the default is the user's app; only chainform's own root defaults to its example
+    expect(resolveAppDir(undefined, dir, join(dir, "elsewhere"))).toBe(dir);
+    expect(resolveAppDir(undefined, dir, dir)).toBe(join(dir, "examples", "cdktf", "multichain-ci"));
+  });
+
   it("runs a leading `npx tsx` with an installed tsx, never through npx", () => {
     const app: CdktfApp = { kind: "cdktf", dir, command: "npx tsx main.ts --flag", outDir: join(dir, "cdktf.out"), context: {} };
     const command = appCommand(app);

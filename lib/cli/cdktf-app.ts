@@ -10,7 +10,10 @@ import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { packageRoot } from "../terraform/mirror";
 import { CliError } from "./errors";
 
-/** The example app `chainform up` runs when no APP_DIR is given inside chainform's own repository. */
+/**
+ * The example app `chainform up` runs when no APP_DIR is given in the root of chainform's own repository (what
+ * `npm start` does there). Anywhere else the default is the working directory.
+ */
 export const DEFAULT_APP_DIR = join("examples", "cdktf", "multichain-ci");
 
 /** An app of either kind. */
@@ -58,13 +61,13 @@ function hasTerraformFiles(dir: string): boolean {
 }
 
 /**
- * The app directory for an APP_DIR argument: as given; without one, the example inside chainform's repository,
- * else the working directory when it is an app.
+ * The app directory for an APP_DIR argument: as given; without one, the working directory when it is an app (in
+ * the root of chainform's own repository: its example, {@link DEFAULT_APP_DIR}).
  */
-export function resolveAppDir(given: string | undefined, cwd: string = process.cwd()): string {
+export function resolveAppDir(given: string | undefined, cwd: string = process.cwd(), chainformRoot: string = packageRoot()): string {
   if (given !== undefined) return resolve(cwd, given);
   const example = resolve(cwd, DEFAULT_APP_DIR);
-  if (existsSync(example)) return example;
+  if (resolve(cwd) === resolve(chainformRoot) && existsSync(example)) return example;
   if (isAppDir(cwd)) return cwd;
   throw new CliError(`${cwd} holds no app (no cdktf.json, no *.tf file): ${APP_DIR_HINT}`);
 }

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { startServer } from "../service/server";
+import { listenFailure } from "./errors";
 
 /** A running embedded service. */
 export interface EmbeddedService {
@@ -38,6 +39,8 @@ export async function startEmbeddedService(options: {
     forkUrls: options.forkUrls,
     forkCacheDir: options.forkCacheDir,
     offline: options.offline,
+  }).catch((error: unknown) => {
+    throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");
   });
   return {
     baseUrl: service.baseUrl,

@@ -10,6 +10,7 @@ import {
   ClientConfigError,
   ConnectionError,
   InsecureUrlError,
+  PlainHttpServiceError,
   RateLimitError,
   TimeoutError,
   describeAttempts,
@@ -82,6 +83,12 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
         : `the TLS certificate of ${baseUrl} is not trusted (${error.code}): set CHAINFORM_CA_FILE to the certificate file \`chainform serve --tls\` printed (caFile in its ready line)`,
     );
   }
+  if (error instanceof PlainHttpServiceError) {
+    const plain = baseUrl.replace(/^https:/i, "http:");
+    return explained(
+      `the chainform service at ${baseUrl} speaks plain HTTP, not HTTPS: set CHAINFORM_BASE_URL=${plain} (loopback hosts), or start the service with \`chainform serve --tls\``,
+    );
+  }
   if (error instanceof ClientConfigError && error.option === "caFile") {
     return explained(`CHAINFORM_CA_FILE is unusable: ${error.shortMessage} ${error.details}`);
   }
@@ -106,6 +113,30 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
   }
   if (error instanceof BaseError) return explained(error.shortMessage);
   return explained(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * A failure to listen (Node's `listen EADDRINUSE 127.0.0.1:8787`) as a line saying what to do, or the error itself
+ * when it is something else.
+ * @example
+ * listenFailure(Object.assign(new Error("listen EADDRINUSE"), { code: "EADDRINUSE" }), "127.0.0.1", 8787, "--port N")
+ * // CliError("port 8787 on 127.0.0.1 is already in use (...): stop what listens there, or pass --port N ...")
+ */
+export function listenFailure(error: unknown, host: string, port: number, portFlag: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EADDRINUSE") {
+    return new CliError(
+      `port ${port} on ${host} is already in use (another \`chainform serve\` or \`up --keep\`?): stop what listens there, or pass ${portFlag} with another port (0 picks a free one)`,
+      { cause: error },
+    );
+  }
+  if (code === "EACCES") {
+    return new CliError(`this user may not listen on port ${port} (ports below 1024 need privileges): pass ${portFlag} with a port of 1024 or above`, { cause: error });
+  }
+  if (code === "EADDRNOTAVAIL") {
+    return new CliError(`${host} is not an address of this machine: pass --host with one of its addresses (127.0.0.1, or 0.0.0.0 for all)`, { cause: error });
+  }
+  return error;
 }
 
 /**

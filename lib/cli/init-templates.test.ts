@@ -3,7 +3,7 @@ import { initFiles, INIT_TEMPLATES, projectSlug } from "./init-templates";
 describe("chainform init templates", () => {
   it("writes a CDK app per framework that imports the framework's own chainform entry", () => {
     for (const framework of ["cdktn", "cdktf"] as const) {
-      const files = initFiles(framework, "payments", "1.2.3");
+      const files = initFiles(framework, "payments", "^1.2.3");
       expect(Object.keys(files).sort()).toEqual([".github/workflows/chainform.yml", ".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
       expect(files["main.ts"]).toContain(`from "${framework}";`);
       expect(files["main.ts"]).toContain(`from "chainform/${framework}";`);
@@ -13,21 +13,21 @@ describe("chainform init templates", () => {
       expect(manifest.dependencies.chainform).toBe("^1.2.3");
     }
     // cdktn 0.24 accepts only constructs >=10.6.0 <10.8.0
-    expect(JSON.parse(initFiles("cdktn", "x", "1.0.0")["package.json"]).dependencies.constructs).toBe(">=10.6.0 <10.8.0");
+    expect(JSON.parse(initFiles("cdktn", "x", "^1.0.0")["package.json"]).dependencies.constructs).toBe(">=10.6.0 <10.8.0");
   });
 
   it("writes a Terraform configuration for hcl, with chainform as the only dependency", () => {
-    const files = initFiles("hcl", "payments", "1.2.3");
+    const files = initFiles("hcl", "payments", "file:vendor/chainform-1.2.3.tgz");
     expect(Object.keys(files).sort()).toEqual([".github/workflows/chainform.yml", ".gitignore", "main.tf", "package.json"]);
     expect(files["main.tf"]).toContain('source = "chainform/chainform"');
     expect(files["main.tf"]).toContain('slug = "${var.environment_name}-payments"');
-    expect(JSON.parse(files["package.json"]).dependencies).toEqual({ chainform: "^1.2.3" });
+    expect(JSON.parse(files["package.json"]).dependencies).toEqual({ chainform: "file:vendor/chainform-1.2.3.tgz" });
     expect(files[".github/workflows/chainform.yml"]).toContain("TF_VAR_environment_name: pr-${{ github.event.number }}");
   });
 
   it("ignores what chainform writes and names outputs the workflow reads", () => {
     for (const template of INIT_TEMPLATES) {
-      const files = initFiles(template, "x", "1.0.0");
+      const files = initFiles(template, "x", "^1.0.0");
       for (const ignored of ["cdktf.out/", ".terraform/", ".chainform/", "node_modules/"]) expect(files[".gitignore"]).toContain(ignored);
       for (const output of ["mainnet_rpc_url", "mainnet_chain_id", "base_rpc_url", "base_chain_id"]) {
         expect(files[".github/workflows/chainform.yml"]).toContain(`steps.chainform.outputs.${output}`);

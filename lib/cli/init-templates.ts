@@ -1,7 +1,8 @@
 /**
  * The projects `chainform init` writes: a CDK Terrain app (default), a CDKTF app, or a plain Terraform
  * configuration, each with its package.json, .gitignore and a GitHub Actions workflow. Pure functions of the
- * template, the project name and chainform's version, so a unit test can read every file.
+ * template, the project name and the chainform dependency (lib/cli/install-source.ts), so a unit test can read
+ * every file.
  */
 
 /** The templates `chainform init --template` offers; the first is the default. */
@@ -25,12 +26,12 @@ export function projectSlug(name: string): string {
 /**
  * The files of a new project, path (relative to the project directory) -> content.
  * @example
- * initFiles("cdktn", "payments", "0.1.0")["main.ts"] // a CDK Terrain app with one environment
+ * initFiles("cdktn", "payments", "^0.1.0")["main.ts"] // a CDK Terrain app with one environment
  */
-export function initFiles(template: InitTemplate, name: string, chainformVersion: string): Record<string, string> {
+export function initFiles(template: InitTemplate, name: string, chainformDependency: string): Record<string, string> {
   const slug = projectSlug(name);
   const files: Record<string, string> = {
-    "package.json": packageJson(template, slug, chainformVersion),
+    "package.json": packageJson(template, slug, chainformDependency),
     ".gitignore": GITIGNORE,
     ".github/workflows/chainform.yml": workflow(template),
   };
@@ -48,7 +49,7 @@ export function initFiles(template: InitTemplate, name: string, chainformVersion
   return files;
 }
 
-function packageJson(template: InitTemplate, slug: string, chainformVersion: string): string {
+function packageJson(template: InitTemplate, slug: string, chainformDependency: string): string {
   const scripts: Record<string, string> = {
     up: "chainform up",
     deploy: "chainform deploy",
@@ -56,7 +57,7 @@ function packageJson(template: InitTemplate, slug: string, chainformVersion: str
     destroy: "chainform destroy",
     outputs: "chainform outputs",
   };
-  const dependencies: Record<string, string> = { chainform: `^${chainformVersion}` };
+  const dependencies: Record<string, string> = { chainform: chainformDependency };
   let devDependencies: Record<string, string> | undefined;
   if (template !== "hcl") {
     scripts.synth = "tsx main.ts";

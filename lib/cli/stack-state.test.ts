@@ -8,7 +8,7 @@ describe("deployedNetworks", () => {
       values: {
         id: `id-${slug}`,
         slug,
-        network_config: [{ network_id: "1", account: [{ address: "0xaa", balance: "0x10" }] }, { network_id: "8453", account: [] }],
+        network_config: [{ network_id: "1", block_number: "0x64", account: [{ address: "0xaa", balance: "0x10" }] }, { network_id: "8453", account: [] }],
         vnets: [
           { network_id: "1", chain_id: 73571, public_rpc_url: "http://x/rpc/public/1", admin_rpc_url: "http://x/rpc/admin/s1" },
           { network_id: "8453", chain_id: 84530, public_rpc_url: "http://x/rpc/public/2", admin_rpc_url: "http://x/rpc/admin/s2" },
@@ -36,8 +36,10 @@ describe("deployedNetworks", () => {
       publicRpcUrl: "http://x/rpc/public/1",
       adminRpcUrl: "http://x/rpc/admin/s1",
       accounts: [{ address: "0xaa", balance: "0x10" }],
+      forkBlock: "0x64",
     });
     expect(networks[1].accounts).toEqual([]);
+    expect(networks[1].forkBlock).toBeNull();
   });
 
   it("an empty state has no networks", () => {

@@ -27,6 +27,11 @@ export interface DeployedNetwork {
   readonly adminRpcUrl: string;
   /** Accounts funded on this network. */
   readonly accounts: readonly PrefundedAccount[];
+  /**
+   * The block the network was forked at (network_config.block_number, hex or decimal as the state spells it), after
+   * which the environment was prepared; null when the state does not say.
+   */
+  readonly forkBlock: string | null;
 }
 
 interface StateModule {
@@ -53,7 +58,7 @@ export function deployedNetworks(stack: string, show: { values?: { root_module?:
 }
 
 function networksOf(stack: string, values: Record<string, unknown>): DeployedNetwork[] {
-  const configs = (values.network_config as { network_id?: string; account?: PrefundedAccount[] }[] | null) ?? [];
+  const configs = (values.network_config as { network_id?: string; block_number?: string | null; account?: PrefundedAccount[] }[] | null) ?? [];
   const vnets = (values.vnets as Record<string, unknown>[] | null) ?? [];
   return vnets.map((vnet) => {
     const networkId = String(vnet.network_id ?? "");
@@ -67,6 +72,7 @@ function networksOf(stack: string, values: Record<string, unknown>): DeployedNet
       publicRpcUrl: String(vnet.public_rpc_url ?? ""),
       adminRpcUrl: String(vnet.admin_rpc_url ?? ""),
       accounts: (config?.account ?? []).map((a) => ({ address: String(a.address), balance: String(a.balance) })),
+      forkBlock: typeof config?.block_number === "string" && config.block_number !== "" ? config.block_number : null,
     };
   });
 }

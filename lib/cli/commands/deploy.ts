@@ -1,5 +1,5 @@
 /** `chainform deploy [APP_DIR]`: synthesize, init, plan, apply, print the RPC URLs and check them. */
-import { APP_OPTIONS_USAGE, parseAppArgs, runAppCommand } from "../app-command";
+import { APP_OPTIONS_USAGE, parseAppArgs, runAppCommand, SHOW_SECRETS_USAGE } from "../app-command";
 import type { Command } from "../command";
 import { Pipeline } from "../pipeline";
 
@@ -13,9 +13,10 @@ environment's networks with their chain ids and Public RPC URLs, and checks that
 chain id and every prefunded account holds its balance. Uses the service named by CHAINFORM_BASE_URL.
 
 ${APP_OPTIONS_USAGE}
+${SHOW_SECRETS_USAGE}
 `,
   async run(args, context) {
-    const { values, appDir } = parseAppArgs(args);
+    const { values, appDir } = parseAppArgs(args, { name: "deploy", printsRpcUrls: true });
     return runAppCommand(context, appDir, values, async ({ progress, pipelineOptions }) => {
       const pipeline = await Pipeline.prepare(pipelineOptions(process.env));
       await pipeline.plan();

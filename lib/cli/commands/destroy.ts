@@ -15,7 +15,7 @@ CI job lost it), use \`chainform teardown --prefix P\`.
 ${APP_OPTIONS_USAGE}
 `,
   async run(args, context) {
-    const { values, appDir } = parseAppArgs(args);
+    const { values, appDir } = parseAppArgs(args, { name: "destroy", printsRpcUrls: false });
     return runAppCommand(context, appDir, values, async ({ progress, pipelineOptions }) => {
       const pipeline = await Pipeline.prepare(pipelineOptions(process.env));
       await pipeline.destroy();

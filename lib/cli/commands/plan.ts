@@ -14,7 +14,7 @@ Changes nothing. Uses the service named by CHAINFORM_BASE_URL.
 ${APP_OPTIONS_USAGE}
 `,
   async run(args, context) {
-    const { values, appDir } = parseAppArgs(args);
+    const { values, appDir } = parseAppArgs(args, { name: "plan", printsRpcUrls: false });
     return runAppCommand(context, appDir, values, async ({ progress, pipelineOptions }) => {
       const pipeline = await Pipeline.prepare(pipelineOptions(process.env));
       await pipeline.plan();

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_RUNNING_CHAINS } from "../../service/chains/chain-pool";
 import { LOG_LEVELS } from "../../service/log";
 import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
+import { listenFailure } from "../errors";
 
 /** Default data dir, relative to the working directory. */
 export const DEFAULT_DATA_DIR = ".chainform";
@@ -77,13 +78,14 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     const certFile = values["tls-cert"];
     const keyFile = values["tls-key"];
     if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
+    const port = integerIn(values.port, "--port", 0, 65_535);
     const service = await startServer({
       host: values.host,
       tls: values.tls && certFile === undefined,
       certificate: certFile && keyFile ? usage(() => givenCertificate(certFile, keyFile)) : undefined,
       insecureHttp: values["insecure-http"],
       publicUrl: values["public-url"],
-      port: integerIn(values.port, "--port", 0, 65_535),
+      port,
       dataDir: values["in-memory"] ? null : resolve(values["data-dir"]),
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
@@ -92,7 +94,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       maxChains,
       logger: { level: logLevel, file: logFile },
     }).catch((error: unknown) => {
-      throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
+      throw error instanceof ServeConfigError ? new UsageError(error.message) : listenFailure(error, values.host, port, "--port N");
     });
     // Listening for the signals before the ready line: a supervisor may send SIGTERM the moment it reads it.
     const stopped = new Promise<void>((done) => {

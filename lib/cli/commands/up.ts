@@ -3,7 +3,7 @@
  * synthesizes, plans, applies, prints and checks the RPC URLs, and destroys (after Ctrl-C with --keep).
  */
 import { parseArgs } from "node:util";
-import { APP_OPTIONS, APP_OPTIONS_USAGE, appDirOf, runAppCommand } from "../app-command";
+import { APP_OPTIONS, APP_OPTIONS_USAGE, appDirOf, runAppCommand, SHOW_SECRETS_USAGE } from "../app-command";
 import { UsageError, type Command } from "../command";
 import { startEmbeddedService, type EmbeddedService } from "../embedded-service";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
@@ -27,6 +27,7 @@ RPC answers eth_chainId with its chain id and every prefunded account holds its 
   --port N          port of the embedded service (default: a free one)
 ${FORK_OPTIONS_USAGE}
 ${APP_OPTIONS_USAGE}
+${SHOW_SECRETS_USAGE}
 `,
   async run(args, context) {
     const { values, positionals } = parseArgs({

@@ -8,11 +8,12 @@ export {
   type AttemptsMade,
   InsecureUrlError,
   InvalidResponseError,
+  PlainHttpServiceError,
   TimeoutError,
   type RequestLocation,
 } from "./transport";
 import type { ApiError, RateLimitError } from "./api";
-import type { CertificateError, ClientConfigError, ConnectionError, InvalidResponseError, TimeoutError } from "./transport";
+import type { CertificateError, ClientConfigError, ConnectionError, InvalidResponseError, PlainHttpServiceError, TimeoutError } from "./transport";
 
 /** Every error an operation that talks to the service can throw. */
 export type RequestErrorType =
@@ -21,5 +22,6 @@ export type RequestErrorType =
   | TimeoutError
   | ConnectionError
   | CertificateError
+  | PlainHttpServiceError
   | InvalidResponseError
   | ClientConfigError;

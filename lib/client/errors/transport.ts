@@ -75,6 +75,35 @@ export class TimeoutError extends BaseError {
 }
 
 /**
+ * The base URL says `https://` but the service there speaks plain HTTP: the TLS handshake read an HTTP answer.
+ * Nothing was sent and nothing is retried (another attempt meets the same service).
+ *
+ * @example
+ * catch (error) { if (error instanceof PlainHttpServiceError) console.log(`try ${error.suggestedBaseUrl}`) }
+ */
+export class PlainHttpServiceError extends BaseError {
+  override name = "PlainHttpServiceError";
+  /** Request method. */
+  readonly method: string;
+  /** Request path, secrets redacted. */
+  readonly path: string;
+  /** The TLS error code, e.g. `ERR_SSL_WRONG_VERSION_NUMBER`. */
+  readonly code: string | undefined;
+
+  constructor(parameters: RequestLocation & { code: string | undefined; details: string; cause?: unknown }) {
+    super("The service at the base URL speaks plain HTTP, not HTTPS.", {
+      cause: parameters.cause,
+      details: `Use http:// in the base URL (accepted for loopback hosts), or serve TLS (\`chainform serve --tls\`). ${parameters.details}`,
+      docsPath: "#plainhttpserviceerror",
+      metaMessages: requestLines(parameters),
+    });
+    this.method = parameters.method;
+    this.path = parameters.path;
+    this.code = parameters.code;
+  }
+}
+
+/**
  * The connection to the service failed: refused, reset, closed before an answer, or the name did not resolve.
  * `sent` says whether the request may have reached the service.
  *

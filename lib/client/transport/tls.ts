@@ -50,3 +50,15 @@ export const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
   "INVALID_CA",
   "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);
+
+/**
+ * Whether a connection error means the client spoke TLS to a plain-HTTP service (an `https://` base URL for an
+ * `http://` service): OpenSSL read an HTTP answer where a TLS record should be. Node reports it as
+ * `ERR_SSL_WRONG_VERSION_NUMBER` or `ERR_SSL_PACKET_LENGTH_TOO_LONG`, some builds as `EPROTO` with the same text.
+ * @example
+ * isPlainHttpAnswer("ERR_SSL_WRONG_VERSION_NUMBER", "...ssl3_get_record:wrong version number...") // true
+ */
+export function isPlainHttpAnswer(code: string | undefined, message: string): boolean {
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || code === "ERR_SSL_PACKET_LENGTH_TOO_LONG" || code === "ERR_SSL_HTTP_REQUEST") return true;
+  return code === "EPROTO" && /wrong version number|packet length too long|http request/i.test(message);
+}

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { generateSelfSignedCertificate } from "../../tls/certificate";
-import { ApiError, CertificateError, ConnectionError, InvalidResponseError, RateLimitError, TimeoutError } from "../errors";
+import { ApiError, CertificateError, ConnectionError, InvalidResponseError, PlainHttpServiceError, RateLimitError, TimeoutError } from "../errors";
 import { version } from "../version";
 import { createTransport, type ResponseEvent, type TransportSettings } from "./transport";
 
@@ -205,5 +205,26 @@ describe("transport", () => {
     await expect(transport.request({ method: "GET", path: "/g" })).rejects.toBeInstanceOf(InvalidResponseError);
     expect(seen).toHaveLength(1);
     await transport.close();
+  });
+
+  it("https:// against a plain-HTTP service: fails at once with PlainHttpServiceError, no retry", async () => {
+    // GIVEN the plain-HTTP test server, counting connections, and a transport that allows 8 retries
+    let connections = 0;
+    const count = () => connections++;
+    server.on("connection", count);
+    const transport = createTransport(baseUrl.replace("http://", "https://"), { accessKey: "key_1" }, settings({ maxRetries: 8 }));
+    try {
+      // WHEN a request is made
+      const error = await transport.request({ method: "GET", path: "/x" }).catch((e: unknown) => e);
+      // THEN one connection, nothing reached a handler, and the error says to use http://
+      expect(error).toBeInstanceOf(PlainHttpServiceError);
+      expect((error as PlainHttpServiceError).shortMessage).toBe("The service at the base URL speaks plain HTTP, not HTTPS.");
+      expect((error as PlainHttpServiceError).details).toMatch(/^Use http:\/\/ in the base URL/);
+      expect(connections).toBe(1);
+      expect(seen).toEqual([]);
+    } finally {
+      server.off("connection", count);
+      await transport.close();
+    }
   });
 });

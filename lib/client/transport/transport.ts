@@ -1,12 +1,12 @@
 import { Pool } from "undici";
 import type { ErrorBody } from "../../spec";
 import { ApiError, RateLimitError } from "../errors/api";
-import { CertificateError, ConnectionError, InvalidResponseError, TimeoutError } from "../errors/transport";
+import { CertificateError, ConnectionError, InvalidResponseError, PlainHttpServiceError, TimeoutError } from "../errors/transport";
 import { authHeaders, type Credentials } from "./auth";
 import { fullJitterDelay, parseRetryAfter, sleep } from "./backoff";
 import { Pacer, readRateLimitHeaders, type Ticket } from "./pacer";
 import { createRedactor, scrubDeep } from "./redact";
-import { UNTRUSTED_CERTIFICATE_CODES } from "./tls";
+import { isPlainHttpAnswer, UNTRUSTED_CERTIFICATE_CODES } from "./tls";
 import { buildPath, parseBaseUrl, type QueryValues } from "./url";
 
 /**
@@ -90,6 +90,7 @@ type Failure =
   | { kind: "timeout"; cause: unknown }
   | { kind: "connection"; code: string | undefined; sent: boolean; cause: unknown; message: string }
   | { kind: "certificate"; code: string; cause: unknown; message: string }
+  | { kind: "plain-http"; code: string | undefined; cause: unknown; message: string }
   | { kind: "invalid"; status: number; details: string; cause?: unknown };
 
 class AttemptFailure {
@@ -217,6 +218,7 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
       case "connection":
         return policy === "idempotent" || !failure.sent ? backoff() : undefined;
       case "certificate":
+      case "plain-http":
       case "invalid":
         return undefined;
     }
@@ -244,6 +246,8 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
         });
       case "certificate":
         return new CertificateError({ method, path, code: failure.code, details: scrub(failure.message), cause: failure.cause });
+      case "plain-http":
+        return new PlainHttpServiceError({ method, path, code: failure.code, details: scrub(failure.message), cause: failure.cause });
       case "invalid":
         return new InvalidResponseError({ method, path, status: failure.status, details: failure.details, cause: failure.cause });
     }
@@ -283,6 +287,7 @@ function classifyThrown(error: unknown, timedOut: boolean): Failure {
   if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) return { kind: "timeout", cause: error };
   const message = error instanceof Error ? error.message : String(error);
   if (code !== undefined && UNTRUSTED_CERTIFICATE_CODES.has(code)) return { kind: "certificate", code, cause: error, message };
+  if (isPlainHttpAnswer(code, message)) return { kind: "plain-http", code, cause: error, message };
   return { kind: "connection", code, sent: !(code !== undefined && NOT_SENT_CODES.has(code)), cause: error, message };
 }
 

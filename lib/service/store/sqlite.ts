@@ -336,6 +336,24 @@ function numbersWhereSafe(row: unknown): unknown {
   return row;
 }
 
+/**
+ * The one line for a Node.js without node:sqlite whose better-sqlite3 does not load. It is an optional peer
+ * dependency (installing chainform compiles nothing), so on Node.js 20 it is usually missing: say how to add it.
+ * @example
+ * betterSqlite3Unavailable(Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: "MODULE_NOT_FOUND" }))
+ * // "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` (...), or use Node.js 22.13+ or 24."
+ */
+export function betterSqlite3Unavailable(error: unknown, nodeVersion: string = process.version): string {
+  const missing = (error as { code?: unknown } | null)?.code === "MODULE_NOT_FOUND" && /better-sqlite3/.test(String((error as Error).message));
+  if (missing) {
+    return `Node.js ${nodeVersion} has no node:sqlite: run \`npm install better-sqlite3\` in your project (the local service's SQLite on Node.js 20), or use Node.js 22.13+ or 24.`;
+  }
+  return (
+    `Node.js ${nodeVersion} has no node:sqlite, and better-sqlite3 (chainform's SQLite on Node.js 20) could not be ` +
+    `loaded: ${String((error as Error)?.message ?? error).split("\n")[0].replace(/\.$/, "")}. Run \`npm rebuild better-sqlite3\`, or use Node.js 22.13+ or 24.`
+  );
+}
+
 function openBetterSqlite3(path: string, readonly: boolean): Connection {
   let Database: typeof BetterSqlite3;
   try {
@@ -343,10 +361,7 @@ function openBetterSqlite3(path: string, readonly: boolean): Connection {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     Database = require("better-sqlite3") as typeof BetterSqlite3;
   } catch (error) {
-    throw new Error(
-      `Node.js ${process.version} has no node:sqlite, and better-sqlite3 (chainform's SQLite on Node.js 20) could not be ` +
-        `loaded: ${(error as Error).message.split("\n")[0]}. Run \`npm rebuild better-sqlite3\`, or use Node.js 22.13+ or 24.`,
-    );
+    throw new Error(betterSqlite3Unavailable(error));
   }
   const db = new Database(path, { readonly });
   return {

@@ -209,7 +209,7 @@ app.synth();
     expect(unknownCommand.stderr).toMatch(/^chainform: unknown command "launch"/);
     const badFormat = await runCli(["outputs", "--format", "yaml"]);
     expect(badFormat.code).toBe(2);
-    expect(errorLines(badFormat)).toEqual(['chainform outputs: --format must be one of json, env, github, got "yaml"']);
+    expect(errorLines(badFormat)).toEqual(['chainform outputs: --format must be one of json, env, github, foundry, hardhat, got "yaml"']);
   });
 
   it("--help and --version", async () => {

@@ -10,6 +10,7 @@ const deployed = (environment: string, networkId: string, chainId: number): Depl
   chainId,
   publicRpcUrl: `http://127.0.0.1:8787/rpc/public/${environment}-${networkId}`,
   adminRpcUrl: `http://127.0.0.1:8787/rpc/admin/SECRET-${environment}-${networkId}`,
+  forkBlock: null,
   accounts: [],
 });
 const networks: NetworkEndpoint[] = networkEndpoints([deployed("pr-7", "1", 73571), deployed("pr-7", "84532", 845320), deployed("pr-7", "999999", 1999999)]);

@@ -3,6 +3,8 @@
  * limiting and CORS, with one error handler. `server.ts` only listens; tests build the app with `buildApp`
  * and use `inject` or a real port.
  */
+import { isValidChecksumAddress } from "../spec/address";
+import { ADDRESS_FORMAT } from "../spec/common";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/types";
 import { Authenticator, type Requester } from "./auth";
@@ -102,6 +104,8 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     ...(options.https && { https: options.https }),
     logger: logSettings ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls)] }) : false,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Response schemas with anyOf are checked by the serializer's Ajv, which must know the address format.
+    serializerOpts: { ajv: { formats: { [ADDRESS_FORMAT]: isValidChecksumAddress } } },
     routerOptions: { maxParamLength: 500 },
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) =>
       answerClientError(error, socket, (address) => limiter.take(`ip:${address}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit)),

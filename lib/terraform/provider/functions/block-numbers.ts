@@ -40,7 +40,10 @@ export const blockNumberFromHexFunction = defineFunction({
   parameters: fromHexParameters,
   returns: cty.string,
   run([blockNumber]) {
-    const parsed = parseBlockNumber(String(blockNumber).trim());
+    const text = String(blockNumber).trim();
+    // Block numbers may be written in decimal elsewhere, but "12" here would be ambiguous (twelve, or 0x12?).
+    if (!/^0x/i.test(text)) argumentError(fromHexParameters, 0, `${JSON.stringify(text)} is not a block number: use hex with its 0x prefix, e.g. "0x121eac0"`);
+    const parsed = parseBlockNumber(text);
     if ("error" in parsed) argumentError(fromHexParameters, 0, parsed.error);
     return parsed.blockNumber.toString();
   },

@@ -22,8 +22,14 @@ export interface EmbeddedService {
  * const service = await startEmbeddedService({ dataDir: null });
  * spawn("terraform", ["apply"], { env: { ...process.env, ...service.env } });
  */
-export async function startEmbeddedService(options: { dataDir: string | null; port?: number }): Promise<EmbeddedService> {
+export async function startEmbeddedService(options: {
+  dataDir: string | null;
+  port?: number;
+  /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
+  rpcRateLimit?: number;
+}): Promise<EmbeddedService> {
   const service = await startServer({
+    ...(options.rpcRateLimit !== undefined && { rateLimits: { rpcLimit: options.rpcRateLimit } }),
     host: "127.0.0.1",
     port: options.port ?? 0,
     dataDir: options.dataDir === null ? null : resolve(options.dataDir),

@@ -1,7 +1,7 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
- * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]`
- * (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on stdout. Off
+ * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]
+ * [--rpc-rate-limit N|off]` (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on stdout. Off
  * loopback it needs TLS (docs/serving-on-a-network.md).
  */
 import { parseArgs } from "node:util";
@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { startServer, DEFAULT_HOST, DEFAULT_PORT, ServeConfigError } from "../../service/server";
 import { givenCertificate } from "../../service/tls";
 import { loadSeedFile } from "../../service/seed";
+import { DEFAULT_RPC_LIMIT, RPC_LIMIT_OFF } from "../../service/rate-limit";
 import { UsageError, type Command } from "../command";
 
 /** Default data dir, relative to the working directory. */
@@ -18,7 +19,7 @@ const serve: Command = {
   name: "serve",
   summary: "run the local service (offline, persistent in --data-dir)",
   usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
-                       [--rate-limit N] [--burst-limit N]
+                       [--rate-limit N] [--burst-limit N] [--rpc-rate-limit N|off]
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
@@ -31,6 +32,7 @@ Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON lin
   --tls              serve HTTPS with a generated certificate
   --rate-limit N     requests per key per minute (default 400, the hosted service's)
   --burst-limit N    requests per minute from any client, keyed or not (default 250)
+  --rpc-rate-limit N calls per minute per RPC URL, or off (default ${DEFAULT_RPC_LIMIT}: more than a chain answers)
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
 `,
   async run(args) {
@@ -50,10 +52,12 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         "public-url": { type: "string" },
         "rate-limit": { type: "string" },
         "burst-limit": { type: "string" },
+        "rpc-rate-limit": { type: "string" },
       },
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
+    const rpcLimit = values["rpc-rate-limit"] === undefined ? undefined : rpcRateLimit(values["rpc-rate-limit"]);
     const certFile = values["tls-cert"];
     const keyFile = values["tls-key"];
     if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
@@ -67,7 +71,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       dataDir: values["in-memory"] ? null : resolve(values["data-dir"]),
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
-      rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }) },
+      rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }), ...(rpcLimit && { rpcLimit }) },
     }).catch((error: unknown) => {
       throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
     });
@@ -116,6 +120,11 @@ function integerIn(text: string, flag: string, min: number, max: number): number
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
   if (!(value >= min && value <= max)) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;
+}
+
+/** `--rpc-rate-limit`: a count, or `off` for no limit. */
+export function rpcRateLimit(text: string): number {
+  return text === "off" ? RPC_LIMIT_OFF : integerIn(text, "--rpc-rate-limit (a count, or off)", 1, Number.MAX_SAFE_INTEGER);
 }
 
 function optionalCount(text: string | undefined, flag: string): number | undefined {

@@ -1,9 +1,12 @@
 /**
- * A small JSON-RPC 2.0 client over a keep-alive undici pool: one per running chain. `send` passes bodies through
- * untouched (the RPC proxy); `request` unwraps one call's result or throws its error.
+ * A small JSON-RPC 2.0 client over a keep-alive undici pool: one per running chain. `sendRaw` passes a caller's
+ * bytes through and hands the chain's answer back as bytes (the RPC proxy's read-only calls); `send` parses;
+ * `request` unwraps one call's result or throws its error.
  */
 import { Pool } from "undici";
 import type { JsonRpcRequest, JsonRpcResponse } from "./types";
+
+const RAW_HEADERS = { "content-type": "application/json" };
 
 /** A JSON-RPC error answered by a chain. */
 export class JsonRpcError extends Error {
@@ -23,7 +26,19 @@ export class JsonRpcClient {
   private nextId = 1;
 
   constructor(readonly url: string) {
-    this.pool = new Pool(url, { connections: 8, keepAliveTimeout: 30_000, pipelining: 1 });
+    // As many connections as a busy test suite keeps open to an RPC URL (16 and more): a call never queues here
+    // behind another while the chain could answer both.
+    this.pool = new Pool(url, { connections: 32, keepAliveTimeout: 30_000, pipelining: 1 });
+  }
+
+  /**
+   * Sends a body as it is (a request or a batch, as the caller wrote it) and returns the chain's answer as it is,
+   * or null when the chain did not answer 200 (the caller then takes the path that reports it).
+   */
+  async sendRaw(body: Buffer | string): Promise<Buffer | null> {
+    const response = await this.pool.request({ path: "/", method: "POST", headers: RAW_HEADERS, body });
+    const answer = Buffer.from(await response.body.arrayBuffer());
+    return response.statusCode === 200 ? answer : null;
   }
 
   /** Sends a raw body (a request or a batch) and returns the parsed answer. */

@@ -9,9 +9,19 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { request as httpRequest, Agent } from "node:http";
-import autocannon from "autocannon";
 import { forgeProject } from "../test/helpers/forge";
 import { foundrySuiteSources, SUITE_TESTS } from "../test/foundry-suite/load";
+
+// autocannon ships no types; the few fields used here are typed below.
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require("autocannon") as (options: object) => Promise<AutocannonResult>;
 
 const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 2);
@@ -36,18 +46,40 @@ const LOADS: Load[] = [
 ];
 
 /** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
-async function startService(rpcLimit?: number): Promise<{ urls: Urls; stop(): Promise<void> }> {
+interface Cpu {
+  serviceUs: number;
+  anvilUs: number;
+}
+
+async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Promise<Cpu>; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ["--import", "tsx", "bench/support/rpc-service.ts"], {
     stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, ...(rpcLimit !== undefined && { BENCH_RPC_LIMIT: String(rpcLimit) }) },
   });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`the service exited (${code}) before it was ready`)));
+  const lines = createInterface({ input: child.stdout! });
+  let exited: Error | null = null;
+  const waiting = new Set<(error: Error) => void>();
+  child.once("exit", (code) => {
+    exited = new Error(`the service exited (${code})`);
+    for (const reject of waiting) reject(exited);
   });
-  const ready = JSON.parse(line) as { publicUrl: string; adminUrl: string; anvilUrl: string };
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      if (exited) return reject(exited);
+      waiting.add(reject);
+      lines.once("line", (line) => {
+        waiting.delete(reject);
+        resolve(line);
+      });
+    });
+  const ready = JSON.parse(await nextLine()) as { publicUrl: string; adminUrl: string; anvilUrl: string };
   return {
     urls: { anvil: ready.anvilUrl, public: ready.publicUrl, admin: ready.adminUrl },
+    async cpu() {
+      const answer = nextLine();
+      child.stdin!.write("cpu\n");
+      return JSON.parse(await answer) as Cpu;
+    },
     stop: async () => {
       child.stdin!.end();
       await new Promise((resolve) => child.once("exit", resolve));
@@ -55,7 +87,17 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; stop(): Pr
   };
 }
 
-async function cannon(url: string, load: Load): Promise<{ rps: number; p99: number; failures: number }> {
+interface Run {
+  rps: number;
+  p99: number;
+  failures: number;
+  /** CPU per call of the service and of anvil, µs. */
+  serviceUs: number;
+  anvilUs: number;
+}
+
+async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
+  const before = await cpu();
   const result = await autocannon({
     url,
     method: "POST",
@@ -64,7 +106,15 @@ async function cannon(url: string, load: Load): Promise<{ rps: number; p99: numb
     connections: load.connections,
     duration: SECONDS,
   });
-  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  const after = await cpu();
+  const calls = Math.max(1, result.requests.total);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    serviceUs: (after.serviceUs - before.serviceUs) / calls,
+    anvilUs: (after.anvilUs - before.anvilUs) / calls,
+  };
 }
 
 /** `count` calls one after another on one keep-alive connection; returns how many answered 429. */
@@ -99,26 +149,36 @@ const round2 = (n: number) => Number(n.toFixed(2));
 
 async function main(): Promise<void> {
   const service = await startService();
-  const figures: Record<string, Record<Target, { rps: number; p99: number }>> = {};
+  type Figure = { rps: number; p99: number; serviceUsPerCall: number; anvilUsPerCall: number };
+  const figures: Record<string, Record<Target, Figure>> = {};
   try {
     for (const load of LOADS) {
-      const runs: Record<Target, { rps: number; p99: number }[]> = { anvil: [], public: [], admin: [] };
-      await cannon(service.urls.public, { ...load, connections: 4 }); // warm up
+      const runs: Record<Target, Run[]> = { anvil: [], public: [], admin: [] };
+      await cannon(service.urls.public, { ...load, connections: 4 }, service.cpu); // warm up
       for (let round = 0; round < ROUNDS; round += 1) {
         for (const target of TARGETS) {
-          const run = await cannon(service.urls[target], load);
+          const run = await cannon(service.urls[target], load, service.cpu);
           if (run.failures > 0) throw new Error(`${load.name} through ${target}: ${run.failures} failed requests`);
           runs[target].push(run);
         }
       }
       figures[load.name] = Object.fromEntries(
-        TARGETS.map((t) => [t, { rps: Math.round(median(runs[t].map((r) => r.rps))), p99: median(runs[t].map((r) => r.p99)) }]),
-      ) as Record<Target, { rps: number; p99: number }>;
+        TARGETS.map((t) => [
+          t,
+          {
+            rps: Math.round(median(runs[t].map((r) => r.rps))),
+            p99: median(runs[t].map((r) => r.p99)),
+            serviceUsPerCall: Math.round(median(runs[t].map((r) => r.serviceUs))),
+            anvilUsPerCall: Math.round(median(runs[t].map((r) => r.anvilUs))),
+          },
+        ]),
+      ) as Record<Target, Figure>;
       const f = figures[load.name];
       console.log(
         `${load.method}, ${load.connections} connection(s): anvil ${f.anvil.rps}/s p99 ${f.anvil.p99} ms, ` +
           `Public ${f.public.rps}/s (${round2(f.public.rps / f.anvil.rps)}) p99 ${f.public.p99} ms, ` +
-          `Admin ${f.admin.rps}/s (${round2(f.admin.rps / f.anvil.rps)}) p99 ${f.admin.p99} ms`,
+          `Admin ${f.admin.rps}/s (${round2(f.admin.rps / f.anvil.rps)}) p99 ${f.admin.p99} ms; CPU per call: ` +
+          `anvil ${f.anvil.anvilUsPerCall} µs direct, through Public ${f.public.anvilUsPerCall} µs + service ${f.public.serviceUsPerCall} µs`,
       );
     }
 
@@ -130,6 +190,8 @@ async function main(): Promise<void> {
     let passed: Record<"anvil" | "public", boolean> = { anvil: true, public: true };
     try {
       await project.forge(["build"]);
+      // The first run of a project writes forge's caches: not timed.
+      await project.forge(["test", "--fork-url", service.urls.anvil]);
       for (let run = 0; run < FORGE_RUNS; run += 1) {
         for (const target of ["anvil", "public"] as const) {
           const started = performance.now();

@@ -2,8 +2,12 @@
  * The service `bench/rpc` measures, in a process of its own (the load generator must not share its event loop):
  * starts the local service in memory, creates an environment of one network with funded accounts, makes one call
  * so that the chain runs, and prints one JSON line: the Public and Admin RPC URLs and the URL of the vnet's anvil.
- * `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the service's); it runs until stdin closes.
+ * `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the service's); it runs until stdin closes. Each `cpu` line
+ * on stdin is answered with one JSON line: the CPU time this process and the vnet's anvil have used so far (µs), so
+ * that the benchmark can tell what a call costs each of them whatever else the machine runs.
  */
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { startServer } from "../../lib/service/server";
 import type { BackendChainEngine } from "../../lib/service/chains";
 import type { Environment } from "../../lib/spec";
@@ -33,8 +37,20 @@ async function main(): Promise<void> {
   await fetch(url("Public RPC"), { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
   const node = (service.app.service.engine as BackendChainEngine).runningNode(vnet.id)!;
   process.stdout.write(`${JSON.stringify({ publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, pid: process.pid })}\n`);
-  process.stdin.resume();
-  process.stdin.on("end", () => void service.close().then(() => process.exit(0)));
+  const anvilPid = node.pids[node.pids.length - 1];
+  const lines = createInterface({ input: process.stdin });
+  lines.on("line", (line) => {
+    if (line.trim() !== "cpu") return;
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ serviceUs: user + system, anvilUs: processCpuUs(anvilPid) })}\n`);
+  });
+  lines.on("close", () => void service.close().then(() => process.exit(0)));
+}
+
+/** CPU time (user and system) of a process, from /proc (clock ticks of 10 ms): µs. */
+function processCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 main().catch((error) => {

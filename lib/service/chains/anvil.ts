@@ -5,9 +5,11 @@
  * SIGTERM, anvil dumps its state and exits: no orphan process, ever.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
+import { ipcSocketPath } from "./chain-sockets";
 import { JsonRpcClient } from "./json-rpc";
 
 /**
@@ -77,9 +79,12 @@ export function createAnvilBackend(options: AnvilBackendOptions = {}): ChainBack
 }
 
 async function startAnvil(anvilPath: string, options: ChainNodeOptions, startTimeoutMs: number, stopTimeoutMs: number): Promise<ChainNode> {
-  const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...anvilArguments(options)], {
+  // anvil's JSON-RPC also on a Unix socket: the RPC proxy's pass-through calls take it (chain-sockets.ts).
+  const ipcPath = ipcSocketPath();
+  const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...anvilArguments(options), "--ipc", ipcPath], {
     stdio: ["pipe", "pipe", "pipe"],
   });
+  child.once("close", () => rmSync(ipcPath, { force: true })); // anvil leaves the socket file behind
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   child.on("error", () => undefined);
   child.stdin.on("error", () => undefined);
@@ -92,7 +97,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, startTim
     child.kill("SIGKILL");
     throw error;
   });
-  const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`);
+  const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`, ipcPath);
   // anvil may exit on its own (crash); the supervisor then sees no EOF, so end its stdin to let it go.
   child.stdout.once("end", () => child.stdin.end());
 

@@ -3,7 +3,7 @@
  * `serve --rpc-rate-limit` setting.
  */
 import { passesThrough } from "../lib/service/chains/rpc-proxy";
-import { rpcRateLimit } from "../lib/cli/commands/serve";
+import serve, { rpcRateLimit } from "../lib/cli/commands/serve";
 import { DEFAULT_RATE_LIMITS, RPC_LIMIT_OFF } from "../lib/service/rate-limit";
 import type { JsonRpcRequest } from "../lib/service/chains";
 
@@ -33,4 +33,5 @@ test("--rpc-rate-limit takes a count or off; the default is far above what a cha
   expect(() => rpcRateLimit("0")).toThrow(/--rpc-rate-limit/);
   expect(() => rpcRateLimit("many")).toThrow(/a count, or off/);
   expect(DEFAULT_RATE_LIMITS.rpcLimit).toBeGreaterThanOrEqual(60 * 100_000);
+  expect(serve.usage).toMatch(/^  --rpc-rate-limit N /m);
 });

@@ -67,7 +67,7 @@ const IPC_FRAMING: Framing = {
 /** Up to `maxSockets` kept-alive sockets to one node. */
 export class ChainSocketPool {
   private readonly idle: RawConnection[] = [];
-  private readonly queue: ((connection: RawConnection) => void)[] = [];
+  private readonly queue: { resolve: (connection: RawConnection) => void; reject: (error: Error) => void }[] = [];
   private open = 0;
   private closed = false;
   private readonly framing: Framing;
@@ -93,7 +93,7 @@ export class ChainSocketPool {
   /** POSTs a JSON body; rejects when the socket fails or the answer is not one this client reads. */
   async post(body: Buffer | string): Promise<RawAnswer> {
     if (this.closed) throw new Error("the connection pool is closed");
-    const connection = this.idle.pop() ?? (this.open < this.maxSockets ? this.connect() : await new Promise<RawConnection>((resolve) => this.queue.push(resolve)));
+    const connection = this.idle.pop() ?? (this.open < this.maxSockets ? this.connect() : await new Promise<RawConnection>((resolve, reject) => this.queue.push({ resolve, reject })));
     const payload = typeof body === "string" ? Buffer.from(body) : body;
     try {
       return await connection.post(this.framing.encode(payload));
@@ -106,6 +106,7 @@ export class ChainSocketPool {
   close(): void {
     this.closed = true;
     for (const connection of this.idle.splice(0)) connection.destroy();
+    for (const waiter of this.queue.splice(0)) waiter.reject(new Error("the connection pool is closed"));
   }
 
   private connect(): RawConnection {
@@ -114,20 +115,20 @@ export class ChainSocketPool {
       this.open -= 1;
       const index = this.idle.indexOf(connection);
       if (index >= 0) this.idle.splice(index, 1);
+      // A caller waiting for a socket gets a fresh one in place of this one.
+      const waiter = this.queue.shift();
+      if (waiter && !this.closed) waiter.resolve(this.connect());
     });
     return connection;
   }
 
   private release(connection: RawConnection): void {
     if (!connection.usable || this.closed) {
-      connection.destroy();
-      // A waiter gets a fresh socket in place of the broken one.
-      const waiter = this.queue.shift();
-      if (waiter && !this.closed) waiter(this.connect());
+      connection.destroy(); // its close hands a waiter a fresh socket
       return;
     }
     const waiter = this.queue.shift();
-    if (waiter) waiter(connection);
+    if (waiter) waiter.resolve(connection);
     else this.idle.push(connection);
   }
 }

@@ -25,6 +25,7 @@ test("reads the chain answers alone pass through; writes, cheatcodes, refusals a
   // Ids the chain might not echo byte for byte, notifications, and named params take the parsed path.
   for (const id of [null, undefined, -1, 1.5, 2 ** 60]) expect(passesThrough(call("eth_blockNumber", { id }), "public")).toBe(false);
   expect(passesThrough(call("eth_getBalance", { params: { address: "0x0" } as never }), "public")).toBe(false);
+  expect(passesThrough({ ...call("eth_blockNumber"), extra: true } as JsonRpcRequest, "public")).toBe(false);
 });
 
 test("--rpc-rate-limit takes a count or off; the default is far above what a chain answers", () => {

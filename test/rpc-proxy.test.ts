@@ -68,6 +68,9 @@ test("read-only calls come back with the caller's ids, single or batched, over b
     expect(batch.json.map((a: { id: unknown }) => a.id)).toEqual([41, "b", 41]);
     expect(batch.json[0].result).toBe("0x56bc75e2d63100000");
     expect(batch.json[2].result).toBe("0x1b59");
+    // A member of the caller's own (which anvil itself refuses) is dropped, as before.
+    const extra = await post(url, { jsonrpc: "2.0", id: 9, method: "eth_chainId", params: [], trace: "abc" });
+    expect(extra.json).toEqual({ jsonrpc: "2.0", id: 9, result: "0x1b59" });
   }
 });
 

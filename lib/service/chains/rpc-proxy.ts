@@ -33,13 +33,17 @@ export function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | 
   return undefined;
 }
 
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
+
 /**
  * Whether a call may go to the chain as the caller wrote it, its answer coming back as the chain's bytes: a
  * read-only method the chain itself answers (so nothing to record, nothing chainform implements), that this URL does
- * not refuse or answer itself, with an id the chain echoes exactly (a string, or an integer it reads as one) and
- * positional params. Anything else takes the parsed path.
+ * not refuse or answer itself, with an id the chain echoes exactly (a string, or an integer it reads as one),
+ * positional params and no other members. Anything else takes the parsed path.
  */
 export function passesThrough(request: JsonRpcRequest, access: RpcAccess): boolean {
+  // anvil refuses a request with members of its own (-32600); the parsed path sends only these four.
+  for (const key in request) if (!REQUEST_MEMBERS.has(key)) return false;
   const { id, method, params } = request;
   if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id) && id >= 0)) return false;
   if (params !== undefined && !Array.isArray(params)) return false;

@@ -70,7 +70,8 @@ class HttpRpc {
     const path = query < 0 ? url : url.slice(0, query);
     const match = RPC_PATH.exec(path);
     if (!match) return false;
-    void this.answer(request, response, path, match[1] as RpcAccess, match[2]);
+    // The caller went away mid-body: nothing to answer.
+    this.answer(request, response, path, match[1] as RpcAccess, match[2]).catch(() => response.destroy());
     return true;
   }
 

@@ -10,6 +10,7 @@ import type { Environment, Transaction } from "../lib/spec";
 import { artifact, waitFor } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
 import { startServer, type RunningService } from "../lib/service/server";
+import WebSocket from "ws";
 
 const signer = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const ALICE = "0x00000000000000000000000000000000000a11ce";
@@ -71,6 +72,31 @@ test("read-only calls come back with the caller's ids, single or batched, over b
     // A member of the caller's own (which anvil itself refuses) is dropped, as before.
     const extra = await post(url, { jsonrpc: "2.0", id: 9, method: "eth_chainId", params: [], trace: "abc" });
     expect(extra.json).toEqual({ jsonrpc: "2.0", id: 9, result: "0x1b59" });
+  }
+});
+
+test("over WebSocket: reads come back as text frames with the caller's ids; a cheatcode is recorded", async () => {
+  const socket = new WebSocket(urlOf(environment, "Admin RPC").replace(/^http/, "ws"));
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  const ask = (body: unknown) =>
+    new Promise<{ text: string; binary: boolean }>((resolve) => {
+      socket.once("message", (data, binary) => resolve({ text: data.toString(), binary }));
+      socket.send(JSON.stringify(body));
+    });
+  try {
+    const read = await ask({ jsonrpc: "2.0", id: "ws-1", method: "eth_chainId", params: [] });
+    expect(read.binary).toBe(false);
+    expect(JSON.parse(read.text)).toEqual({ jsonrpc: "2.0", id: "ws-1", result: "0x1b59" });
+    const batch = JSON.parse((await ask([{ jsonrpc: "2.0", id: 1, method: "eth_blockNumber" }, { jsonrpc: "2.0", id: 2, method: "eth_chainId" }])).text);
+    expect(batch.map((a: { id: number }) => a.id)).toEqual([1, 2]);
+    const before = (await transactionsOf(environment, "cheatcode")).length;
+    const set = JSON.parse((await ask({ jsonrpc: "2.0", id: 3, method: "anvil_setBalance", params: ["0x000000000000000000000000000000000000c0de", "0x7"] })).text);
+    expect(set).toMatchObject({ id: 3, result: null });
+    const after = await transactionsOf(environment, "cheatcode");
+    expect(after).toHaveLength(before + 1);
+    expect(after.map((t) => t.rpc_method)).toContain("anvil_setBalance");
+  } finally {
+    socket.close();
   }
 });
 

@@ -86,7 +86,10 @@ class HttpRpc {
     if (request.headers.origin !== undefined) addCorsHeaders(request as unknown as FastifyRequest, corsTarget(headers));
     if (!rate.allowed) return send(response, 429, headers, error(429, "too many requests: back off until X-Svc-Reset-Timestamp"));
     const body = await readBody(request, this.context.bodyLimit);
-    if (body === null) return send(response, 400, headers, error(400, `request body larger than ${this.context.bodyLimit} bytes`));
+    if (body === null) {
+      headers.connection = "close"; // the rest of the body is not read, as Fastify does
+      return send(response, 400, headers, error(400, `request body larger than ${this.context.bodyLimit} bytes`));
+    }
     const vnetId = this.vnetOf(access, key);
     if (vnetId === undefined) return send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
     const parsed = parseJsonRpc(body.toString());

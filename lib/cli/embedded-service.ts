@@ -30,8 +30,11 @@ export async function startEmbeddedService(options: {
   forkUrls?: Readonly<Record<string, string>>;
   forkCacheDir?: string | null;
   offline?: boolean;
+  /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
+  rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
   const service = await startServer({
+    ...(options.rpcRateLimit !== undefined && { rateLimits: { rpcLimit: options.rpcRateLimit } }),
     host: "127.0.0.1",
     port: options.port ?? 0,
     dataDir: options.dataDir === null ? null : resolve(options.dataDir),

@@ -22,6 +22,7 @@ import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
 import { registerWeb } from "../web";
 import { attachWebSocketRpc } from "./routes/rpc/websocket";
+import { serveRpcFirst } from "./routes/rpc/http";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -196,13 +197,15 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
-  const closeWebSockets = attachWebSocketRpc(app.server, {
-    store,
-    engine: context.engine,
-    rate: (path) => limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit),
-  });
+  const rpcRate = (path: string) => limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
+  const closeWebSockets = attachWebSocketRpc(app.server, { store, engine: context.engine, rate: rpcRate });
+  // RPC calls are answered before Fastify routes them (routes/rpc/http.ts), except when requests are logged.
+  const stopRpcFirst = options.logger ? () => undefined : serveRpcFirst(app.server, { store, engine: context.engine, rate: rpcRate, bodyLimit: BODY_LIMIT_BYTES });
   // Upgraded connections are not the HTTP server's to close: end them first, or closing would wait for them.
-  app.addHook("preClose", async () => closeWebSockets());
+  app.addHook("preClose", async () => {
+    stopRpcFirst();
+    closeWebSockets();
+  });
   await registerWeb(app);
   app.addHook("onClose", async () => {
     await context.engine.close();

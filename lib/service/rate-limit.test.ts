@@ -25,6 +25,17 @@ describe("SlidingWindowLimiter", () => {
     expect(limiter.take("other", 3, 10).remaining).toBe(2);
   });
 
+  test("requests made in the same millisecond count one by one, and expire together", () => {
+    let now = 5_000_000;
+    const limiter = new SlidingWindowLimiter(RATE_WINDOW_MS, () => now);
+    for (let i = 0; i < 999; i += 1) limiter.take("k", 1_000, 1_000);
+    now += 1;
+    expect(limiter.take("k", 1_000, 1_000)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.take("k", 1_000, 1_000).allowed).toBe(false);
+    now = 5_000_000 + RATE_WINDOW_MS; // the 999 expire, the last one still counts
+    expect(limiter.take("k", 1_000, 1_000)).toMatchObject({ allowed: true, remaining: 998 });
+  });
+
   test("the burst limit caps remaining below the limit", () => {
     const limiter = new SlidingWindowLimiter(RATE_WINDOW_MS, () => 0);
     expect(limiter.take("k", 400, 250)).toMatchObject({ limit: 400, remaining: 249 });

@@ -1,9 +1,9 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
  * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]
- * [--max-chains N] [--log-file FILE] [--log-level LEVEL]` (docs/service.md): runs the local service until SIGTERM
- * or SIGINT, printing one JSON ready line on stdout and its log on stderr (or `--log-file`). Off loopback it needs
- * TLS (docs/serving-on-a-network.md).
+ * [--rpc-rate-limit N|off] [--max-chains N] [--log-file FILE] [--log-level LEVEL] [--fork ID=URL]... [--fork-cache DIR]
+ * [--offline]` (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on
+ * stdout and its log on stderr (or `--log-file`). Off loopback it needs TLS (docs/serving-on-a-network.md).
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
@@ -12,6 +12,7 @@ import { givenCertificate } from "../../service/tls";
 import { loadSeedFile } from "../../service/seed";
 import { DEFAULT_MAX_RUNNING_CHAINS } from "../../service/chains/chain-pool";
 import { LOG_LEVELS } from "../../service/log";
+import { DEFAULT_RPC_LIMIT, RPC_LIMIT_OFF } from "../../service/rate-limit";
 import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { listenFailure } from "../errors";
@@ -23,8 +24,8 @@ const serve: Command = {
   name: "serve",
   summary: "run the local service (offline, persistent in --data-dir)",
   usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
-                       [--rate-limit N] [--burst-limit N] [--fork ID=URL]... [--fork-cache DIR] [--offline]
-                       [--max-chains N] [--log-file FILE] [--log-level LEVEL]
+                       [--rate-limit N] [--burst-limit N] [--rpc-rate-limit N|off] [--fork ID=URL]...
+                       [--fork-cache DIR] [--offline] [--max-chains N] [--log-file FILE] [--log-level LEVEL]
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
@@ -38,6 +39,7 @@ Its log (JSON lines) goes to stderr, or to --log-file.
   --tls              serve HTTPS with a generated certificate
   --rate-limit N     requests per key per minute (default 400, the hosted service's)
   --burst-limit N    requests per minute from any client, keyed or not (default 250)
+  --rpc-rate-limit N calls per minute per RPC URL, or off (default ${DEFAULT_RPC_LIMIT}: more than a chain answers)
 ${FORK_OPTIONS_USAGE}
   --max-chains N     chains running at once (default ${DEFAULT_MAX_RUNNING_CHAINS}); beyond it the idlest is stopped (state kept),
                      and when all are busy a start is refused with 503
@@ -63,6 +65,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         "public-url": { type: "string" },
         "rate-limit": { type: "string" },
         "burst-limit": { type: "string" },
+        "rpc-rate-limit": { type: "string" },
         ...FORK_OPTIONS,
         "max-chains": { type: "string" },
         "log-file": { type: "string" },
@@ -75,6 +78,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     const logLevel = values["log-level"];
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
     const logFile = values["log-file"] === undefined ? undefined : resolve(values["log-file"]);
+    const rpcLimit = values["rpc-rate-limit"] === undefined ? undefined : rpcRateLimit(values["rpc-rate-limit"]);
     const certFile = values["tls-cert"];
     const keyFile = values["tls-key"];
     if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
@@ -89,7 +93,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       dataDir: values["in-memory"] ? null : resolve(values["data-dir"]),
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
-      rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }) },
+      rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }), ...(rpcLimit !== undefined && { rpcLimit }) },
       ...forkSettings(values),
       maxChains,
       logger: { level: logLevel, file: logFile },
@@ -143,6 +147,11 @@ function integerIn(text: string, flag: string, min: number, max: number): number
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
   if (!(value >= min && value <= max)) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;
+}
+
+/** `--rpc-rate-limit`: a count, or `off` for no limit. */
+export function rpcRateLimit(text: string): number {
+  return text === "off" ? RPC_LIMIT_OFF : integerIn(text, "--rpc-rate-limit (a count, or off)", 1, Number.MAX_SAFE_INTEGER);
 }
 
 function optionalCount(text: string | undefined, flag: string): number | undefined {

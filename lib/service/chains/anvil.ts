@@ -9,11 +9,11 @@
  * exits 0, and the previous state must survive that.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { existsSync, rmSync } from "node:fs";
-import { basename } from "node:path";
+import { createRequire } from "node:module";
+import { basename, join } from "node:path";
 import type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./backend";
+import { ipcSocketPath } from "./chain-sockets";
 import { JsonRpcClient } from "./json-rpc";
 import { commitDump, temporaryStatePath, unloadableState } from "./state-files";
 
@@ -117,12 +117,15 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
   }
   const dumpPath = statePath ? temporaryStatePath(statePath) : undefined;
   const args = anvilArguments(options, dumpPath, statePath !== null && existsSync(statePath));
-  const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...args], {
+  // anvil's JSON-RPC also on a Unix socket: the RPC proxy's pass-through calls take it (chain-sockets.ts).
+  const ipcPath = ipcSocketPath();
+  const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...args, "--ipc", ipcPath], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let discardDump = false;
   const exited = new Promise<void>((resolve) =>
     child.once("close", () => {
+      rmSync(ipcPath, { force: true }); // anvil leaves the socket file behind
       if (statePath && dumpPath) {
         if (discardDump) rmSync(dumpPath, { force: true });
         else {
@@ -146,7 +149,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     if (statePath) log?.error({ statePath, detail: stderr.trim().split("\n").slice(-3).join(" ") }, "a chain did not start");
     throw error;
   });
-  const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`);
+  const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`, ipcPath);
   // anvil may exit on its own (crash); the supervisor then sees no EOF, so end its stdin to let it go.
   child.stdout.once("end", () => child.stdin.end());
 

@@ -19,7 +19,7 @@ import { simulateOnReplica } from "./network-simulation";
 import type { Receipt } from "./records";
 import { TransactionRecorder } from "./recorder";
 import { BridgeRelayer } from "./relayer";
-import { forward, refusal, rpcError } from "./rpc-proxy";
+import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
 import { chainsDirOf, statePathOf } from "./state-files";
 import {
@@ -66,6 +66,11 @@ export class BackendChainEngine implements ChainEngine {
   private readonly replicaBlocks = new Map<string, bigint | null>();
   /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
   private readonly snapshotted = new Set<string>();
+  /**
+   * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
+   * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
+   */
+  private readonly rpcSpecs = new Map<string, VnetChainSpec>();
 
   constructor(
     private readonly host: ChainHost,
@@ -104,11 +109,27 @@ export class BackendChainEngine implements ChainEngine {
     return this.vnets.size + this.replicas.size;
   }
 
+  async rpcBytes(
+    vnetId: string,
+    requests: readonly JsonRpcRequest[],
+    batch: boolean,
+    raw: Buffer | string,
+    access: RpcAccess,
+  ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]> {
+    if (requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
+      this.rpcSpec(vnetId);
+      // A chain that fails to answer is reported by the parsed path, which says so call by call.
+      const answer = await this.vnets.use(vnetId, "shared", (node) => node.rpc.sendRaw(raw).catch(() => null));
+      if (answer) return answer;
+    }
+    return this.rpc(vnetId, batch ? [...requests] : requests[0], access);
+  }
+
   async rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]> {
     const batch = Array.isArray(body);
     const requests: unknown[] = batch ? body : [body];
     if (batch && requests.length === 0) return rpcError(null, -32600, "Invalid Request: empty batch");
-    const spec = this.spec(vnetId);
+    const spec = this.rpcSpec(vnetId);
     const answers: (JsonRpcResponse | undefined)[] = requests.map((request) => refusal(request, access));
     const forwarded = requests.flatMap((request, index) => (answers[index] ? [] : [{ index, request: request as JsonRpcRequest }]));
     const deposits: BridgeRelay[] = [];
@@ -175,6 +196,8 @@ export class BackendChainEngine implements ChainEngine {
 
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
     this.relayer.dropVnets(vnetIds);
+    // At once, before any wait: from here on their RPC URLs are unknown.
+    for (const vnetId of vnetIds) this.rpcSpecs.delete(vnetId);
     await Promise.all(
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);
@@ -196,6 +219,13 @@ export class BackendChainEngine implements ChainEngine {
   private spec(vnetId: string): VnetChainSpec {
     const spec = this.host.resolveVnet(vnetId);
     if (!spec) throw new ChainRequestError(404, `Virtual Environment ${vnetId} not found`);
+    return spec;
+  }
+
+  /** `spec`, remembered for the RPC URLs' calls. */
+  private rpcSpec(vnetId: string): VnetChainSpec {
+    let spec = this.rpcSpecs.get(vnetId);
+    if (!spec) this.rpcSpecs.set(vnetId, (spec = this.spec(vnetId)));
     return spec;
   }
 

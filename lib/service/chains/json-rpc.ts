@@ -1,8 +1,10 @@
 /**
- * A small JSON-RPC 2.0 client over a keep-alive undici pool: one per running chain. `send` passes bodies through
- * untouched (the RPC proxy); `request` unwraps one call's result or throws its error.
+ * A small JSON-RPC 2.0 client over a keep-alive undici pool: one per running chain. `sendRaw` passes a caller's
+ * bytes through and hands the chain's answer back as bytes (the RPC proxy's read-only calls); `send` parses;
+ * `request` unwraps one call's result or throws its error.
  */
 import { Pool } from "undici";
+import { ChainSocketPool } from "./chain-sockets";
 import type { JsonRpcRequest, JsonRpcResponse } from "./types";
 
 /** A JSON-RPC error answered by a chain. */
@@ -20,10 +22,29 @@ export class JsonRpcError extends Error {
 /** Talks JSON-RPC to one node's HTTP endpoint. */
 export class JsonRpcClient {
   private readonly pool: Pool;
+  /** The pass-through path's sockets (chain-sockets.ts): to the node's IPC socket when it has one. */
+  private readonly raw: ChainSocketPool;
   private nextId = 1;
 
-  constructor(readonly url: string) {
+  /** `ipcPath`: the node's JSON-RPC Unix socket (anvil `--ipc`), the pass-through path's cheaper way in. */
+  constructor(
+    readonly url: string,
+    ipcPath?: string,
+  ) {
     this.pool = new Pool(url, { connections: 8, keepAliveTimeout: 30_000, pipelining: 1 });
+    // As many sockets as a busy suite keeps open to an RPC URL (16 and more): a read never queues behind another
+    // while the chain could answer both.
+    this.raw = new ChainSocketPool(ipcPath ? { ipc: ipcPath } : { http: url }, 32);
+  }
+
+  /**
+   * Sends a body as it is (a request or a batch, as the caller wrote it) and returns the chain's answer as it is,
+   * or null when the chain did not answer 200 (the caller then takes the path that reports it). Rejects when the
+   * chain could not be reached or answered in a way chain-sockets.ts does not read.
+   */
+  async sendRaw(body: Buffer | string): Promise<Buffer | null> {
+    const answer = await this.raw.post(body);
+    return answer.status === 200 ? answer.body : null;
   }
 
   /** Sends a raw body (a request or a batch) and returns the parsed answer. */
@@ -50,6 +71,7 @@ export class JsonRpcClient {
 
   /** Closes the connections. */
   async close(): Promise<void> {
+    this.raw.close();
     await this.pool.close().catch(() => undefined);
   }
 }

@@ -5,7 +5,7 @@
  */
 import { ADMIN_METHODS, isAdminMethod } from "./admin-rpc";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { SIGNER_METHODS, isPublicMethod } from "./methods";
+import { SIGNER_METHODS, isPublicMethod, isReadOnlyMethod } from "./methods";
 import type { JsonRpcRequest, JsonRpcResponse, RpcAccess } from "./types";
 
 export function rpcError(id: unknown, code: number, message: string): JsonRpcResponse {
@@ -31,6 +31,23 @@ export function refusal(request: unknown, access: RpcAccess): JsonRpcResponse | 
     return rpcError(r.id, -32000, `unknown account: the Public RPC holds no accounts; sign the transaction and use eth_sendRawTransaction`);
   }
   return undefined;
+}
+
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * Whether a call may go to the chain as the caller wrote it, its answer coming back as the chain's bytes: a
+ * read-only method the chain itself answers (so nothing to record, nothing chainform implements), that this URL does
+ * not refuse or answer itself, with an id the chain echoes exactly (a string, or an integer it reads as one),
+ * positional params and no other members. Anything else takes the parsed path.
+ */
+export function passesThrough(request: JsonRpcRequest, access: RpcAccess): boolean {
+  // anvil refuses a request with members of its own (-32600); the parsed path sends only these four.
+  for (const key in request) if (!REQUEST_MEMBERS.has(key)) return false;
+  const { id, method, params } = request;
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id) && id >= 0)) return false;
+  if (params !== undefined && !Array.isArray(params)) return false;
+  return isReadOnlyMethod(method) && !isAdminMethod(method) && refusal(request, access) === undefined;
 }
 
 /**

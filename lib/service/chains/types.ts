@@ -84,6 +84,12 @@ export type RpcAccess = "admin" | "public";
 export interface ChainEngine {
   /** Answers a JSON-RPC call or batch on a Virtual Environment's chain, starting it if needed. */
   rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  /**
+   * `rpc` for a body as the caller sent it (`raw`, which parses to `requests`, a batch or not): when every call is
+   * one the chain answers alone and nothing records (rpc-proxy.ts `passesThrough`), `raw` goes to the chain and its
+   * answer comes back as bytes, ids and all; otherwise as `rpc`.
+   */
+  rpcBytes?(vnetId: string, requests: readonly JsonRpcRequest[], batch: boolean, raw: Buffer | string, access: RpcAccess): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
   /** Sends and mines a transaction; returns its record (also given to `ChainHost.recordTransaction`). */
   sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction>;
   /** Simulates on a Virtual Environment without keeping any state. */

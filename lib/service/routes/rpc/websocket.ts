@@ -1,7 +1,8 @@
 /**
  * The WebSocket RPC URLs of Virtual Environments (docs/service.md "RPC URLs"): the HTTP RPC URLs with a `ws://`
  * (`wss://` over TLS) scheme, listed as `Admin websocket RPC` and `Public websocket RPC`. Every call goes through
- * the same engine path as over HTTP (the same allow-list, records and per-URL rate limit); `eth_subscribe` and
+ * the same engine path as over HTTP (./answer.ts: the same allow-list, records, per-URL rate limit, and read-only
+ * calls passed to the chain and back as bytes); the URL is resolved once, at the upgrade; `eth_subscribe` and
  * `eth_unsubscribe` go to the chain's own WebSocket, one upstream connection per client connection, and its
  * notifications come back as they are.
  */
@@ -13,7 +14,7 @@ import { ChainRequestError } from "../../chains/types";
 import { rawErrorAnswer } from "../../client-errors";
 import type { RateDecision } from "../../rate-limit";
 import type { Store, VnetRecord } from "../../store";
-import { parseJsonRpc } from ".";
+import { answerParsed, parseJsonRpc } from "./answer";
 
 /** Subscription kinds passed to the chain: new blocks, logs, pending transactions. */
 export const SUBSCRIPTION_KINDS: ReadonlySet<string> = new Set(["newHeads", "logs", "newPendingTransactions"]);
@@ -98,7 +99,8 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
   }
 
   client.on("message", async (data: RawData) => {
-    const parsed = parseJsonRpc(data.toString());
+    const text = data.toString();
+    const parsed = parseJsonRpc(text);
     if ("response" in parsed) return send(parsed.response);
     const { requests, invalid } = parsed;
     if (!context.rate(path).allowed) {
@@ -112,17 +114,16 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
       }
       return subscribe(requests[0]);
     }
-    let answers: JsonRpcResponse[] = [];
-    if (requests.length > 0) {
-      try {
-        const result = await context.engine.rpc(vnet.id, parsed.batch ? requests : requests[0], access);
-        answers = Array.isArray(result) ? result : [result];
-      } catch (error) {
-        answers = requests.filter((r) => r.id !== undefined).map((r) => rpcError(r.id ?? null, error instanceof ChainRequestError ? -32000 : -32603, failure(error)));
-      }
+    let answer: Buffer | string;
+    try {
+      answer = await answerParsed(context.engine, vnet.id, parsed, text, access);
+    } catch (error) {
+      // The vnet was deleted while this connection was open.
+      const answers = [...requests.map((r) => rpcError(r.id ?? null, -32000, failure(error))), ...invalid];
+      return send(parsed.batch ? answers : answers[0]);
     }
-    const all = [...answers, ...invalid];
-    send(parsed.batch ? all : all[0]);
+    // The chain's bytes or our JSON text: a text frame either way.
+    if (answer.length > 0 && client.readyState === WebSocket.OPEN) client.send(answer, { binary: false });
   });
 
   async function subscribe(request: JsonRpcRequest): Promise<void> {

@@ -1,0 +1,248 @@
+/**
+ * RPC URL benchmark (`npm run bench -- rpc`): the same JSON-RPC load sent straight to a vnet's anvil and through
+ * chainform's Public and Admin RPC URLs, interleaved (anvil, Public, Admin, again) so that the machine's load falls on
+ * all three alike; 20,000 sequential calls through one URL of a default service (no 429 may come back); and the
+ * Foundry fork-test suite of test/foundry-suite run with `forge test --fork-url` against anvil and against the
+ * Public RPC URL. The service runs in a child process (bench/support/rpc-service.ts), autocannon in this one.
+ * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
+ */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { request as httpRequest, Agent } from "node:http";
+import { forgeProject } from "../test/helpers/forge";
+import { foundrySuiteSources, SUITE_TESTS } from "../test/foundry-suite/load";
+
+// autocannon ships no types; the few fields used here are typed below.
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require("autocannon") as (options: object) => Promise<AutocannonResult>;
+
+const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 2);
+const SEQUENTIAL_CALLS = 20_000;
+const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 3);
+const TARGETS = ["anvil", "public", "admin"] as const;
+type Target = (typeof TARGETS)[number];
+type Urls = Record<Target, string>;
+
+interface Load {
+  readonly name: string;
+  readonly method: string;
+  readonly params: unknown[];
+  readonly connections: number;
+}
+
+const LOADS: Load[] = [
+  { name: "blockNumber1", method: "eth_blockNumber", params: [], connections: 1 },
+  { name: "blockNumber16", method: "eth_blockNumber", params: [], connections: 16 },
+  { name: "getBalance1", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 1 },
+  { name: "getBalance16", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 16 },
+];
+
+/** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
+interface Cpu {
+  serviceUs: number;
+  anvilUs: number;
+}
+
+async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Promise<Cpu>; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/support/rpc-service.ts"], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...(rpcLimit !== undefined && { BENCH_RPC_LIMIT: String(rpcLimit) }) },
+  });
+  const lines = createInterface({ input: child.stdout! });
+  let exited: Error | null = null;
+  const waiting = new Set<(error: Error) => void>();
+  child.once("exit", (code) => {
+    exited = new Error(`the service exited (${code})`);
+    for (const reject of waiting) reject(exited);
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      if (exited) return reject(exited);
+      waiting.add(reject);
+      lines.once("line", (line) => {
+        waiting.delete(reject);
+        resolve(line);
+      });
+    });
+  const ready = JSON.parse(await nextLine()) as { publicUrl: string; adminUrl: string; anvilUrl: string };
+  return {
+    urls: { anvil: ready.anvilUrl, public: ready.publicUrl, admin: ready.adminUrl },
+    async cpu() {
+      const answer = nextLine();
+      child.stdin!.write("cpu\n");
+      return JSON.parse(await answer) as Cpu;
+    },
+    stop: async () => {
+      child.stdin!.end();
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+interface Run {
+  rps: number;
+  p99: number;
+  failures: number;
+  /** CPU per call of the service and of anvil, µs. */
+  serviceUs: number;
+  anvilUs: number;
+}
+
+async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
+  const before = await cpu();
+  const result = await autocannon({
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: load.method, params: load.params }),
+    connections: load.connections,
+    duration: SECONDS,
+  });
+  const after = await cpu();
+  const calls = Math.max(1, result.requests.total);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    serviceUs: (after.serviceUs - before.serviceUs) / calls,
+    anvilUs: (after.anvilUs - before.anvilUs) / calls,
+  };
+}
+
+/** `count` calls one after another on one keep-alive connection; returns how many answered 429. */
+async function sequential(url: string, count: number): Promise<{ tooMany: number; other: number; ms: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
+  let tooMany = 0;
+  let other = 0;
+  const started = performance.now();
+  for (let i = 0; i < count; i += 1) {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(url, { method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    if (status === 429) tooMany += 1;
+    else if (status !== 200) other += 1;
+  }
+  agent.destroy();
+  return { tooMany, other, ms: performance.now() - started };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const round2 = (n: number) => Number(n.toFixed(2));
+
+async function main(): Promise<void> {
+  const service = await startService();
+  type Figure = { rps: number; p99: number; serviceUsPerCall: number; anvilUsPerCall: number };
+  const figures: Record<string, Record<Target, Figure>> = {};
+  try {
+    for (const load of LOADS) {
+      const runs: Record<Target, Run[]> = { anvil: [], public: [], admin: [] };
+      await cannon(service.urls.public, { ...load, connections: 4 }, service.cpu); // warm up
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const target of TARGETS) {
+          const run = await cannon(service.urls[target], load, service.cpu);
+          if (run.failures > 0) throw new Error(`${load.name} through ${target}: ${run.failures} failed requests`);
+          runs[target].push(run);
+        }
+      }
+      figures[load.name] = Object.fromEntries(
+        TARGETS.map((t) => [
+          t,
+          {
+            rps: Math.round(median(runs[t].map((r) => r.rps))),
+            p99: median(runs[t].map((r) => r.p99)),
+            serviceUsPerCall: Math.round(median(runs[t].map((r) => r.serviceUs))),
+            anvilUsPerCall: Math.round(median(runs[t].map((r) => r.anvilUs))),
+          },
+        ]),
+      ) as Record<Target, Figure>;
+      const f = figures[load.name];
+      console.log(
+        `${load.method}, ${load.connections} connection(s): anvil ${f.anvil.rps}/s p99 ${f.anvil.p99} ms, ` +
+          `Public ${f.public.rps}/s (${round2(f.public.rps / f.anvil.rps)}) p99 ${f.public.p99} ms, ` +
+          `Admin ${f.admin.rps}/s (${round2(f.admin.rps / f.anvil.rps)}) p99 ${f.admin.p99} ms; CPU per call: ` +
+          `anvil ${f.anvil.anvilUsPerCall} µs direct, through Public ${f.public.anvilUsPerCall} µs + service ${f.public.serviceUsPerCall} µs`,
+      );
+    }
+
+    const seq = await sequential(service.urls.public, SEQUENTIAL_CALLS);
+    console.log(`${SEQUENTIAL_CALLS} sequential eth_blockNumber through the Public RPC (default limit): ${seq.tooMany} answered 429, ${seq.other} other failures, ${(seq.ms / 1000).toFixed(1)} s`);
+
+    const project = await forgeProject(foundrySuiteSources());
+    const forgeTimes: Record<"anvil" | "public", number[]> = { anvil: [], public: [] };
+    let passed: Record<"anvil" | "public", boolean> = { anvil: true, public: true };
+    try {
+      await project.forge(["build"]);
+      // The first run of a project writes forge's caches: not timed.
+      await project.forge(["test", "--fork-url", service.urls.anvil]);
+      for (let run = 0; run < FORGE_RUNS; run += 1) {
+        for (const target of ["anvil", "public"] as const) {
+          const started = performance.now();
+          const result = await project
+            .forge(["test", "--fork-url", service.urls[target]])
+            .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ""}${error.stderr ?? ""}`, failed: true }));
+          forgeTimes[target].push(performance.now() - started);
+          const ok = !("failed" in result) && new RegExp(`${SUITE_TESTS} tests passed, 0 failed`).test(result.stdout);
+          if (!ok) {
+            passed = { ...passed, [target]: false };
+            console.log(`forge test through ${target} failed:\n${result.stdout.slice(-2000)}`);
+          }
+        }
+      }
+    } finally {
+      await project.close();
+    }
+    const forgeAnvil = median(forgeTimes.anvil);
+    const forgePublic = median(forgeTimes.public);
+    console.log(`forge test --fork-url (${SUITE_TESTS} tests): anvil ${(forgeAnvil / 1000).toFixed(2)} s, Public RPC ${(forgePublic / 1000).toFixed(2)} s (median of ${FORGE_RUNS})`);
+
+    const ratios: Record<string, number> = {};
+    for (const [name, f] of Object.entries(figures)) {
+      ratios[`${name}PublicThroughput`] = round2(f.public.rps / f.anvil.rps);
+      ratios[`${name}AdminThroughput`] = round2(f.admin.rps / f.anvil.rps);
+      ratios[`${name}PublicP99ExtraMs`] = f.public.p99 - f.anvil.p99;
+      ratios[`${name}AdminP99ExtraMs`] = f.admin.p99 - f.anvil.p99;
+    }
+    ratios.forgePublicVsAnvil = round2(forgePublic / forgeAnvil);
+    console.log(
+      JSON.stringify({
+        benchmark: "rpc",
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        loads: figures,
+        sequentialCalls: SEQUENTIAL_CALLS,
+        sequential429: seq.tooMany,
+        forgeTests: SUITE_TESTS,
+        forgeAnvilMs: Math.round(forgeAnvil),
+        forgePublicMs: Math.round(forgePublic),
+        forgePassed: passed,
+        ratios,
+        targets: { throughput16: 0.8, throughput1: 0.6, p99ExtraMs: 2, sequential429: 0, forgePublicVsAnvil: 1.3 },
+      }),
+    );
+  } finally {
+    await service.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,232 @@
+/**
+ * The RPC proxy's way to a chain for the calls it passes through: kept-alive sockets to one node, one call at a
+ * time per socket, the answer handed back as bytes. Two framings:
+ * - `ipc`: anvil's IPC socket (`--ipc PATH`, a Unix socket), a JSON-RPC body in, one line out. The cheapest way in:
+ *   no HTTP on either side, and a Unix socket's write costs the kernel a fraction of a loopback TCP write
+ *   (docs/performance.md "RPC URLs").
+ * - `http`: HTTP/1.1 POSTs, the answer read by its Content-Length, for a node reached by URL only.
+ * A read-only call through an RPC URL then costs the service little more than its socket writes and reads; undici's
+ * general machinery (dispatcher, request and body objects, header parsing) was the largest part of the rest.
+ * Anything this client does not expect (no Content-Length, a closed socket, extra bytes) fails the call, and the
+ * caller takes its general path (`JsonRpcClient.send`, on undici).
+ */
+import { randomBytes } from "node:crypto";
+import { readdirSync, rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A node's answer: its HTTP status and body. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly body: Buffer;
+}
+
+/** Where a node is: `{ http: "http://127.0.0.1:8545" }` or `{ ipc: "/tmp/anvil.ipc" }`. */
+export type ChainAddress = { readonly http: string } | { readonly ipc: string };
+
+/** How calls are written to a socket and answers found in what it sends back. */
+interface Framing {
+  encode(body: Buffer): Buffer;
+  /** The answer at the start of `data` once it is whole; null while it is not; throws when it is not one. */
+  decode(data: Buffer): { answer: RawAnswer; end: number; close: boolean } | null;
+}
+
+const HEADER_END = Buffer.from("\r\n\r\n");
+const NEWLINE = 0x0a;
+const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
+const CONNECTION_CLOSE = /\r\nconnection:[ \t]*close/i;
+
+function httpFraming(url: URL): Framing {
+  const head = `POST ${url.pathname || "/"} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: `;
+  return {
+    encode: (body) => Buffer.concat([Buffer.from(`${head}${body.length}\r\n\r\n`, "latin1"), body]),
+    decode(data) {
+      const headerEnd = data.indexOf(HEADER_END);
+      if (headerEnd < 0) return null;
+      const header = data.toString("latin1", 0, headerEnd);
+      const length = CONTENT_LENGTH.exec(header);
+      if (!length) throw new Error("the chain answered without Content-Length");
+      const end = headerEnd + 4 + Number(length[1]);
+      if (data.length < end) return null;
+      return { answer: { status: Number(header.slice(9, 12)), body: data.subarray(headerEnd + 4, end) }, end, close: CONNECTION_CLOSE.test(header) };
+    },
+  };
+}
+
+/** anvil's IPC: a request as it is; each answer is one line (compact JSON holds no raw newline). */
+const IPC_FRAMING: Framing = {
+  encode: (body) => body,
+  decode(data) {
+    const newline = data.indexOf(NEWLINE);
+    if (newline < 0) return null;
+    return { answer: { status: 200, body: data.subarray(0, newline) }, end: newline + 1, close: false };
+  },
+};
+
+/** Up to `maxSockets` kept-alive sockets to one node. */
+export class ChainSocketPool {
+  private readonly idle: RawConnection[] = [];
+  private readonly queue: { resolve: (connection: RawConnection) => void; reject: (error: Error) => void }[] = [];
+  private open = 0;
+  private closed = false;
+  private readonly framing: Framing;
+  private readonly connectTo: () => Socket;
+
+  constructor(
+    address: ChainAddress,
+    private readonly maxSockets: number,
+  ) {
+    if ("ipc" in address) {
+      this.framing = IPC_FRAMING;
+      this.connectTo = () => connect({ path: address.ipc });
+    } else {
+      const url = new URL(address.http);
+      if (url.protocol !== "http:") throw new Error(`ChainSocketPool speaks plain HTTP only, not ${url.protocol}`);
+      this.framing = httpFraming(url);
+      const host = url.hostname.replace(/^\[|\]$/g, "");
+      const port = Number(url.port || 80);
+      this.connectTo = () => connect({ host, port, noDelay: true });
+    }
+  }
+
+  /** POSTs a JSON body; rejects when the socket fails or the answer is not one this client reads. */
+  async post(body: Buffer | string): Promise<RawAnswer> {
+    if (this.closed) throw new Error("the connection pool is closed");
+    const connection = this.idle.pop() ?? (this.open < this.maxSockets ? this.connect() : await new Promise<RawConnection>((resolve, reject) => this.queue.push({ resolve, reject })));
+    const payload = typeof body === "string" ? Buffer.from(body) : body;
+    try {
+      return await connection.post(this.framing.encode(payload));
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  /** Closes every socket. */
+  close(): void {
+    this.closed = true;
+    for (const connection of this.idle.splice(0)) connection.destroy();
+    for (const waiter of this.queue.splice(0)) waiter.reject(new Error("the connection pool is closed"));
+  }
+
+  private connect(): RawConnection {
+    this.open += 1;
+    const connection: RawConnection = new RawConnection(this.connectTo(), this.framing, () => {
+      this.open -= 1;
+      const index = this.idle.indexOf(connection);
+      if (index >= 0) this.idle.splice(index, 1);
+      // A caller waiting for a socket gets a fresh one in place of this one.
+      const waiter = this.queue.shift();
+      if (waiter && !this.closed) waiter.resolve(this.connect());
+    });
+    return connection;
+  }
+
+  private release(connection: RawConnection): void {
+    if (!connection.usable || this.closed) {
+      connection.destroy(); // its close hands a waiter a fresh socket
+      return;
+    }
+    const waiter = this.queue.shift();
+    if (waiter) waiter.resolve(connection);
+    else this.idle.push(connection);
+  }
+}
+
+/** One socket: one call at a time. */
+class RawConnection {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private pending: { resolve: (answer: RawAnswer) => void; reject: (error: Error) => void } | null = null;
+  private alive = true;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly framing: Framing,
+    private readonly onClose: () => void,
+  ) {
+    socket.setKeepAlive(true);
+    socket.on("data", (chunk: Buffer) => this.read(chunk));
+    socket.on("error", (error) => this.fail(error));
+    socket.on("close", () => {
+      this.fail(new Error("the chain closed the connection"));
+      this.onClose();
+    });
+  }
+
+  get usable(): boolean {
+    return this.alive && this.pending === null;
+  }
+
+  post(request: Buffer): Promise<RawAnswer> {
+    if (!this.alive) return Promise.reject(new Error("the connection is closed"));
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.socket.write(request);
+    });
+  }
+
+  destroy(): void {
+    this.alive = false;
+    this.socket.destroy();
+  }
+
+  private read(chunk: Buffer): void {
+    if (!this.pending) return this.fail(new Error("the chain sent bytes nobody asked for"));
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    const data = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+    this.chunks = [data];
+    let decoded: ReturnType<Framing["decode"]>;
+    try {
+      decoded = this.framing.decode(data);
+    } catch (error) {
+      return this.fail(error as Error);
+    }
+    if (!decoded) return;
+    if (data.length > decoded.end) return this.fail(new Error("the chain answered more than asked"));
+    const { resolve } = this.pending;
+    this.pending = null;
+    this.chunks = [];
+    this.size = 0;
+    if (decoded.close) this.alive = false;
+    resolve(decoded.answer);
+  }
+
+  private fail(error: Error): void {
+    this.alive = false;
+    const pending = this.pending;
+    this.pending = null;
+    pending?.reject(error);
+    this.socket.destroy();
+  }
+}
+
+const IPC_PREFIX = "chainform-anvil-";
+let staleSwept = false;
+
+/**
+ * A fresh path for a node's IPC socket in the temp directory, named after this process. anvil leaves its socket
+ * file behind and a SIGKILLed service removes nothing, so the first call also removes the sockets of processes
+ * that no longer exist.
+ */
+export function ipcSocketPath(): string {
+  const dir = tmpdir();
+  if (!staleSwept) {
+    staleSwept = true;
+    for (const name of readdirSync(dir).filter((n) => n.startsWith(IPC_PREFIX) && n.endsWith(".ipc"))) {
+      const pid = Number(name.slice(IPC_PREFIX.length).split("-")[0]);
+      if (pid > 0 && pid !== process.pid && !processExists(pid)) rmSync(join(dir, name), { force: true });
+    }
+  }
+  return join(dir, `${IPC_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}.ipc`);
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

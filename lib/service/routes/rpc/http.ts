@@ -1,0 +1,174 @@
+/**
+ * The HTTP RPC URLs served before Fastify routes a request. A test suite makes tens of thousands of calls a minute
+ * through an RPC URL, each a few bytes to the chain and back, so what a call costs on top of the chain's own time
+ * is the service's HTTP machinery: Fastify's routing, hooks, body parsing and reply serialization took most of it
+ * (docs/performance.md "RPC URLs"). Here a `POST /rpc/admin/{secret}` or `POST /rpc/public/{vnetId}` is counted in
+ * its URL's rate limit, read, and answered by ./answer.ts, with what Fastify would have sent: the `X-Svc-*` headers,
+ * the CORS headers, the spec's error bodies for 404, 429 and an oversized body. Anything else (other methods, other
+ * paths, percent-encoded or over-long keys) goes on to Fastify as before.
+ *
+ * An Admin RPC URL's secret is resolved from memory once seen. A deleted vnet is known by the engine at once
+ * (`destroyVnets`), so a remembered URL of a deleted vnet answers 404 and is forgotten.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ChainEngine, RpcAccess } from "../../chains/types";
+import { addCorsHeaders } from "../../cors";
+import { errorBody, type ErrorData } from "../../errors";
+import type { RateDecision } from "../../rate-limit";
+import type { Store } from "../../store";
+import { answerParsed, isUnknownVnet, parseJsonRpc } from "./answer";
+import { UNKNOWN_RPC_URL } from ".";
+
+/** What the HTTP RPC needs from the service. */
+export interface HttpRpcContext {
+  readonly store: Store;
+  readonly engine: ChainEngine;
+  /** Counts one call on an RPC URL path (`/rpc/public/{id}`), as Fastify's rate hook does. */
+  readonly rate: (path: string) => RateDecision;
+  /** Largest body; a larger one gets the spec's 400, as Fastify's body limit gives. */
+  readonly bodyLimit: number;
+}
+
+/** The RPC paths served here: the key as Fastify's router would take it (no `%`, at most its 500-character parameter). */
+const RPC_PATH = /^\/rpc\/(admin|public)\/([^/%]{1,500})$/;
+
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * Serves the HTTP RPC URLs on `server` ahead of the request listeners it has (Fastify's). Returns a function that
+ * hands every request back to them (on close, so that Fastify answers what comes in while it closes).
+ */
+export function serveRpcFirst(server: Server, context: HttpRpcContext): () => void {
+  const listeners = server.listeners("request") as Listener[];
+  server.removeAllListeners("request");
+  let active = true;
+  const rpc = new HttpRpc(context);
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    if (active && request.method === "POST" && rpc.serve(request, response)) return;
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+  return () => {
+    active = false;
+  };
+}
+
+class HttpRpc {
+  /** Admin RPC secrets seen, and their vnet. */
+  private readonly secrets = new Map<string, string>();
+  /** Whether the engine itself refuses a deleted vnet (404): only then may a URL be resolved from memory. */
+  private readonly engineKnowsVnets: boolean;
+
+  constructor(private readonly context: HttpRpcContext) {
+    this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
+  }
+
+  /** Serves an RPC URL request; false when it is not one (Fastify's, then). */
+  serve(request: IncomingMessage, response: ServerResponse): boolean {
+    const url = request.url ?? "";
+    const query = url.indexOf("?");
+    const path = query < 0 ? url : url.slice(0, query);
+    const match = RPC_PATH.exec(path);
+    if (!match) return false;
+    // The caller went away mid-body: nothing to answer.
+    this.answer(request, response, path, match[1] as RpcAccess, match[2]).catch(() => response.destroy());
+    return true;
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse, path: string, access: RpcAccess, key: string): Promise<void> {
+    const rate = this.context.rate(path);
+    const headers: Record<string, string | number> = {
+      "content-type": "application/json; charset=utf-8",
+      "x-svc-limit": rate.limit,
+      "x-svc-remaining": rate.remaining,
+      "x-svc-reset-timestamp": rate.resetTimestamp,
+    };
+    if (request.headers.origin !== undefined) addCorsHeaders(request as unknown as FastifyRequest, corsTarget(headers));
+    if (!rate.allowed) return send(response, 429, headers, error(429, "too many requests: back off until X-Svc-Reset-Timestamp"));
+    const body = await readBody(request, this.context.bodyLimit);
+    if (body === null) {
+      headers.connection = "close"; // the rest of the body is not read, as Fastify does
+      return send(response, 400, headers, error(400, `request body larger than ${this.context.bodyLimit} bytes`));
+    }
+    const vnetId = this.vnetOf(access, key);
+    if (vnetId === undefined) return send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    const parsed = parseJsonRpc(body.toString());
+    // Nothing for the engine to run, so nothing tells whether the vnet still exists: ask the store.
+    if (("response" in parsed || parsed.requests.length === 0) && !this.exists(access, key)) {
+      return send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    }
+    try {
+      send(response, 200, headers, await answerParsed(this.context.engine, vnetId, parsed, body, access));
+    } catch (failure) {
+      if (!isUnknownVnet(failure)) {
+        send(response, 500, headers, error(500, "internal server error: quote the error id when reporting it"));
+        return;
+      }
+      this.secrets.delete(key);
+      send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    }
+  }
+
+  /** The vnet an RPC URL names, from memory where the engine will refuse a deleted one; undefined when unknown. */
+  private vnetOf(access: RpcAccess, key: string): string | undefined {
+    const { environments } = this.context.store;
+    if (!this.engineKnowsVnets) return (access === "admin" ? environments.vnetBySecret(key) : environments.vnet(key))?.id;
+    if (access === "public") return key;
+    let vnetId = this.secrets.get(key);
+    if (vnetId === undefined) {
+      vnetId = environments.vnetBySecret(key)?.id;
+      if (vnetId !== undefined) this.secrets.set(key, vnetId);
+    }
+    return vnetId;
+  }
+
+  private exists(access: RpcAccess, key: string): boolean {
+    const { environments } = this.context.store;
+    return (access === "admin" ? environments.vnetBySecret(key) : environments.vnet(key)) !== undefined;
+  }
+}
+
+/** The body, or null when it is larger than `limit` (the rest is not read). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const declared = Number(request.headers["content-length"]);
+  if (declared > limit) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners("data");
+        request.pause();
+        resolve(null);
+      } else chunks.push(chunk);
+    });
+    request.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    request.on("error", reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, headers: Record<string, string | number>, body: Buffer | string): void {
+  if (response.headersSent || response.destroyed) return;
+  headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  response.writeHead(status, headers);
+  response.end(body);
+}
+
+function error(status: 400 | 404 | 429 | 500, message: string, data?: ErrorData): string {
+  return JSON.stringify(errorBody(status, message, data));
+}
+
+/** A reply-like view of `headers` for addCorsHeaders, which sets headers on a Fastify reply. */
+function corsTarget(headers: Record<string, string | number>): FastifyReply {
+  return {
+    headers(values: Record<string, string>) {
+      Object.assign(headers, values);
+      return this;
+    },
+    header(name: string, value: string) {
+      headers[name] = value;
+      return this;
+    },
+  } as unknown as FastifyReply;
+}

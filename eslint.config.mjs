@@ -1,0 +1,57 @@
+// ESLint: typescript-eslint's recommended rules, and the layering of lib/ written down as import boundaries
+// (eslint/layers.mjs). `npm run lint` runs it; `npm test` runs `npm run lint` first.
+import tseslint from "typescript-eslint";
+import layers from "./eslint/layers.mjs";
+
+const USERS_OF_THE_DOMAIN = ["lib/client", "lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"];
+
+/** The architecture (README "Layout"), as the folders each layer must not import. */
+const LAYERS = [
+  { layer: "lib/spec", forbid: USERS_OF_THE_DOMAIN, why: "the domain's rules and schemas are imported by every part and import none of them" },
+  {
+    layer: "lib/terraform/protocol",
+    forbid: ["lib/terraform/framework", "lib/terraform/provider", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
+    why: "protocol < framework < provider: the wire layer knows nothing of resources",
+  },
+  {
+    layer: "lib/terraform/framework",
+    forbid: ["lib/terraform/provider", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
+    why: "protocol < framework < provider: the framework is what any provider is written against",
+  },
+  {
+    layer: "lib/terraform/provider/resources",
+    forbid: ["lib/terraform/protocol"],
+    why: "resources are written against the framework only, never against the wire layer",
+  },
+  {
+    layer: "lib/terraform/provider/data-sources",
+    forbid: ["lib/terraform/protocol"],
+    why: "data sources are written against the framework only, never against the wire layer",
+  },
+  {
+    layer: "lib/client",
+    forbid: ["lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"],
+    why: "the client is used against the hosted service too: it imports only the domain",
+  },
+  {
+    layer: "lib/constructs",
+    forbid: ["lib/client", "lib/service", "lib/terraform", "lib/cli", "lib/web"],
+    why: "the constructs synthesize configuration: they import only the domain and the generated bindings",
+  },
+  {
+    layer: "lib/service",
+    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli"],
+    why: "the service implements the API; it knows nothing of its clients",
+  },
+  {
+    layer: "lib/web",
+    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli"],
+    why: "the web pages read the service's store and chains, never the API's clients",
+  },
+];
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "**/cdktf.out/**", "**/.terraform/**", "lib/constructs/generated/**", "lib/terraform/protocol/proto/descriptor.generated.ts"] },
+  ...tseslint.configs.recommended,
+  { plugins: { chainform: layers }, rules: { "chainform/layers": ["error", LAYERS] } },
+);

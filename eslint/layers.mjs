@@ -1,0 +1,63 @@
+// chainform/layers: the layering of lib/ as an ESLint rule. Each layer lists the folders it must not import from;
+// an import (static, dynamic, `export ... from` or `require`) is resolved against the importing file and reported
+// when it lands in a forbidden folder. Paths are relative to the project root; test files are not checked (a test
+// may cross layers on purpose). eslint.config.mjs holds the layers, and says why each exists.
+import { dirname, relative, resolve, sep } from "node:path";
+
+/** @type {import("eslint").Rule.RuleModule} */
+export const layersRule = {
+  meta: {
+    type: "problem",
+    docs: { description: "keep each layer of lib/ to the imports its place in the architecture allows" },
+    schema: [
+      {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            layer: { type: "string" },
+            forbid: { type: "array", items: { type: "string" } },
+            why: { type: "string" },
+          },
+          required: ["layer", "forbid", "why"],
+          additionalProperties: false,
+        },
+      },
+    ],
+    messages: { forbidden: "{{file}} is in {{layer}}, which may not import {{target}}: {{why}}" },
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = toPosix(relative(root, context.filename));
+    if (/\.test\.ts$/.test(file)) return {};
+    const layers = (context.options[0] ?? []).filter((l) => inside(file, l.layer));
+    if (layers.length === 0) return {};
+    const check = (node, source) => {
+      if (typeof source !== "string" || !source.startsWith(".")) return;
+      const target = toPosix(relative(root, resolve(dirname(context.filename), source)));
+      for (const l of layers) {
+        const hit = l.forbid.find((f) => inside(target, f));
+        if (hit) context.report({ node, messageId: "forbidden", data: { file, layer: l.layer, target: hit, why: l.why } });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
+      CallExpression: (node) => {
+        if (node.callee.type === "Identifier" && node.callee.name === "require" && node.arguments[0]?.type === "Literal") check(node, node.arguments[0].value);
+      },
+    };
+  },
+};
+
+function inside(path, folder) {
+  return path === folder || path.startsWith(folder + "/") || path.startsWith(folder + ".");
+}
+
+function toPosix(path) {
+  return path.split(sep).join("/");
+}
+
+export default { rules: { layers: layersRule } };

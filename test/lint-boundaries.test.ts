@@ -1,0 +1,40 @@
+/**
+ * The layering written down as lint rules (eslint.config.mjs, eslint/layers.mjs) catches what it says it catches:
+ * a planted import that crosses a boundary fails the lint, the same import in a test file or within the layer does not.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+
+const ROOT = join(__dirname, "..");
+const ESLINT = join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
+
+/** The layer errors the project's ESLint (its own CLI, as `npm run lint` runs it) reports for `source` at `file`. */
+function layerErrors(file: string, source: string): string[] {
+  const run = spawnSync(process.execPath, [ESLINT, "--stdin", "--stdin-filename", file, "--format", "json"], { cwd: ROOT, input: source, encoding: "utf8" });
+  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];
+  return result.messages.filter((m) => m.ruleId === "chainform/layers").map((m) => m.message);
+}
+
+describe("the import boundaries", () => {
+  test.each([
+    ["lib/client/planted.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n', "lib/service"],
+    ["lib/constructs/planted.ts", 'import { createClient } from "../client";\nexport const x = createClient;\n', "lib/client"],
+    ["lib/terraform/protocol/planted.ts", 'import { Diagnostics } from "../framework/diagnostics";\nexport const x = Diagnostics;\n', "lib/terraform/framework"],
+    ["lib/terraform/framework/planted.ts", 'export * from "../provider/provider";\n', "lib/terraform/provider"],
+    ["lib/terraform/provider/resources/planted.ts", 'const wire = require("../../protocol/cty/type");\nexport const x = wire;\n', "lib/terraform/protocol"],
+    ["lib/spec/planted.ts", 'export const load = () => import("../service/store");\n', "lib/service"],
+    ["lib/service/planted.ts", 'import { ChainformProvider } from "../constructs/provider";\nexport const x = ChainformProvider;\n', "lib/constructs"],
+  ])("%s: a planted import is refused", async (file, source, forbidden) => {
+    // GIVEN a file planted in a layer, importing from a layer it must not know
+    // WHEN the project's lint configuration checks it
+    const errors = layerErrors(file, source);
+    // THEN the lint fails, naming the forbidden folder
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`may not import ${forbidden}`);
+  });
+
+  test("allow imports within a layer, of the domain, and from tests", async () => {
+    expect(layerErrors("lib/client/planted.ts", 'import { isSlug } from "../spec";\nimport { BaseError } from "./errors/base";\nexport const x = [isSlug, BaseError];\n')).toEqual([]);
+    expect(layerErrors("lib/client/planted.test.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n')).toEqual([]);
+  });
+});

@@ -29,11 +29,11 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
   const body = (await response.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
+  return body.result as T;
 }
 
 async function createEnvironment(service: RunningService, name: string): Promise<string> {
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
         // The same token on the fresh chain, deployed before the clock starts, so that the reads run real code.
         await rpc(url, "tenderly_setBalance", [DEPLOYER, "0x56bc75e2d63100000"]);
         const data = encodeDeployData({ abi: TOKEN.abi, bytecode: TOKEN.bytecode, args: ["Fresh Token", "FRT", 18, 1000n] });
-        const receipt = await rpc(url, "eth_sendTransactionSync", [{ from: DEPLOYER, data, gas: "0x300000" }]);
+        const receipt = await rpc<{ contractAddress: string }>(url, "eth_sendTransactionSync", [{ from: DEPLOYER, data, gas: "0x300000" }]);
         fresh.work.push(await workload(url, receipt.contractAddress));
       } finally {
         await service.close();

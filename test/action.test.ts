@@ -100,7 +100,6 @@ describe("action.yml", () => {
   });
 
   it("declares the outputs of every well-known network", () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Network } = require("../lib/constructs/network") as typeof import("../lib/constructs/network");
     const outputs = Object.keys(actionMetadata().outputs);
     for (const name of Object.keys(Network.all()).map((n) => n.toLowerCase())) {
@@ -110,7 +109,6 @@ describe("action.yml", () => {
 });
 
 describe("the inline inputs", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { inlineConfig, checkSlugPrefix } = require("../action/inline-app") as {
     inlineConfig(inputs: Record<string, string>): { resource: { chainform_environment: { this: Record<string, unknown> } } };
     checkSlugPrefix(prefix: string): string;
@@ -148,7 +146,6 @@ describe("the inline inputs", () => {
   });
 
   it("node-version: empty runs chainform with the action's own Node; a version the node on PATH lacks is an error saying what to add", () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { nodeFor } = require("../action/chainform") as { nodeFor(wanted: string): string };
     expect(nodeFor("")).toBe(process.execPath);
     expect(() => nodeFor("19")).toThrow(/^input node-version asks for Node 19, but the node on PATH is v\d+\.\d+\.\d+: add actions\/setup-node with node-version: 19 before this step/);
@@ -160,12 +157,10 @@ describe("the inline inputs", () => {
 });
 
 describe("where the action gets chainform", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { locateChainform, ACTION_ROOT } = require("../action/chainform") as {
     locateChainform(options: { searchFrom: string[] }): { bin: string; source: string };
     ACTION_ROOT: string;
   };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const version = (require("../package.json") as { version: string }).version;
 
   /** A workspace with a built chainform of this version in node_modules. */
@@ -293,7 +288,6 @@ contract ForkTest {
 module.exports = { solidity: "0.8.24", networks: { ...require("./chainform-networks.json") } };
 `,
       );
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const config = require(join(dir, "hardhat.config.js")) as { networks: Record<string, { type: string; url: string; chainId: number }> };
       expect(Object.keys(config.networks)).toEqual(["mainnet", "base"]);
       for (const network of Object.values(config.networks)) {

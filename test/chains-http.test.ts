@@ -5,7 +5,7 @@
  * deletion killing the chain's processes.
  */
 import { rmSync } from "node:fs";
-import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "./helpers/viem";
+import { createPublicClient, createWalletClient, http, parseEther } from "./helpers/viem";
 import { privateKeyToAccount } from "./helpers/viem";
 import type { BackendChainEngine } from "../lib/service/chains";
 import type { Environment, Transaction } from "../lib/spec";

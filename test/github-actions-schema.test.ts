@@ -15,9 +15,7 @@ import { actionMetadata, readYaml } from "./helpers/actions-runner";
 import { ROOT } from "./helpers/cli";
 
 // ajv comes with fastify (a dependency); js-yaml with jest (see helpers/actions-runner.ts).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const Ajv = require("ajv") as new (options: object) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown[] | null } };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const yaml = require("js-yaml") as { load(text: string): unknown };
 
 const ajv = new Ajv({ allErrors: true, strict: false });

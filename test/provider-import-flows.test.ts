@@ -78,7 +78,7 @@ describe("import flows through terraform", () => {
       { name: "apply two environments", config: withProvider(config({ slug: "imp-mine" }), other), command: "apply" },
       {
         name: "state rm and import the first",
-        importId: (ctx) => "imp-mine",
+        importId: () => "imp-mine",
         resource: "chainform_environment.ci",
       },
       {

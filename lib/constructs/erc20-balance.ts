@@ -1,3 +1,4 @@
+import type { Abi } from "viem" with { "resolution-mode": "import" };
 import type { ITerraformDependable } from "cdktf";
 import { Construct } from "constructs";
 import * as erc20Balance from "./generated/erc20-balance";
@@ -14,7 +15,7 @@ export interface Erc20BalanceProps {
   /** The network whose Virtual Environment holds the token. */
   readonly networkId: string;
   /** The token: a {@link Contract} of this stack, or an address. */
-  readonly token: Contract<any> | string;
+  readonly token: Contract<Abi | readonly unknown[]> | string;
   /** The address whose balance is set. */
   readonly holder: string;
   /** The balance in the token's smallest unit (a bigint, a whole number, or decimal / 0x hex text). */

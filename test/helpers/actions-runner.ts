@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { cleanEnv, ROOT } from "./cli";
 
 // js-yaml comes with jest (through @istanbuljs/load-nyc-config); the test only reads YAML.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const yaml = require("js-yaml") as { load(text: string): unknown };
 
 /** action.yml as the runner reads it. */

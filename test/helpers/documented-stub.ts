@@ -175,8 +175,7 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
     if (path === "/v1/supported-networks" && method === "GET") return void (onlyQuery([]) && send(response, 200, SUPPORTED_NETWORKS));
     if (request.headers["x-access-key"] !== accessKey) return send(response, 401, errorBody("unauthorized", "Invalid access key"));
 
-    let match: RegExpExecArray | null;
-    if ((match = /^\/v1\/account\/[^/]+\/projects$/.exec(path)) && method === "GET") return void (onlyQuery([]) && send(response, 200, { projects: [PROJECT] }));
+    if (/^\/v1\/account\/[^/]+\/projects$/.test(path) && method === "GET") return void (onlyQuery([]) && send(response, 200, { projects: [PROJECT] }));
     if (/^\/v1\/account\/[^/]+\/delivery-channels$/.test(path) && method === "GET") return void (onlyQuery([]) && send(response, 200, { delivery_channels: [DELIVERY_CHANNEL] }));
     if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/actions\/action\/[^/]+\/stop$/.test(path) && method === "POST") {
       if (body !== undefined) return reject("this endpoint takes no body");

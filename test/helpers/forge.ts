@@ -33,7 +33,6 @@ export interface ForgeProject {
 export async function forgeProject(sources: Readonly<Record<string, string>>): Promise<ForgeProject> {
   const dir = mkdtempSync(join(tmpdir(), "chainform-forge-"));
   const home = join(dir, "home");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const version = (require("solc/package.json") as { version: string }).version;
   mkdirSync(join(home, ".svm", version), { recursive: true });
   symlinkSync(join(__dirname, "solc-js-cli.cjs"), join(home, ".svm", version, `solc-${version}`));

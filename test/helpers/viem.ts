@@ -8,9 +8,7 @@ import type * as ViemAccounts from "viem/accounts" with { "resolution-mode": "im
 
 export type { Hex } from "viem" with { "resolution-mode": "import" };
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const viem: typeof Viem = require("viem");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const accounts: typeof ViemAccounts = require("viem/accounts");
 
 export { viem };

@@ -62,7 +62,7 @@ export class BaseError extends Error {
 
   /** Follows `cause` down the chain and returns the first error `match` accepts (or the last one). */
   walk(match?: (error: unknown) => boolean): unknown {
-    let current: unknown = this;
+    let current: unknown = this as unknown;
     while (current instanceof Error && current.cause !== undefined) {
       if (match?.(current)) return current;
       current = current.cause;

@@ -6,5 +6,5 @@
  */
 export type { Abi, AbiFunction, AbiParameter, Hex } from "viem" with { "resolution-mode": "import" };
 
-// @ts-ignore TS1479 (see above): the import is resolved and typed; only its module format is reported.
+// @ts-expect-error TS1479 (see above): the import is resolved and typed; only its module format is reported.
 export { decodeErrorResult, decodeFunctionResult, encodeDeployData, encodeFunctionData, keccak256, parseAbiItem } from "viem";

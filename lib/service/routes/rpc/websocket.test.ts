@@ -8,7 +8,6 @@ import { artifact } from "../../../../test/chains-host";
 import { createPublicClient, encodeFunctionData, http, type Hex } from "../../../../test/helpers/viem";
 import WebSocket from "ws";
 import { NoChainEngine } from "../../no-chain-engine";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { webSocket } = require("viem") as typeof import("viem", { with: { "resolution-mode": "import" } });
 
 let service: TestService;

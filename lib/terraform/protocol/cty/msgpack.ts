@@ -521,10 +521,16 @@ class Writer {
       this.offset = buffer.writeDoubleBE(value, this.offset);
     } else if (value >= 0) {
       if (value < 0x80) buffer[this.offset++] = value;
-      else if (value < 0x100) (buffer[this.offset++] = 0xcc), (buffer[this.offset++] = value);
-      else if (value < 0x10000) (buffer[this.offset++] = 0xcd), (this.offset = buffer.writeUInt16BE(value, this.offset));
-      else if (value < 0x1_0000_0000) (buffer[this.offset++] = 0xce), (this.offset = buffer.writeUInt32BE(value, this.offset));
-      else {
+      else if (value < 0x100) {
+        buffer[this.offset++] = 0xcc;
+        buffer[this.offset++] = value;
+      } else if (value < 0x10000) {
+        buffer[this.offset++] = 0xcd;
+        this.offset = buffer.writeUInt16BE(value, this.offset);
+      } else if (value < 0x1_0000_0000) {
+        buffer[this.offset++] = 0xce;
+        this.offset = buffer.writeUInt32BE(value, this.offset);
+      } else {
         buffer[this.offset++] = 0xcf;
         this.offset = buffer.writeUInt32BE(Math.floor(value / 0x1_0000_0000), this.offset);
         this.offset = buffer.writeUInt32BE(value >>> 0, this.offset);

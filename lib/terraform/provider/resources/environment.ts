@@ -14,7 +14,6 @@ import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, 
 import { slugify } from "../../../spec/slug";
 import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../spec/chain";
 import {
-  BRIDGE_DEFAULTS,
   bridgeFindings,
   MAX_ACCOUNTS_PER_NETWORK,
   MAX_NETWORKS_PER_ENVIRONMENT,
@@ -24,7 +23,6 @@ import {
 import {
   at,
   attr,
-  between,
   block,
   defineResource,
   defineSchema,

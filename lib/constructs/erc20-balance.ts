@@ -1,4 +1,5 @@
 import type { Abi } from "viem" with { "resolution-mode": "import" };
+import { parseTokenAmount } from "../spec/amounts";
 import type { ITerraformDependable } from "cdktf";
 import { Construct } from "constructs";
 import * as erc20Balance from "./generated/erc20-balance";
@@ -42,8 +43,7 @@ const BALANCE_RULES: readonly Rule<Erc20BalanceProps>[] = [
 
 function amountText(amount: bigint | number | string): string | null {
   const text = typeof amount === "string" ? amount : typeof amount === "bigint" || Number.isSafeInteger(amount) ? BigInt(amount).toString() : "";
-  if (!/^(0|[1-9][0-9]{0,77})$/.test(text) && !/^0x[0-9a-fA-F]{1,64}$/.test(text)) return null;
-  return BigInt(text) < 1n << 256n ? text : null;
+  return parseTokenAmount(text) === null ? null : text;
 }
 
 /**

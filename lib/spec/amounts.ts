@@ -7,8 +7,24 @@
  * accounts[].balance); the other spellings are for people, and are turned into canonical hex before any request.
  */
 
-/** Largest amount of wei: 2^256-1 (an EVM word). */
-export const MAX_WEI = (1n << 256n) - 1n;
+/** 2^256-1, the largest EVM word: the bound of balances and token amounts. */
+export const MAX_UINT256 = (1n << 256n) - 1n;
+/** Largest balance in wei: a uint256. */
+export const MAX_WEI = MAX_UINT256;
+
+/**
+ * An amount in a token's smallest unit (an ERC-20 balance): decimal or 0x hex, 0 to 2^256 - 1; null when it is
+ * neither.
+ *
+ * @example
+ * parseTokenAmount("1000000") // 1000000n
+ * parseTokenAmount("1.5") // null
+ */
+export function parseTokenAmount(text: string): bigint | null {
+  if (!/^(0|[1-9][0-9]{0,77})$/.test(text) && !/^0x[0-9a-fA-F]{1,64}$/.test(text)) return null;
+  const n = BigInt(text);
+  return n <= MAX_UINT256 ? n : null;
+}
 
 /** Units a balance may carry, with their decimals. */
 export const BALANCE_UNITS: Readonly<Record<string, number>> = { wei: 0, gwei: 9, ether: 18, eth: 18 };

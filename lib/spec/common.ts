@@ -1,4 +1,5 @@
 import { FormatRegistry, Type, type Static, type TSchema } from "@sinclair/typebox";
+import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "./slug";
 import { isValidChecksumAddress } from "./address";
 import { HEX_QUANTITY_PATTERN } from "./amounts";
 import { ADDRESS_PATTERN, BLOCK_NUMBER_PATTERN, CHAIN_ID_PATTERN, MAX_CHAIN_ID } from "./chain";
@@ -57,29 +58,30 @@ export const BlockNumberText = Type.String({
 
 /** A path or query slug: lowercase letters, digits and single dashes. */
 export const Slug = Type.String({
-  pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",
+  pattern: SLUG_PATTERN,
   minLength: 1,
-  maxLength: 100,
+  maxLength: MAX_SLUG_LENGTH,
   description: "URL-safe slug: lowercase letters, digits and single dashes",
 });
 
 /** Largest page number: chainform's bound, so that offsets stay exact integers. */
 export const MAX_PAGE = 10_000_000;
 
+/** Default page size (spec: Limits 1). */
+export const DEFAULT_PER_PAGE = 20;
+/** Largest page size (spec: Limits 1). */
+export const MAX_PER_PAGE = 100;
+
 /** Pagination query (spec: Limits 1): `page` positive integers only (up to MAX_PAGE); `perPage` 1 to 100, default 20. */
 export const PaginationQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: "Page number, 1-based" })),
-    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Page size, 1 to 100 (default 20)" })),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})` })),
   },
   { additionalProperties: false },
 );
 export type PaginationQuery = Static<typeof PaginationQuery>;
 
-/** Default page size (spec: Limits 1). */
-export const DEFAULT_PER_PAGE = 20;
-/** Largest page size (spec: Limits 1). */
-export const MAX_PER_PAGE = 100;
 
 /** `{ accountSlug }` path parameters. */
 export const AccountParams = Type.Object({ accountSlug: Type.String({ minLength: 1, maxLength: 100 }) });

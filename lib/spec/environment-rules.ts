@@ -15,6 +15,11 @@ export const MAX_RELAY_DELAY_SECONDS = 86_400;
 /** Longest display name. */
 export const MAX_DISPLAY_NAME_LENGTH = 255;
 
+/** What a public explorer reveals of verified contracts, in order: each level shows everything the ones before it show. */
+export const VERIFICATION_VISIBILITY_VALUES = ["bytecode", "abi", "source"] as const;
+/** A verification visibility. */
+export type VerificationVisibility = (typeof VERIFICATION_VISIBILITY_VALUES)[number];
+
 /** Bridge relay modes; `autoRelay` is the default. */
 export const RELAY_MODE_VALUES = ["autoRelay", "delayedRelay"] as const;
 /** A bridge relay mode. */

@@ -6,13 +6,12 @@ import {
   MAX_NETWORKS_PER_ENVIRONMENT,
   MAX_RELAY_DELAY_SECONDS,
   RELAY_MODE_VALUES,
+  VERIFICATION_VISIBILITY_VALUES,
 } from "./environment-rules";
-
-/** Explorer page visibility of verified contracts (spec: Create an environment). */
-export const VERIFICATION_VISIBILITY_VALUES = ["bytecode", "abi", "source"] as const;
-export type VerificationVisibility = (typeof VERIFICATION_VISIBILITY_VALUES)[number];
-
 import type { RelayMode } from "./environment-rules";
+
+// Explorer page visibility of verified contracts (spec: Create an environment): a rule of environment-rules.ts.
+export { VERIFICATION_VISIBILITY_VALUES, type VerificationVisibility } from "./environment-rules";
 import { MAX_BATCH_DELETE_IDS, RPC_NAMES } from "./constants";
 
 export { MAX_BATCH_DELETE_IDS, RPC_NAMES };

@@ -2,10 +2,11 @@
  * The explorer rules (docs/explorer-and-dashboard.md): which Virtual Environments have a public explorer,
  * where it lives, and what it reveals of verified contracts.
  */
-import type { NetworkConfig, VerificationVisibility } from "./environments";
+import type { NetworkConfig } from "./environments";
+import { VERIFICATION_VISIBILITY_VALUES, type VerificationVisibility } from "./environment-rules";
 
 /** What the explorer reveals, in order: each level shows everything the ones before it show. */
-const VISIBILITY_ORDER: readonly VerificationVisibility[] = ["bytecode", "abi", "source"];
+const VISIBILITY_ORDER: readonly VerificationVisibility[] = VERIFICATION_VISIBILITY_VALUES;
 
 /** Visibility when `explorer_config.verification_visibility` is unset. */
 export const DEFAULT_VERIFICATION_VISIBILITY: VerificationVisibility = "bytecode";

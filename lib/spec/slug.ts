@@ -3,6 +3,12 @@
 /** Longest slug. */
 export const MAX_SLUG_LENGTH = 100;
 
+/** Slug syntax: lowercase letters and digits in dash-separated groups. */
+export const SLUG_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/** A slug prefix (`slug_prefix`): a slug that may end with a dash, before the suffix that makes it unique. */
+export const SLUG_PREFIX_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*-?$";
+
 /**
  * A URL-safe slug of a name: lowercase letters, digits and single dashes; `fallback` when nothing is left.
  *

@@ -83,20 +83,6 @@ function isAmbiguous(error: unknown): boolean {
 }
 
 /**
- * Whether an error may be the service's answer to a slug that is taken: a 409, or a 400/422 that names `/slug`
- * (the local service's `error.data.field`) or speaks of the slug in its message. The hosted service documents no
- * conflict body, so callers confirm with a lookup of the slug ({@link slugTakenBy}) instead of trusting this alone.
- */
-export function isSlugConflict(error: unknown): error is ApiError {
-  if (!(error instanceof ApiError)) return false;
-  if (error.status === 409) return true;
-  if (error.status !== 400 && error.status !== 422) return false;
-  const field = error.data?.["field"];
-  if (field === "/slug" || field === "slug") return true;
-  return /slug/i.test(error.serviceMessage ?? "");
-}
-
-/**
  * After a failed create with an explicit slug: the environment that holds that slug, if the failure may be a slug
  * conflict (any 400, 409 or 422: whatever the body says) and the lookup finds one; otherwise null.
  */

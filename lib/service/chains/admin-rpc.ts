@@ -4,13 +4,13 @@
  * `evm_revert`, `eth_sendTransaction` from any address with `--auto-impersonate`); the others are translated here
  * into anvil's cheatcodes, with the real service's parameters and results.
  */
+import { MAX_UINT256 } from "../../spec/amounts";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { INVALID_PARAMS, balanceOf, setErc20Balance } from "./erc20-slots";
 
 /** Runs one Admin RPC method on a chain and returns its result; throws `JsonRpcError` for the caller's answer. */
 export type AdminMethod = (rpc: JsonRpcClient, params: readonly unknown[]) => Promise<unknown>;
 
-const MAX_UINT256 = (1n << 256n) - 1n;
 /** Most blocks one `evm_increaseBlocks` mines (anvil mines them one by one). */
 const MAX_BLOCKS = 100_000n;
 

@@ -20,8 +20,6 @@ import { badRequest } from "../../errors";
 import { slugify } from "../../../spec/slug";
 import type { NewEnvironment, Store } from "../../store";
 
-/** Lowercase hex without leading zeros (`0x00FF` → `0xff`, `0x000` → `0x0`): the shared rule of lib/spec. */
-export const canonicalQuantity = canonicalHex;
 
 /**
  * Validates and normalizes a create request for a project; throws the 400 naming the field at fault. The slug is

@@ -11,14 +11,19 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
-import { slugify } from "../../../spec/slug";
+import { MAX_SLUG_LENGTH, SLUG_PATTERN, SLUG_PREFIX_PATTERN, slugify } from "../../../spec/slug";
 import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../spec/chain";
 import {
   bridgeFindings,
   MAX_ACCOUNTS_PER_NETWORK,
   MAX_NETWORKS_PER_ENVIRONMENT,
+  MAX_DISPLAY_NAME_LENGTH,
   MAX_RELAY_DELAY_SECONDS,
   networkListFindings,
+  RELAY_MODE_VALUES,
+  VERIFICATION_VISIBILITY_VALUES,
+  type RelayMode,
+  type VerificationVisibility,
 } from "../../../spec/environment-rules";
 import {
   at,
@@ -74,12 +79,11 @@ const replaceUnlessSame = (what: string, same: (a: string, b: string) => boolean
   );
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Slug syntax (lib/spec's Slug); a prefix may end with a dash. */
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const SLUG_PREFIX = /^[a-z0-9]+(-[a-z0-9]+)*-?$/;
-/** Length of the unique suffix that slug_prefix gets (8 lowercase hex digits), and the slug's longest length. */
+/** Slug syntax (lib/spec/slug.ts); a prefix may end with a dash. */
+const SLUG = new RegExp(SLUG_PATTERN);
+const SLUG_PREFIX = new RegExp(SLUG_PREFIX_PATTERN);
+/** Length of the unique suffix that slug_prefix gets (8 lowercase hex digits). */
 const SUFFIX_LENGTH = 8;
-const MAX_SLUG_LENGTH = 100;
 
 /**
  * A slug from `slug_prefix`: the prefix, a dash unless it ends with one, and 8 random hex digits (AWS's
@@ -100,7 +104,7 @@ export const environmentSchema = defineSchema({
     display_name: attr.string({
       description: "Display name of the environment.",
       required: true,
-      validators: [lengthBetween(1, 255)],
+      validators: [lengthBetween(1, MAX_DISPLAY_NAME_LENGTH)],
       planModifiers: [requiresReplace()],
     }),
     // Optional
@@ -162,7 +166,7 @@ export const environmentSchema = defineSchema({
             verification_visibility: attr.string({
               description: "What the explorer shows of verified contracts: bytecode, abi or source.",
               optional: true,
-              validators: [oneOf(["bytecode", "abi", "source"])],
+              validators: [oneOf([...VERIFICATION_VISIBILITY_VALUES])],
               planModifiers: [requiresReplace()],
             }),
           },
@@ -195,7 +199,7 @@ export const environmentSchema = defineSchema({
         relay_mode: attr.string({
           description: "How messages are relayed: autoRelay (default) or delayedRelay.",
           optional: true,
-          validators: [oneOf(["autoRelay", "delayedRelay"])],
+          validators: [oneOf([...RELAY_MODE_VALUES])],
           planModifiers: [requiresReplace()],
         }),
         delay_seconds: attr.number({
@@ -302,7 +306,7 @@ export function createRequest(plan: {
       config.explorer_config = {};
       if (explorer.enabled !== null) config.explorer_config.enabled = explorer.enabled;
       if (explorer.verification_visibility !== null) {
-        config.explorer_config.verification_visibility = explorer.verification_visibility as "bytecode" | "abi" | "source";
+        config.explorer_config.verification_visibility = explorer.verification_visibility as VerificationVisibility;
       }
     }
     if (n.account.length > 0) config.accounts = n.account.map((a) => ({ address: a.address, balance: normalizeBalance(a.balance) }));
@@ -314,7 +318,7 @@ export function createRequest(plan: {
   if (bridge) {
     request.bridge_config = {};
     if (bridge.enabled !== null) request.bridge_config.enabled = bridge.enabled;
-    if (bridge.relay_mode !== null) request.bridge_config.relay_mode = bridge.relay_mode as "autoRelay" | "delayedRelay";
+    if (bridge.relay_mode !== null) request.bridge_config.relay_mode = bridge.relay_mode as RelayMode;
     if (bridge.delay_seconds !== null) request.bridge_config.delay_seconds = bridge.delay_seconds;
   }
   return request;

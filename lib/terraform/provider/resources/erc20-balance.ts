@@ -3,23 +3,19 @@
  * RPC's `tenderly_setErc20Balance` (the service finds the token's balance slot). Read compares `balanceOf`, so a
  * balance changed out of band plans an in-place update that sets it again; destroy sets it to 0.
  */
+import { parseTokenAmount } from "../../../spec/amounts";
 import { at, attr, defineResource, defineSchema, requiresReplace, useStateForUnknown, validator, type Model } from "../../framework";
 import { addressValidator } from "../address";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";
 import type { ChainformProviderData } from "../provider-data";
 
 const address = addressValidator;
-const MAX_UINT256 = (1n << 256n) - 1n;
 const amountValidator = validator("a whole number of the token's smallest unit, decimal or 0x hex, below 2^256", (text: string) =>
   parseAmount(text) === null ? `${JSON.stringify(text)} is not a whole number from 0 to 2^256 - 1 (decimal, or 0x hex)` : undefined,
 );
 
 /** An amount in the token's smallest unit: decimal or 0x hex, 0 to 2^256 - 1; null when it is neither. */
-export function parseAmount(text: string): bigint | null {
-  if (!/^(0|[1-9][0-9]{0,77})$/.test(text) && !/^0x[0-9a-fA-F]{1,64}$/.test(text)) return null;
-  const n = BigInt(text);
-  return n <= MAX_UINT256 ? n : null;
-}
+export const parseAmount = parseTokenAmount;
 
 /** The resource schema. */
 export const erc20BalanceSchema = defineSchema({

@@ -67,3 +67,27 @@ test("every request is logged as JSON, each 5xx with its error id, and no secret
     await stopServe(served);
   }
 });
+
+test.each([
+  ["info", "not lines of the log (they take the fast path)", false],
+  ["debug", "lines of the log (every request is)", true],
+])("at --log-level %s, RPC calls are %s", async (level, _what, logged) => {
+  const dataDir = join(root, `data-${level}`);
+  const logFile = join(root, `service-${level}.log`);
+  const served = startServe(["--data-dir", dataDir, "--log-file", logFile, "--log-level", level], { CHAINFORM_ANVIL: join(root, "no-anvil") });
+  const ready = await served.ready;
+  try {
+    const environment = (await api(ready, "POST", environmentsPath(ready), { display_name: `rpc ${level}`, network_configs: [{ network_id: "1" }] })).body;
+    const publicUrl: string = environment.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url;
+    // GIVEN a Public RPC call answered (the chain cannot start here: a JSON-RPC error, as on either path)
+    expect((await rpc(publicUrl, "eth_chainId")).error?.code).toBe(-32000);
+    await stopServe(served);
+    // THEN the log has a line for it only where every request is logged
+    const lines = readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string } });
+    const rpcLines = lines.filter((line) => line.msg === "incoming request" && line.req?.url?.startsWith("/rpc/public/"));
+    expect(rpcLines.length > 0).toBe(logged);
+    expect(lines.some((line) => line.msg === "incoming request" && line.req?.url?.includes("/environments"))).toBe(true);
+  } finally {
+    await stopServe(served);
+  }
+});

@@ -28,6 +28,8 @@ export interface HttpRpcContext {
   readonly rate: (path: string) => RateDecision;
   /** Largest body; a larger one gets the spec's 400, as Fastify's body limit gives. */
   readonly bodyLimit: number;
+  /** The service's log: every 5xx goes there with its error id, as Fastify's error handler does. */
+  readonly log?: { error(details: object, message: string): void };
 }
 
 /** The RPC paths served here: the key as Fastify's router would take it (no `%`, at most its 500-character parameter). */
@@ -101,7 +103,9 @@ class HttpRpc {
       send(response, 200, headers, await answerParsed(this.context.engine, vnetId, parsed, body, access));
     } catch (failure) {
       if (!isUnknownVnet(failure)) {
-        send(response, 500, headers, error(500, "internal server error: quote the error id when reporting it"));
+        const body = errorBody(500, "internal server error: quote the error id when reporting it");
+        this.context.log?.error({ errorId: body.error.id, status: 500, err: failure }, "RPC call failed");
+        send(response, 500, headers, JSON.stringify(body));
         return;
       }
       this.secrets.delete(key);

@@ -7,15 +7,13 @@
  * Runs only once the provider is built (`npm run build` bundles lib/terraform/provider/main.ts into the mirror);
  * until then it is reported as skipped, not passed.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mirrorLayout } from "../lib/terraform/mirror";
-import { assertCliBuilt, collect, ROOT, runCli, serviceEnv, slugsOf, startCli } from "./helpers/cli";
+import { assertCliBuilt, assertProviderBuilt, collect, ROOT, runCli, serviceEnv, slugsOf, startCli } from "./helpers/cli";
 import { clientFor, startTestService, type TestService } from "./helpers/service";
 
 const EXAMPLE = join(ROOT, "examples", "cdktf", "multichain-ci");
-const providerBuilt = existsSync(mirrorLayout().bundlePath);
 /** The example's networks: name in the table, forked chain id, chain id the fork answers with. */
 const NETWORKS = [
   ["1", 73571],
@@ -23,7 +21,8 @@ const NETWORKS = [
   ["42161", 42170],
 ] as const;
 
-(providerBuilt ? describe : describe.skip)("chainform up", () => {
+describe("chainform up", () => {
+  beforeAll(assertProviderBuilt);
   const outDirs: string[] = [];
   /** A pull request number of its own per run, so the stack, its state file and the slug are the test's alone. */
   const pullRequest = () => String(100_000 + Math.floor(Math.random() * 800_000));

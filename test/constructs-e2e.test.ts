@@ -5,8 +5,9 @@
  * Runs only once the provider is built (`npm run build` bundles lib/terraform/provider/main.ts into the mirror);
  * until then it is reported as skipped, not passed.
  */
+import { assertProviderBuilt } from "./helpers/cli";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient } from "../lib/client";
 import { PROVIDER_ADDRESS, mirrorLayout, terraformCliConfigPath } from "../lib/terraform/mirror";
@@ -16,9 +17,9 @@ import { TerraformWorkspace } from "./helpers/terraform";
 const ROOT = join(__dirname, "..");
 const EXAMPLE_MAIN = join(ROOT, "examples", "cdktf", "multichain-ci", "main.ts");
 const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-const providerBuilt = existsSync(mirrorLayout().bundlePath);
 
-(providerBuilt ? describe : describe.skip)("multichain-ci example against the local service (terraform)", () => {
+describe("multichain-ci example against the local service (terraform)", () => {
+  beforeAll(assertProviderBuilt);
   let service: TestService;
   let tf: TerraformWorkspace;
   const pullRequest = String(10_000 + Math.floor(Math.random() * 80_000));

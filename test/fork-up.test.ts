@@ -6,17 +6,17 @@
  * alone, with the upstream gone. Needs `npm run build`.
  */
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mirrorLayout } from "../lib/terraform/mirror";
 import type { Environment } from "../lib/spec";
-import { assertCliBuilt, ROOT, runCli, startCli } from "./helpers/cli";
+import { assertCliBuilt, assertProviderBuilt, ROOT, runCli, startCli } from "./helpers/cli";
 import { UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 
 const APP = join(ROOT, "examples", "cdktf", "fork-mainnet");
 
-(existsSync(mirrorLayout().bundlePath) ? describe : describe.skip)("chainform up with the fork-mainnet app", () => {
+describe("chainform up with the fork-mainnet app", () => {
+  beforeAll(assertProviderBuilt);
   const root = mkdtempSync(join(tmpdir(), "chainform-fork-up-"));
   const name = `t${process.pid}`;
   let upstream: ForkUpstream;

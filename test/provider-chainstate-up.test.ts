@@ -3,15 +3,15 @@
  * (an environment, a token per network, balances, snapshots, a contract call), applies it, checks the RPC URLs and
  * the prefunded balances, and destroys it. Needs `npm run build`.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mirrorLayout } from "../lib/terraform/mirror";
-import { assertCliBuilt, ROOT, runCli } from "./helpers/cli";
+import { assertCliBuilt, assertProviderBuilt, ROOT, runCli } from "./helpers/cli";
 
 const APP = join(ROOT, "examples", "cdktf", "seeded-testnet");
 
-(existsSync(mirrorLayout().bundlePath) ? describe : describe.skip)("chainform up with the seeded-testnet app", () => {
+describe("chainform up with the seeded-testnet app", () => {
+  beforeAll(assertProviderBuilt);
   const outDir = mkdtempSync(join(tmpdir(), "chainform-seeded-"));
   const name = `t${process.pid}`;
   beforeAll(assertCliBuilt);

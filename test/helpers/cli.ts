@@ -7,6 +7,7 @@
  * const result = await runCli(["environments", "--json"], { env: serviceEnv(service) });
  * expect(result.code).toBe(0);
  */
+import { mirrorLayout } from "../../lib/terraform/mirror";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -138,4 +139,9 @@ export function assertCliBuilt(): void {
       throw new Error(`${relative(ROOT, built)} is missing or older than its source: run \`npm run build\` first (npm test does)`);
     }
   }
+}
+
+/** Fails with what to do when the provider's bundle and Terraform mirror are missing (tests that run terraform need them). */
+export function assertProviderBuilt(): void {
+  if (!existsSync(mirrorLayout().bundlePath)) throw new Error("the provider is not built: run `npm run build` first (npm test does)");
 }

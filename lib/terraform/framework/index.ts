@@ -15,17 +15,20 @@
  *   },
  * });
  *
- * export const environment = defineResource<typeof schema, Client>({
- *   typeName: "chainform_environment",
+ * // `providerData` is what the provider's `configure` returned: here a store of things with create/get/remove.
+ * export const thing = defineResource<typeof schema, ThingStore>({
+ *   typeName: "example_thing",
  *   schema,
- *   async create({ plan, providerData: client, diagnostics }) {
- *     const result = await createEnvironment(client, { networkId: plan.network_id, name: plan.name });
- *     if (!result.ok) return void diagnostics.error("Could not create the environment", result.error.message);
- *     return toState(result.value);
+ *   async create({ plan, providerData: store, diagnostics }) {
+ *     try {
+ *       return toState(await store.create({ networkId: plan.network_id, name: plan.name }));
+ *     } catch (error) {
+ *       diagnostics.error("Could not create the thing", (error as Error).message);
+ *       return;
+ *     }
  *   },
- *   async read({ state, providerData: client }) { ... return null when gone ... },
- *   async update({ plan, state, providerData: client }) { ... },
- *   async delete({ state, providerData: client }) { ... },
+ *   async read({ state, providerData: store }) { const found = await store.get(state.id); return found ? toState(found) : null; },
+ *   async delete({ state, providerData: store }) { await store.remove(state.id); },
  *   async importState({ id }) { return { id }; },
  * });
  */

@@ -36,13 +36,19 @@ async function slugsWithPrefix(client: Client, prefix: string): Promise<string[]
 
 /**
  * An HTTP proxy to `upstream` that forwards every request, but holds the answer to the first request `hold`
- * matches: the service has acted, its client waits. `held` resolves once it holds one.
+ * matches: the service has acted, its client waits. `held` resolves once it holds one. With `rewrite`, the
+ * upstream's origin in answers becomes the proxy's, so that the RPC URLs of environments lead through it too.
  */
-async function holdingProxy(upstream: string, hold: (method: string, url: string) => boolean): Promise<{ baseUrl: string; held: Promise<void>; close(): Promise<void> }> {
+async function holdingProxy(
+  upstream: string,
+  hold: (method: string, url: string) => boolean,
+  rewrite = false,
+): Promise<{ baseUrl: string; held: Promise<void>; close(): Promise<void> }> {
   const target = new URL(upstream);
   let holding = false;
   let onHeld!: () => void;
   const held = new Promise<void>((resolve) => (onHeld = resolve));
+  let baseUrl = "";
   const server = createServer((req, res) => {
     const forward = httpRequest(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
@@ -53,16 +59,29 @@ async function holdingProxy(upstream: string, hold: (method: string, url: string
           onHeld();
           return; // never answered: the connection closes with the proxy
         }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        if (!rewrite) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const body = Buffer.from(Buffer.concat(chunks).toString("utf8").split(target.origin).join(baseUrl));
+          const headers = { ...answer.headers, "content-length": String(body.length) };
+          delete headers["transfer-encoding"];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body);
+        });
       },
     );
     forward.on("error", () => res.destroy());
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl,
     held,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -394,24 +413,29 @@ output "admin_rpc_urls" {
   }, 300_000);
 
   it("after a cancel (SIGINT) once the environment exists, the post step removes it", async () => {
-    const inputs = { ...serviceInputs(), networks: "1, 10, 8453", "slug-prefix": "cancelled-" };
-    const step = job.main(inputs);
-    // The runner cancels a step with SIGINT: send it once the apply has created the environment at the service.
-    await step.waitFor(/terraform plan/);
-    for (;;) {
-      if ((await slugsWithPrefix(client, "cancelled-")).length > 0) break;
-      const ended = await Promise.race([step.done.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 100))]);
-      if (ended) throw new Error(`the step ended before the environment was created:\n${(await step.done).stdout}`);
+    // GIVEN a proxy that holds the first call to a Public RPC URL: deploy checks the RPC URLs after Terraform applied
+    // and recorded the environment, so the step is certainly past the create when it waits there
+    const proxy = await holdingProxy(service.baseUrl, (method, url) => method === "POST" && url.startsWith("/rpc/public/"), true);
+    try {
+      const inputs = { ...serviceInputs(), "base-url": proxy.baseUrl, networks: "1, 10, 8453", "slug-prefix": "cancelled-" };
+      const step = job.main(inputs);
+      await Promise.race([proxy.held, step.done.then((r) => Promise.reject(new Error(`the step ended first:\n${r.stdout}\n${r.stderr}`)))]);
+      expect(await slugsWithPrefix(client, "cancelled-")).toHaveLength(1);
+      // WHEN the run is cancelled: SIGINT, then SIGTERM if the step is still there after 7.5 s, as the runner does
+      step.child.kill("SIGINT");
+      const escalate = setTimeout(() => step.child.kill("SIGTERM"), 7_500);
+      const main = await step.done;
+      clearTimeout(escalate);
+      expect(main.code).not.toBe(0);
+      expect(main.stdout).toMatch(/^::error::the chainform action was cancelled/m);
+      expect(main.state.slug_prefix).toBe("cancelled-");
+      // THEN the post step removes the environment
+      const post = await job.post(inputs, main.state).done;
+      expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
+      expect(await slugsWithPrefix(client, "cancelled-")).toEqual([]);
+    } finally {
+      await proxy.close();
     }
-    step.child.kill("SIGINT");
-    const main = await step.done;
-    expect(main.code).not.toBe(0);
-    expect(main.stdout).toMatch(/^::error::the chainform action was cancelled/m);
-    expect(main.state.slug_prefix).toBe("cancelled-");
-
-    const post = await job.post(inputs, main.state).done;
-    expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
-    expect(await slugsWithPrefix(client, "cancelled-")).toEqual([]);
   }, 300_000);
 
   it("after a cancel while the service's answer to the create is in flight (so Terraform never recorded it), the post step deletes it by prefix", async () => {

@@ -3,7 +3,7 @@
  * playwright-core) against the local service with anvil chains: prefunded accounts and deployed contracts, amounts in
  * ether with the wei on hover, a bridge relay listed as `bridge` (the API's record keeps kind `blockchain`, origin
  * `bridge`) and linked to its deposit, cheatcode writes among the explorer's latest transactions, and a token's name,
- * symbol and decimals on its explorer page.
+ * symbol and decimals on its explorer page, and the snapshots a chain holds.
  */
 import type { Browser, Page } from "playwright-core";
 import { loadArtifact } from "../lib/service/chains/artifacts";
@@ -119,4 +119,19 @@ test("the explorer's latest transactions include cheatcode writes; a token page 
   await expect(page.locator("#token").textContent()).resolves.toBe("Probe Dollar (PUSD), 6 decimals");
   await page.goto(`${service.baseUrl}/explorer/${vnets[0].id}/address/${BRIDGE_ADDRESS.toLowerCase()}`);
   await expect(page.locator("#token").count()).resolves.toBe(0);
+});
+
+test("the environment page lists the snapshots each chain holds, with the block they were taken at", async () => {
+  // GIVEN a snapshot taken through the Admin RPC, as chainform_snapshot and test suites take them
+  const head = BigInt(await rpc<string>(1, "eth_blockNumber", []));
+  const id = await rpc<string>(1, "evm_snapshot", []);
+  // WHEN the environment page is shown
+  await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}`);
+  const tables = page.locator("table.snapshots");
+  // THEN the second network's card lists it, and the first network (no snapshot) says none
+  await expect(tables.count()).resolves.toBe(1);
+  const row = await tables.locator("tr").first().textContent();
+  expect(row).toContain(id);
+  expect(row).toContain(`block ${head}`);
+  await expect(page.locator(".card", { hasText: "none taken since the service started" }).count()).resolves.toBe(1);
 });

@@ -31,6 +31,7 @@ import {
   type NetworkSimulation,
   type RpcAccess,
   type VnetChainSpec,
+  type VnetSnapshot,
 } from "./types";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
@@ -66,6 +67,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly replicaBlocks = new Map<string, bigint | null>();
   /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
   private readonly snapshotted = new Set<string>();
+  /** The snapshots taken through the RPC URLs, by vnet (for the dashboard). */
+  private readonly snapshotsTaken = new Map<string, VnetSnapshot[]>();
   /**
    * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
@@ -138,7 +141,8 @@ export class BackendChainEngine implements ChainEngine {
       await this.vnets.use(vnetId, mode, async (node) => {
         const results = await forward(node.rpc, forwarded.map(({ request }) => request));
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
-        if (forwarded.some(({ request }, i) => request.method === "evm_snapshot" && "result" in results[i])) this.snapshotted.add(vnetId);
+        const taken = forwarded.flatMap(({ request }, i) => (request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : []));
+        if (taken.length > 0) await this.noteSnapshots(node, vnetId, taken);
         deposits.push(...(await this.recorder.recordRpcEffects(node, spec, forwarded.map(({ request }, i) => ({ request, answer: results[i] })))));
       });
     }
@@ -203,6 +207,7 @@ export class BackendChainEngine implements ChainEngine {
         await this.vnets.destroy(vnetId);
         this.recorder.forget(vnetId);
         this.snapshotted.delete(vnetId);
+        this.snapshotsTaken.delete(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
@@ -214,6 +219,20 @@ export class BackendChainEngine implements ChainEngine {
     await Promise.all([this.vnets.close(), this.replicas.close()]);
     await this.forks.close();
     if (this.temporaryDir) rmSync(this.temporaryDir, { recursive: true, force: true });
+  }
+
+  snapshots(vnetId: string): readonly VnetSnapshot[] {
+    return this.snapshotsTaken.get(vnetId) ?? [];
+  }
+
+  /** Keeps the chain running while it holds snapshots, and remembers them with the block they were taken at. */
+  private async noteSnapshots(node: ChainNode, vnetId: string, ids: readonly string[]): Promise<void> {
+    this.snapshotted.add(vnetId);
+    const blockNumber = await node.rpc.request<string>("eth_blockNumber").catch(() => "0x0");
+    const takenAt = new Date().toISOString();
+    const list = this.snapshotsTaken.get(vnetId) ?? [];
+    for (const id of ids) if (!list.some((s) => s.id === id)) list.push({ id, blockNumber, takenAt });
+    this.snapshotsTaken.set(vnetId, list);
   }
 
   private spec(vnetId: string): VnetChainSpec {

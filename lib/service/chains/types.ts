@@ -55,6 +55,16 @@ export interface ChainHost {
   readonly offline?: boolean;
 }
 
+/** A snapshot taken on a Virtual Environment's chain. */
+export interface VnetSnapshot {
+  /** The id `evm_snapshot` answered, which `evm_revert` takes. */
+  readonly id: string;
+  /** The block the chain was at, hex. */
+  readonly blockNumber: string;
+  /** When it was taken (ISO 8601). */
+  readonly takenAt: string;
+}
+
 /** What a project-level simulation found: the simulation record (without id and time), and the documented rest. */
 export interface NetworkSimulation {
   readonly simulation: Omit<Simulation, "id" | "created_at">;
@@ -109,6 +119,11 @@ export interface ChainEngine {
    * (400 with field `/block_number` for a block beyond the head; 502/504 naming the network when its upstream fails).
    */
   forkPoint?(networkId: string, requested?: bigint): Promise<bigint | null>;
+  /**
+   * The snapshots (`evm_snapshot` through an RPC URL) a Virtual Environment's running chain holds, oldest first.
+   * The chain keeps them in memory, so they last as long as the service's run. Engines that keep none leave it out.
+   */
+  snapshots?(vnetId: string): readonly VnetSnapshot[];
   /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */

@@ -1,5 +1,5 @@
 /**
- * An environment's page (its networks with their prefunded accounts, Admin RPC URLs on reveal for writers, the
+ * An environment's page (its networks with their prefunded accounts and snapshots, Admin RPC URLs on reveal for writers, the
  * contracts deployed in it, its transactions across its vnets with the API's filters), the reveal, and delete (a page
  * that asks first, then the POST that deletes).
  */
@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { explorerUrl } from "../../spec";
 import { baseUrlOf } from "../../service/routes/common";
 import { decimal } from "../chain-reader";
+import type { VnetSnapshot } from "../../service/chains/types";
 import type { Store } from "../../service/store";
 import { bridgeDepositOf, sendPage, summarize, vnetView, type TransactionSummary, type WebContext } from "../context";
 import { ether, fields, html, shortHex, table, type Html } from "../html";
@@ -54,6 +55,7 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
             ? html`<table class="prefunded"><tbody>${accounts.map((a) => html`<tr><td>${addressOn(vnet.id, a.address)}</td><td>${ether(a.balance)}</td></tr>`)}</tbody></table>`
             : "no prefunded accounts",
         ],
+        ["Snapshots", snapshotList(engine.snapshots?.(vnet.id) ?? [])],
       ])}</div>`;
     });
     const contracts = deployedContracts(store, environment.instance_id);
@@ -155,4 +157,12 @@ function kindCell(store: Store, t: TransactionSummary, envBase: string): Html {
   }
   if (t.kind === "cheatcode" && t.rpcMethod) return html`<span title="${t.rpcMethod}">cheatcode</span>`;
   return html`${t.kind}`;
+}
+
+/** The snapshots a vnet's chain holds (taken this run of the service: the chain keeps them in memory). */
+function snapshotList(snapshots: readonly VnetSnapshot[]): Html | string {
+  if (snapshots.length === 0) return "none taken since the service started";
+  return html`<table class="snapshots"><tbody>${snapshots.map(
+    (s) => html`<tr><td class="mono">${s.id}</td><td>block ${decimal(s.blockNumber)}</td><td>${s.takenAt} (${age(s.takenAt)} ago)</td></tr>`,
+  )}</tbody></table>`;
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createClient, type Client } from "../lib/client";
-import { actionMetadata, RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { actionMetadata, RunnerJob, type RunningStep, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { forgeProject } from "./helpers/forge";
 import { clientFor, startTestService, type TestService } from "./helpers/service";
@@ -25,6 +25,22 @@ const DEPLOYER = "0x1111111111111111111111111111111111111111";
 async function chainIdAt(url: string): Promise<number> {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
   return Number(((await response.json()) as { result: string }).result);
+}
+
+/** Waits until the proxy holds its request; fails if the step ends first. */
+async function heldBeforeTheEnd(proxy: { held: Promise<void> }, step: RunningStep): Promise<void> {
+  await Promise.race([proxy.held, step.done.then((r) => Promise.reject(new Error(`the step ended first:\n${r.stdout}\n${r.stderr}`)))]);
+}
+
+/** Cancels a step as GitHub's runner does: SIGINT, then SIGTERM if the step is still there 7.5 s later. */
+async function cancelAsTheRunnerDoes(step: RunningStep): Promise<StepResult> {
+  step.child.kill("SIGINT");
+  const escalate = setTimeout(() => step.child.kill("SIGTERM"), 7_500);
+  try {
+    return await step.done;
+  } finally {
+    clearTimeout(escalate);
+  }
 }
 
 /** Slugs of the project's environments that start with `prefix`. */
@@ -419,13 +435,10 @@ output "admin_rpc_urls" {
     try {
       const inputs = { ...serviceInputs(), "base-url": proxy.baseUrl, networks: "1, 10, 8453", "slug-prefix": "cancelled-" };
       const step = job.main(inputs);
-      await Promise.race([proxy.held, step.done.then((r) => Promise.reject(new Error(`the step ended first:\n${r.stdout}\n${r.stderr}`)))]);
+      await heldBeforeTheEnd(proxy, step);
       expect(await slugsWithPrefix(client, "cancelled-")).toHaveLength(1);
-      // WHEN the run is cancelled: SIGINT, then SIGTERM if the step is still there after 7.5 s, as the runner does
-      step.child.kill("SIGINT");
-      const escalate = setTimeout(() => step.child.kill("SIGTERM"), 7_500);
-      const main = await step.done;
-      clearTimeout(escalate);
+      // WHEN the run is cancelled
+      const main = await cancelAsTheRunnerDoes(step);
       expect(main.code).not.toBe(0);
       expect(main.stdout).toMatch(/^::error::the chainform action was cancelled/m);
       expect(main.state.slug_prefix).toBe("cancelled-");
@@ -444,13 +457,10 @@ output "admin_rpc_urls" {
     try {
       const inputs = { "base-url": proxy.baseUrl, "access-key": service.accessKey, account: service.accountSlug, project: service.projectSlug, networks: "8453", "slug-prefix": "in-flight-" };
       const step = job.main(inputs);
-      await Promise.race([proxy.held, step.done.then((r) => Promise.reject(new Error(`the step ended first:\n${r.stdout}\n${r.stderr}`)))]);
+      await heldBeforeTheEnd(proxy, step);
       expect(await slugsWithPrefix(client, "in-flight-")).toHaveLength(1);
-      // WHEN the run is cancelled: SIGINT, then SIGTERM if the step is still there after 7.5 s, as the runner does
-      step.child.kill("SIGINT");
-      const escalate = setTimeout(() => step.child.kill("SIGTERM"), 7_500);
-      const main = await step.done;
-      clearTimeout(escalate);
+      // WHEN the run is cancelled
+      const main = await cancelAsTheRunnerDoes(step);
       expect(main.code).not.toBe(0);
       expect(main.stdout).toMatch(/^::error::the chainform action was cancelled during chainform deploy/m);
       // THEN the post step finds the environment by its prefix and deletes it

@@ -7,16 +7,23 @@ const USERS_OF_THE_DOMAIN = ["lib/client", "lib/service", "lib/terraform", "lib/
 
 /** The architecture (README "Layout"), as the folders each layer must not import. */
 const LAYERS = [
-  { layer: "lib/spec", forbid: USERS_OF_THE_DOMAIN, why: "the domain's rules and schemas are imported by every part and import none of them" },
+  { layer: "lib/domain", forbid: ["lib/api", ...USERS_OF_THE_DOMAIN], why: "the domain's rules are imported by every part and import nothing but themselves" },
+  { layer: "lib/api", forbid: USERS_OF_THE_DOMAIN, why: "the API's wire schemas are built from the domain and imported by the service and the client" },
   {
     layer: "lib/terraform/protocol",
-    forbid: ["lib/terraform/framework", "lib/terraform/provider", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
+    forbid: ["lib/terraform/framework", "lib/terraform/provider", "lib/api", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
     why: "protocol < framework < provider: the wire layer knows nothing of resources",
   },
   {
     layer: "lib/terraform/framework",
-    forbid: ["lib/terraform/provider", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
+    forbid: ["lib/terraform/provider", "lib/api", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
     why: "protocol < framework < provider: the framework is what any provider is written against",
+  },
+  {
+    layer: "lib/terraform/provider",
+    forbid: ["lib/api"],
+    typesFrom: ["lib/api"],
+    why: "the provider's bundle stays free of TypeBox: it runs only the domain's rules (the API's shapes are types to it)",
   },
   {
     layer: "lib/terraform/provider/resources",
@@ -30,12 +37,13 @@ const LAYERS = [
   },
   {
     layer: "lib/client",
-    forbid: ["lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"],
-    why: "the client is used against the hosted service too: it imports only the domain",
+    forbid: ["lib/api", "lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"],
+    typesFrom: ["lib/api"],
+    why: "the client is used against the hosted service too: it runs only the domain's rules (the API's shapes are types to it)",
   },
   {
     layer: "lib/constructs",
-    forbid: ["lib/client", "lib/service", "lib/terraform", "lib/cli", "lib/web"],
+    forbid: ["lib/api", "lib/client", "lib/service", "lib/terraform", "lib/cli", "lib/web"],
     why: "the constructs synthesize configuration: they import only the domain and the generated bindings",
   },
   {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { startServer } from "../lib/service/server";
 import type { BackendChainEngine } from "../lib/service/chains";
-import type { Environment } from "../lib/spec";
+import type { Environment } from "../lib/api";
 
 const TARGET_READY_3_MS = 1000;
 const TARGET_SIMULATIONS_PER_SECOND = 100;

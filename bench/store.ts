@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { Store } from "../lib/service/store";
 import { DRIVER_VARIABLE, hasNodeSqlite, type SqliteDriver } from "../lib/service/store/sqlite";
 import { applySeed, DEFAULT_SEED } from "../lib/service/seed";
-import type { Transaction } from "../lib/spec";
+import type { Transaction } from "../lib/api";
 
 const ROUND = Number(process.env.BENCH_ROUND ?? 400);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);

@@ -17,6 +17,7 @@ export const layersRule = {
           properties: {
             layer: { type: "string" },
             forbid: { type: "array", items: { type: "string" } },
+            typesFrom: { type: "array", items: { type: "string" } },
             why: { type: "string" },
           },
           required: ["layer", "forbid", "why"],
@@ -32,18 +33,20 @@ export const layersRule = {
     if (/\.test\.ts$/.test(file)) return {};
     const layers = (context.options[0] ?? []).filter((l) => inside(file, l.layer));
     if (layers.length === 0) return {};
-    const check = (node, source) => {
+    // `typesOnly`: an `import type` or `export type`, which leaves nothing in the JavaScript (allowed from `typesFrom`).
+    const check = (node, source, typesOnly = false) => {
       if (typeof source !== "string" || !source.startsWith(".")) return;
       const target = toPosix(relative(root, resolve(dirname(context.filename), source)));
       for (const l of layers) {
+        if (typesOnly && (l.typesFrom ?? []).some((f) => inside(target, f))) continue;
         const hit = l.forbid.find((f) => inside(target, f));
         if (hit) context.report({ node, messageId: "forbidden", data: { file, layer: l.layer, target: hit, why: l.why } });
       }
     };
     return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportDeclaration: (node) => check(node, node.source.value, node.importKind === "type"),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, node.exportKind === "type"),
+      ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === "type"),
       ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
       CallExpression: (node) => {
         if (node.callee.type === "Identifier" && node.callee.name === "require" && node.arguments[0]?.type === "Literal") check(node, node.arguments[0].value);

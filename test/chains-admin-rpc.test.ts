@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "./helpers/viem";
-import type { Environment } from "../lib/spec";
+import type { Environment } from "../lib/api";
 import { artifact } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ChainHost, VnetChainSpec } from "../lib/service/chains";
 import { openDatabase } from "../lib/service/store/database";
 import type { SqlDatabase } from "../lib/service/store/sqlite";
-import type { RelayMode, Transaction } from "../lib/spec";
+import type { RelayMode, Transaction } from "../lib/api";
 
 /** A network of a test environment. */
 export interface TestNetwork {

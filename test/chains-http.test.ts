@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { createPublicClient, createWalletClient, http, parseEther } from "./helpers/viem";
 import { privateKeyToAccount } from "./helpers/viem";
 import type { BackendChainEngine } from "../lib/service/chains";
-import type { Environment, Transaction } from "../lib/spec";
+import type { Environment, Transaction } from "../lib/api";
 import { artifact, processAlive, temporaryDataDir } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAnvilEngine } from "../lib/service/chains";
 import { UPSTREAM_READ_METHODS } from "../lib/service/chains/fork";
-import type { Environment } from "../lib/spec";
+import type { Environment } from "../lib/api";
 import { call, type CallResult } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startTestService, type TestService } from "./helpers/service";

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Environment } from "../lib/spec";
+import type { Environment } from "../lib/api";
 import { call } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startTestService, type TestService, type TestServiceOptions } from "./helpers/service";

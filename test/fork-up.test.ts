@@ -9,7 +9,7 @@ import { once } from "node:events";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Environment } from "../lib/spec";
+import type { Environment } from "../lib/api";
 import { assertCliBuilt, assertProviderBuilt, ROOT, runCli, startCli } from "./helpers/cli";
 import { UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 

@@ -22,7 +22,11 @@ describe("the import boundaries", () => {
     ["lib/terraform/protocol/planted.ts", 'import { Diagnostics } from "../framework/diagnostics";\nexport const x = Diagnostics;\n', "lib/terraform/framework"],
     ["lib/terraform/framework/planted.ts", 'export * from "../provider/provider";\n', "lib/terraform/provider"],
     ["lib/terraform/provider/resources/planted.ts", 'const wire = require("../../protocol/cty/type");\nexport const x = wire;\n', "lib/terraform/protocol"],
-    ["lib/spec/planted.ts", 'export const load = () => import("../service/store");\n', "lib/service"],
+    ["lib/domain/planted.ts", 'export const load = () => import("../service/store");\n', "lib/service"],
+    ["lib/domain/planted-schema.ts", 'import { Slug } from "../api/common";\nexport const x = Slug;\n', "lib/api"],
+    ["lib/constructs/planted-schema.ts", 'import { Slug } from "../api/common";\nexport const x = Slug;\n', "lib/api"],
+    ["lib/client/planted-schema.ts", 'import { Environment } from "../api";\nexport const x = Environment;\n', "lib/api"],
+    ["lib/terraform/provider/planted-schema.ts", 'export { Address } from "../../api/common";\n', "lib/api"],
     ["lib/service/planted.ts", 'import { ChainformProvider } from "../constructs/provider";\nexport const x = ChainformProvider;\n', "lib/constructs"],
   ])("%s: a planted import is refused", async (file, source, forbidden) => {
     // GIVEN a file planted in a layer, importing from a layer it must not know
@@ -33,8 +37,9 @@ describe("the import boundaries", () => {
     expect(errors[0]).toContain(`may not import ${forbidden}`);
   });
 
-  test("allow imports within a layer, of the domain, and from tests", async () => {
-    expect(layerErrors("lib/client/planted.ts", 'import { isSlug } from "../spec";\nimport { BaseError } from "./errors/base";\nexport const x = [isSlug, BaseError];\n')).toEqual([]);
+  test("allow imports within a layer, of the domain, the API's types where allowed, and from tests", async () => {
+    expect(layerErrors("lib/client/planted.ts", 'import { isSlug } from "../domain";\nimport { BaseError } from "./errors/base";\nexport const x = [isSlug, BaseError];\n')).toEqual([]);
+    expect(layerErrors("lib/client/planted.ts", 'import type { Environment } from "../api";\nexport type X = Environment;\n')).toEqual([]);
     expect(layerErrors("lib/client/planted.test.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n')).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { forgeProject, type ForgeProject } from "./helpers/forge";
 import { foundrySuiteSources, SUITE_TESTS } from "./foundry-suite/load";
 import type { BackendChainEngine } from "../lib/service/chains";
-import type { Environment } from "../lib/spec";
+import type { Environment } from "../lib/api";
 import { startTestService, type TestService } from "./helpers/service";
 
 let service: TestService;

@@ -6,7 +6,7 @@
  */
 import { createWalletClient, encodeFunctionData, http, privateKeyToAccount, type Hex } from "./helpers/viem";
 import { BRIDGE_ADDRESS } from "../lib/service/chains";
-import type { Environment, Transaction } from "../lib/spec";
+import type { Environment, Transaction } from "../lib/api";
 import { artifact, waitFor } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
 import { startServer, type RunningService } from "../lib/service/server";

@@ -1,5 +1,5 @@
 /**
- * One rule, one home: the domain's grammars, enums and bounds live in lib/spec and every other part imports them.
+ * One rule, one home: the domain's grammars, enums and bounds live in lib/domain and every other part imports them.
  * This test reads the rest of lib/ for literal copies of them (the copies a newcomer would write), so that a new
  * copy fails here instead of drifting apart from its original.
  */
@@ -10,13 +10,13 @@ const ROOT = join(__dirname, "..");
 
 /** The literal forms each rule had when it was copied by value. */
 const COPIES: readonly [string, RegExp][] = [
-  ["the slug grammar (lib/spec/slug.ts SLUG_PATTERN)", /\[a-z0-9\]\+\(-\[a-z0-9\]\+\)\*/],
-  ["a slug function (lib/spec/slug.ts slugify)", /function\s+slugify\b/],
-  ["2^256-1 (lib/spec/amounts.ts MAX_UINT256)", /1n\s*<<\s*256n|2n\s*\*\*\s*256n/],
-  ["the ERC-20 amount grammar (lib/spec/amounts.ts parseTokenAmount)", /\[0-9\]\{0,77\}/],
-  ["the relay modes (lib/spec/environment-rules.ts RELAY_MODE_VALUES)", /["']autoRelay["']\s*,\s*["']delayedRelay["']/],
-  ["the visibilities (lib/spec/environment-rules.ts VERIFICATION_VISIBILITY_VALUES)", /["']bytecode["']\s*,\s*["']abi["']\s*,\s*["']source["']/],
-  ["the display-name bound (lib/spec/environment-rules.ts MAX_DISPLAY_NAME_LENGTH)", /lengthBetween\(\s*1\s*,\s*255\s*\)/],
+  ["the slug grammar (lib/domain/slug.ts SLUG_PATTERN)", /\[a-z0-9\]\+\(-\[a-z0-9\]\+\)\*/],
+  ["a slug function (lib/domain/slug.ts slugify)", /function\s+slugify\b/],
+  ["2^256-1 (lib/domain/amounts.ts MAX_UINT256)", /1n\s*<<\s*256n|2n\s*\*\*\s*256n/],
+  ["the ERC-20 amount grammar (lib/domain/amounts.ts parseTokenAmount)", /\[0-9\]\{0,77\}/],
+  ["the relay modes (lib/domain/environment-rules.ts RELAY_MODE_VALUES)", /["']autoRelay["']\s*,\s*["']delayedRelay["']/],
+  ["the visibilities (lib/domain/environment-rules.ts VERIFICATION_VISIBILITY_VALUES)", /["']bytecode["']\s*,\s*["']abi["']\s*,\s*["']source["']/],
+  ["the display-name bound (lib/domain/environment-rules.ts MAX_DISPLAY_NAME_LENGTH)", /lengthBetween\(\s*1\s*,\s*255\s*\)/],
 ];
 
 /** Source files of lib/ outside the domain: no tests, no generated bindings. */
@@ -29,13 +29,13 @@ function sources(dir: string): string[] {
 }
 
 describe("the domain's rules", () => {
-  const files = sources(join(ROOT, "lib")).filter((file) => !relative(ROOT, file).startsWith("lib/spec/"));
+  const files = sources(join(ROOT, "lib")).filter((file) => !relative(ROOT, file).startsWith("lib/domain/"));
 
   test("are read from more than a handful of files (the scan sees lib/)", () => {
     expect(files.length).toBeGreaterThan(100);
   });
 
-  test.each(COPIES)("%s is not copied outside lib/spec", (_name, pattern) => {
+  test.each(COPIES)("%s is not copied outside lib/domain", (_name, pattern) => {
     const copies = files.filter((file) => pattern.test(readFileSync(file, "utf8"))).map((file) => relative(ROOT, file));
     expect(copies).toEqual([]);
   });

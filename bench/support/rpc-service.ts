@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { startServer } from "../../lib/service/server";
 import type { BackendChainEngine } from "../../lib/service/chains";
-import type { Environment } from "../../lib/spec";
+import type { Environment } from "../../lib/api";
 
 /** Accounts the environment funds: the Foundry suite's test accounts read and write them. */
 const FUNDED = ["0x00000000000000000000000000000000000a11ce", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"];

@@ -1,4 +1,4 @@
-import { MAX_BATCH_DELETE_IDS } from "../spec";
+import { MAX_BATCH_DELETE_IDS } from "../domain/constants";
 import type { Client, Environment } from "../client";
 
 /**

@@ -22,7 +22,7 @@
 import { CliError } from "./errors";
 import type { DeployedNetwork, PrefundedAccount } from "./stack-state";
 import { spentSince } from "./account-spending";
-import { parseBalance } from "../spec/amounts";
+import { parseBalance } from "../domain/amounts";
 
 /** What the checks found. */
 export interface RpcCheckSummary {

@@ -38,5 +38,5 @@ export type { TransactionStatus, TransactionCategory, TransactionKind } from "./
 export type { ListTransactionsQuery } from "./actions/listTransactions";
 export * from "./records/simulation";
 
-export type * from "../spec";
-export { RPC_NAMES } from "../spec/constants";
+export type * from "../api";
+export { RPC_NAMES } from "../domain/constants";

@@ -48,7 +48,7 @@ describe("parseBalance / normalizeBalance", () => {
     expect(parseBalance("1000")).toBe(1000n);
     expect(parseBalance("100ether")).toBe(100n * 10n ** 18n);
     expect(parseBalance("0.5 ether")).toBe(5n * 10n ** 17n);
-    // One grammar with the provider and the service (lib/spec): gwei, wei and eth suffixes too.
+    // One grammar with the provider and the service (lib/domain): gwei, wei and eth suffixes too.
     expect(parseBalance("5gwei")).toBe(5n * 10n ** 9n);
     expect(parseBalance("42wei")).toBe(42n);
     expect(parseBalance("100 eth")).toBe(100n * 10n ** 18n);

@@ -1,8 +1,8 @@
 /**
  * Amounts of ether as the service wants them: wei, hex-encoded. All arithmetic is bigint, so `ether("0.1")` is
- * exactly 10^17 wei and never a float rounding of it. Balances written as text follow lib/spec's one grammar.
+ * exactly 10^17 wei and never a float rounding of it. Balances written as text follow lib/domain's one grammar.
  */
-import { MAX_WEI, normalizeBalance as normalizeSpecBalance, parseBalance as parseSpecBalance } from "../spec/amounts";
+import { MAX_WEI, normalizeBalance as normalizeSpecBalance, parseBalance as parseSpecBalance } from "../domain/amounts";
 
 /** Something that reads as a non-negative decimal amount: `100`, `"0.5"`, `10n`, `"1e-3"`. */
 export type Amount = number | bigint | string;
@@ -69,7 +69,7 @@ export function wei(amount: Amount): string {
 }
 
 /**
- * Reads a balance the way the service, the provider and the constructs all accept it (lib/spec/amounts.ts): hex
+ * Reads a balance the way the service, the provider and the constructs all accept it (lib/domain/amounts.ts): hex
  * wei (`0x...`), decimal wei (`"1000"`) or an amount with a unit (`"100ether"`, `"0.5 ether"`, `"5gwei"`).
  * @returns the wei as a bigint, or `undefined` when `balance` is none of these
  */

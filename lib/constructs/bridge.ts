@@ -1,4 +1,4 @@
-import type { RelayMode } from "../spec/environments";
+import type { RelayMode } from "../domain/environment-rules";
 
 /** The bridge between an environment's Virtual Environments, as given to {@link EnvironmentProps.bridge}. */
 export interface BridgeConfig {

@@ -1,5 +1,5 @@
 import type { Abi } from "viem" with { "resolution-mode": "import" };
-import { parseTokenAmount } from "../spec/amounts";
+import { parseTokenAmount } from "../domain/amounts";
 import type { ITerraformDependable } from "cdktf";
 import { Construct } from "constructs";
 import * as erc20Balance from "./generated/erc20-balance";

@@ -17,7 +17,7 @@ export { Project, SupportedNetworks, type ProjectProps, type SupportedNetworksPr
 export { Network, type ExplorerConfig, type NetworkConfig, type PrefundedAccount } from "./network";
 export { ChainformProvider, type ChainformProviderProps, type ProviderRef } from "./provider";
 export { ChainformValidationError } from "./validation";
-export type { RelayMode, VerificationVisibility } from "../spec/environments";
-export type { SupportedFeature } from "../spec/networks";
+export type { RelayMode, VerificationVisibility } from "../domain/environment-rules";
+export type { SupportedFeature } from "../domain/constants";
 /** The generated bindings (L1): one namespace per resource and data source, as `cdktf get` lays them out. */
 export * as bindings from "./generated";

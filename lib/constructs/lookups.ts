@@ -1,6 +1,6 @@
 import { FOR_EXPRESSION_VALUE, Token, forExpression, propertyAccess } from "cdktf";
 import { Construct } from "constructs";
-import { SUPPORTED_FEATURES, type SupportedFeature } from "../spec/networks";
+import { SUPPORTED_FEATURES, type SupportedFeature } from "../domain/constants";
 import * as dataProject from "./generated/data-chainform-project";
 import * as dataSupportedNetworks from "./generated/data-chainform-supported-networks";
 import { terraformProvider, type ProviderRef } from "./provider";

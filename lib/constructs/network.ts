@@ -1,4 +1,4 @@
-import type { VerificationVisibility } from "../spec/environments";
+import type { VerificationVisibility } from "../domain/environment-rules";
 
 /**
  * Ids of well-known supported networks: the forked network's chain id as a decimal string, as the service's

@@ -1,12 +1,12 @@
 /**
  * The validation tables of the Environment construct. The rules themselves (grammar of balances, ranges of chain
- * ids and block numbers, limits, duplicates, the bridge's delay rule) are lib/spec's, the ones the service and the
+ * ids and block numbers, limits, duplicates, the bridge's delay rule) are lib/domain's, the ones the service and the
  * provider run, so a config that passes here does not fail there; only the wording is the construct's.
  */
-import { BALANCE_FORMATS, parseBalance } from "../spec/amounts";
-import { addressProblem } from "../spec/address";
-import { parseBlockNumber, parseChainId } from "../spec/chain";
-import { Slug } from "../spec/common";
+import { BALANCE_FORMATS, parseBalance } from "../domain/amounts";
+import { addressProblem } from "../domain/address";
+import { parseBlockNumber, parseChainId } from "../domain/chain";
+import { SLUG_PATTERN } from "../domain/slug";
 import {
   bridgeFindings,
   MAX_ACCOUNTS_PER_NETWORK,
@@ -15,13 +15,13 @@ import {
   MAX_RELAY_DELAY_SECONDS,
   networkListFindings,
   RELAY_MODE_VALUES,
-} from "../spec/environment-rules";
-import { VERIFICATION_VISIBILITY_VALUES } from "../spec/environments";
+} from "../domain/environment-rules";
+import { VERIFICATION_VISIBILITY_VALUES } from "../domain/environment-rules";
 import type { BridgeConfig } from "./bridge";
 import { Network, type NetworkConfig, type PrefundedAccount } from "./network";
 import { isToken, type Rule } from "./validation";
 
-const SLUG = new RegExp(Slug.pattern!);
+const SLUG = new RegExp(SLUG_PATTERN);
 const MAX_DISPLAY_NAME = MAX_DISPLAY_NAME_LENGTH;
 const known = <T>(value: T): T | undefined => (isToken(value) ? undefined : value);
 

@@ -4,8 +4,8 @@
  * Non-members get 404, as if nothing were there (no existence leak); pending invitees, who know of the
  * account, get 403.
  */
-import type { ProjectPermissions } from "../spec";
-import { PROJECT_PERMISSION_NAMES } from "../spec";
+import type { ProjectPermissions } from "../api";
+import { PROJECT_PERMISSION_NAMES } from "../api";
 import type { Requester } from "./auth";
 import { forbidden, notFound } from "./errors";
 import type { Principal, ProjectRow, Store } from "./store";

@@ -3,8 +3,8 @@
  * limiting and CORS, with one error handler. `server.ts` only listens; tests build the app with `buildApp`
  * and use `inject` or a real port.
  */
-import { isValidChecksumAddress } from "../spec/address";
-import { ADDRESS_FORMAT } from "../spec/common";
+import { isValidChecksumAddress } from "../domain/address";
+import { ADDRESS_FORMAT } from "../api/common";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/types";
 import { Authenticator, type Requester } from "./auth";

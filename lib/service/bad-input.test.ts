@@ -15,7 +15,7 @@ import {
   ProjectSimulationRequest,
   SendTransactionRequest,
   VnetSimulationRequest,
-} from "../spec";
+} from "../api";
 import { connect } from "node:net";
 import { NoChainEngine } from "./no-chain-engine";
 import "./validation"; // registers the uuid/date-time formats the schema checks below need

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { Slug, SUPPORTED_FEATURES } from "../spec";
+import { Slug, SUPPORTED_FEATURES } from "../api";
 import defaultSeedJson from "./default-seed.json";
 import type { Store } from "./store";
 

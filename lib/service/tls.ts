@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { isIP } from "node:net";
 import { hostname as machineHostname, networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import { isLoopbackHost } from "../spec/loopback";
+import { isLoopbackHost } from "../domain/loopback";
 import { generateSelfSignedCertificate, ipBytes } from "../tls/certificate";
 
 /** File name of the self-signed certificate in the data dir: the CA file clients trust. */

@@ -1,5 +1,5 @@
 /**
- * Request validation from the `lib/spec` schemas (TypeBox, compiled). Bodies are checked as sent, with no type
+ * Request validation from the `lib/api` schemas (TypeBox, compiled). Bodies are checked as sent, with no type
  * coercion: `"1"` is not a number. Query strings and path parameters are text, so numeric and boolean fields are
  * converted first, strictly (`1.5`, `1e2`, `0x10` stay invalid integers). A failure is the spec's 400 body
  * naming the field, with `data.field` a JSON pointer.
@@ -8,8 +8,8 @@ import type { FastifySchemaCompiler } from "fastify";
 import { FormatRegistry, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import { addressProblem } from "../spec/address";
-import { ADDRESS_FORMAT } from "../spec/common";
+import { addressProblem } from "../domain/address";
+import { ADDRESS_FORMAT } from "../api/common";
 import { badRequest } from "./errors";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,7 +5,7 @@
 import type { FastifyReply } from "fastify";
 import type { ChainEngine } from "../service/chains/types";
 import type { EnvironmentRecord, Store, VnetRecord } from "../service/store";
-import { explorerEnabled, verificationVisibility, type Transaction, type VerificationVisibility } from "../spec";
+import { explorerEnabled, verificationVisibility, type Transaction, type VerificationVisibility } from "../api";
 import { PAGE_HEADERS } from "./html";
 import type { SolcWorker } from "./verification/compiler";
 import type { VerifiedContracts } from "./verification/verified-contracts";

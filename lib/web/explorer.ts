@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { decodeLog } from "../service/chains/abi";
 import { decodeEventLog, type Abi, type AbiEvent, type Hex } from "../service/chains/viem";
-import { Address, Hash, reveals, type SimulationLog } from "../spec";
+import { Address, Hash, reveals, type SimulationLog } from "../api";
 import { ChainReader, ChainReadError, decimal, type ChainBlock } from "./chain-reader";
 import { sendPage, summarize, vnetView, type VnetView, type WebContext } from "./context";
 import { ether, fields, html, page, shortHex, table, type Html } from "./html";

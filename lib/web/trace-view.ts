@@ -5,7 +5,7 @@
 import type { CallFrame } from "../service/chains/trace";
 import { decodeCall } from "../service/chains/abi";
 import { decodeFunctionData, decodeFunctionResult, type Abi, type AbiFunction, type Hex } from "../service/chains/viem";
-import type { DecodedArgument, TraceEntry } from "../spec";
+import type { DecodedArgument, TraceEntry } from "../api";
 import { decimal, formatEther } from "./chain-reader";
 import { html, type Html } from "./html";
 

@@ -5,7 +5,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
-import { MAX_BATCH_DELETE_IDS } from "../../spec";
+import { MAX_BATCH_DELETE_IDS } from "../../domain/constants";
 import { clientFromEnv, type Client, type Environment } from "../../client";
 import { UsageError, type Command } from "../command";
 import { explainError } from "../errors";

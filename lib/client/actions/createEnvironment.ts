@@ -1,10 +1,10 @@
-import type { CreateEnvironmentRequest, Environment } from "../../spec";
+import type { CreateEnvironmentRequest, Environment } from "../../api";
 import type { BaseClient } from "../client";
 import { ApiError, ConnectionError, TimeoutError, type RequestErrorType } from "../errors";
 import { fullJitterDelay, sleep } from "../transport/backoff";
 import { diffEnvironment } from "../utils/environmentDiff";
 import { environmentsPath, withoutScope, type ProjectScope } from "../utils/scope";
-import { slugify } from "../../spec/slug";
+import { slugify } from "../../domain/slug";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 import { parseEnvironment } from "./getEnvironment";
 

@@ -1,4 +1,4 @@
-import { MAX_BATCH_DELETE_IDS } from "../../spec/constants";
+import { MAX_BATCH_DELETE_IDS } from "../../domain/constants";
 import type { BaseClient } from "../client";
 import { ApiError, type RequestErrorType } from "../errors";
 import { environmentsPath, type ProjectScope } from "../utils/scope";

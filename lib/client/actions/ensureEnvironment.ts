@@ -1,9 +1,9 @@
-import type { CreateEnvironmentRequest, Environment } from "../../spec";
+import type { CreateEnvironmentRequest, Environment } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { diffEnvironment, type EnvironmentDifference } from "../utils/environmentDiff";
 import type { ProjectScope } from "../utils/scope";
-import { slugify } from "../../spec/slug";
+import { slugify } from "../../domain/slug";
 import { createEnvironment, slugTakenBy } from "./createEnvironment";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 

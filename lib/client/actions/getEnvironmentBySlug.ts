@@ -1,4 +1,4 @@
-import type { Environment } from "../../spec";
+import type { Environment } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import type { ProjectScope } from "../utils/scope";

@@ -1,4 +1,4 @@
-import type { Environment } from "../../spec";
+import type { Environment } from "../../api";
 import type { BaseClient } from "../client";
 import { paginate } from "../utils/paginate";
 import type { ProjectScope } from "../utils/scope";

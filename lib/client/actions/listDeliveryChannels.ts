@@ -1,4 +1,4 @@
-import type { DeliveryChannel } from "../../spec";
+import type { DeliveryChannel } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { accountPath, type AccountScope } from "../utils/scope";

@@ -1,4 +1,4 @@
-import type { Environment, PaginationQuery } from "../../spec";
+import type { Environment, PaginationQuery } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { environmentsPath, type ProjectScope } from "../utils/scope";

@@ -1,4 +1,4 @@
-import type { Project } from "../../spec";
+import type { Project } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { accountPath, type AccountScope } from "../utils/scope";

@@ -1,4 +1,4 @@
-import type { PaginationQuery, Simulation } from "../../spec";
+import type { PaginationQuery, Simulation } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { paginate } from "../utils/paginate";

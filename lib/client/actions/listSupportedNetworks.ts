@@ -1,4 +1,4 @@
-import type { SupportedNetwork } from "../../spec";
+import type { SupportedNetwork } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { list } from "../utils/shape";

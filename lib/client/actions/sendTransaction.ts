@@ -1,4 +1,4 @@
-import type { SendTransactionRequest } from "../../spec";
+import type { SendTransactionRequest } from "../../api";
 import { parseTransaction, type TransactionRecord } from "../records/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";

@@ -1,4 +1,4 @@
-import type { InstanceSimulationResult, VnetSimulationRequest } from "../../spec";
+import type { InstanceSimulationResult, VnetSimulationRequest } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { segment } from "../transport/url";

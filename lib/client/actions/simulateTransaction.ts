@@ -1,4 +1,4 @@
-import type { ProjectSimulationRequest } from "../../spec";
+import type { ProjectSimulationRequest } from "../../api";
 import { parseProjectSimulation, type ProjectSimulationResult } from "../records/simulation";
 import { ShapeMismatch } from "../transport/transport";
 import type { BaseClient } from "../client";

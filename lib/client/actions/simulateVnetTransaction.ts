@@ -1,4 +1,4 @@
-import type { VnetSimulationRequest, VnetSimulationResult } from "../../spec";
+import type { VnetSimulationRequest, VnetSimulationResult } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { segment } from "../transport/url";

@@ -1,4 +1,4 @@
-import type { Web3Action } from "../../spec";
+import type { Web3Action } from "../../api";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { segment } from "../transport/url";

@@ -1,4 +1,4 @@
-import type { Rid } from "../../spec";
+import type { Rid } from "../../api";
 import { BaseError } from "./base";
 import { attemptsLine } from "./transport";
 

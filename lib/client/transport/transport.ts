@@ -1,5 +1,5 @@
 import { Pool } from "undici";
-import type { ErrorBody } from "../../spec";
+import type { ErrorBody } from "../../api";
 import { ApiError, RateLimitError } from "../errors/api";
 import { CertificateError, ConnectionError, InvalidResponseError, PlainHttpServiceError, TimeoutError } from "../errors/transport";
 import { authHeaders, type Credentials } from "./auth";

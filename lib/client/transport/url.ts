@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../../spec/loopback";
+import { isLoopbackHost } from "../../domain/loopback";
 import { ClientConfigError, InsecureUrlError } from "../errors/transport";
 
 export { isLoopbackHost };

@@ -1,4 +1,4 @@
-import type { Environment } from "../../spec";
+import type { Environment } from "../../api";
 import { diffEnvironment } from "./environmentDiff";
 
 // The documented Environment: no network_configs, bridge_config or chain_config (docs/api.md "Resources").

@@ -1,5 +1,5 @@
-import type { CreateEnvironmentRequest, Environment } from "../../spec";
-import { canonicalHex, isHexQuantity } from "../../spec/amounts";
+import type { CreateEnvironmentRequest, Environment } from "../../api";
+import { canonicalHex, isHexQuantity } from "../../domain/amounts";
 
 /** One field where an existing environment differs from the wanted spec. `path` is a JSON pointer into the spec. */
 export interface EnvironmentDifference {
@@ -8,7 +8,7 @@ export interface EnvironmentDifference {
   actual: unknown;
 }
 
-/** `0x0A` and `0xa` are the same quantity (lib/spec's canonical hex); anything else is compared lowercased. */
+/** `0x0A` and `0xa` are the same quantity (lib/domain's canonical hex); anything else is compared lowercased. */
 function hex(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   return isHexQuantity(value) ? canonicalHex(value) : value.toLowerCase();

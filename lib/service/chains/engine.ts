@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../spec";
-import type { CallArgs, InstanceSimulationResult, ProjectSimulationRequest, Transaction, VnetSimulationRequest, VnetSimulationResult } from "../../spec";
+import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../api";
+import type { CallArgs, InstanceSimulationResult, ProjectSimulationRequest, Transaction, VnetSimulationRequest, VnetSimulationResult } from "../../api";
 import type { ChainBackend, ChainNode } from "./backend";
 import { BRIDGE_ADDRESS, BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";

@@ -2,7 +2,7 @@
  * Project-level simulation (`POST .../simulate`) on a network replica: a transaction run at a block, optionally at a
  * transaction index inside it, answered in the documented `{ simulation, transaction, contracts }` shape.
  */
-import type { AccessList, ProjectSimulationRequest } from "../../spec";
+import type { AccessList, ProjectSimulationRequest } from "../../api";
 import type { ChainNode } from "./backend";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { applyDiff, simulate, type AccountOverride, type PrestateDiff } from "./simulate";

@@ -2,7 +2,7 @@
  * The transaction records of the RPC URLs and the API: what a forwarded call changed (mined transactions, cheatcode
  * writes) becomes a transaction record through the host, and the bridge deposits it made are handed back for relay.
  */
-import type { Transaction, TransactionOrigin } from "../../spec";
+import type { Transaction, TransactionOrigin } from "../../api";
 import type { ChainNode } from "./backend";
 import { depositsIn, type BridgeRelay } from "./bridge";
 import type { JsonRpcClient } from "./json-rpc";

@@ -1,7 +1,7 @@
 /** The transaction record builders: the documented fields from a receipt and the transaction's details. */
 import { encodeFunctionData, parseAbi, type Hex } from "./viem";
 import { Value } from "@sinclair/typebox/value";
-import { Transaction } from "../../spec";
+import { Transaction } from "../../api";
 import "../validation"; // registers the formats the schema check needs
 import { cheatcodeTransaction, minedTransaction } from "./records";
 import type { VnetChainSpec } from "./types";

@@ -3,7 +3,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { keccak256, stringToHex, type Hex } from "./viem";
-import type { Transaction, TransactionOrigin } from "../../spec";
+import type { Transaction, TransactionOrigin } from "../../api";
 import { decodeCall, decodeLogs } from "./abi";
 import type { VnetChainSpec } from "./types";
 

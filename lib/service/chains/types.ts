@@ -16,7 +16,7 @@ import type {
   Transaction,
   VnetSimulationRequest,
   VnetSimulationResult,
-} from "../../spec";
+} from "../../api";
 
 /** Everything the engine needs to (re)start the chain of one Virtual Environment. */
 export interface VnetChainSpec {

@@ -1,7 +1,7 @@
 /** Helpers every route family shares: response schemas with the error body, the requester, pagination. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TSchema } from "@sinclair/typebox";
-import { DEFAULT_PER_PAGE, ErrorBody, type PaginationQuery, type ProjectParams } from "../../spec";
+import { DEFAULT_PER_PAGE, ErrorBody, type PaginationQuery, type ProjectParams } from "../../api";
 import { projectAccess, type ProjectAccess } from "../access";
 import type { Requester } from "../auth";
 import { unauthorized } from "../errors";

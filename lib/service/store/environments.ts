@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { SqlDatabase } from "./sqlite";
-import type { NetworkConfig, StoredEnvironmentSettings } from "../../spec";
+import type { NetworkConfig, StoredEnvironmentSettings } from "../../api";
 
 /** A Virtual Environment as stored. */
 export interface VnetRecord {

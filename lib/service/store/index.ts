@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { SqlDatabase } from "./sqlite";
-import type { Transaction } from "../../spec";
+import type { Transaction } from "../../api";
 import type { ChainHost, VnetChainSpec } from "../chains/types";
 import { Accounts } from "./accounts";
 import { DATABASE_FILE, openDatabase } from "./database";

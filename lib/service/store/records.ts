@@ -1,6 +1,6 @@
 /** Transactions the chain engine reports, and saved project simulations. Records are kept as JSON. */
 import type { SqlDatabase, SqlStatement } from "./sqlite";
-import type { ListTransactionsQuery, Simulation, Transaction } from "../../spec";
+import type { ListTransactionsQuery, Simulation, Transaction } from "../../api";
 
 /** Transaction filters of the list endpoint (addresses compared case-insensitively). */
 export type TransactionFilters = Pick<ListTransactionsQuery, "status" | "category" | "kind" | "from" | "to">;

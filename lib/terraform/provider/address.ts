@@ -1,8 +1,8 @@
 /**
  * The validator of every address argument of the provider: `0x` and 40 hex digits, and in mixed case a valid
- * EIP-55 checksum (lib/spec/address.ts), so that a mistyped character is an error naming the attribute.
+ * EIP-55 checksum (lib/domain/address.ts), so that a mistyped character is an error naming the attribute.
  */
-import { addressProblem } from "../../spec/address";
+import { addressProblem } from "../../domain/address";
 import { validator } from "../framework";
 
 /** An address attribute's validator. */

@@ -4,7 +4,7 @@
  * asks the service 50 times for the same network list and walks the environment listing 50 times.
  */
 import { ApiError, type Client } from "../../client";
-import type { Environment, SupportedNetwork } from "../../spec";
+import type { Environment, SupportedNetwork } from "../../api";
 
 /** How long one walk of the environment listing answers slug look-ups (they only give plan-time advice). */
 const SLUG_INDEX_TTL_MS = 2_000;

@@ -4,7 +4,7 @@
  * that asks first, then the POST that deletes).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { explorerUrl } from "../../spec";
+import { explorerUrl } from "../../api";
 import { baseUrlOf } from "../../service/routes/common";
 import { decimal } from "../chain-reader";
 import type { VnetSnapshot } from "../../service/chains/types";

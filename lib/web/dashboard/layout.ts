@@ -3,7 +3,7 @@
  * sign-in page, the CSRF field every form carries, the transaction filter form and the pager. Pure functions of
  * what the routes read; nothing here reads a request or the store.
  */
-import { TRANSACTION_CATEGORY_VALUES, TRANSACTION_KIND_VALUES, TRANSACTION_STATUS_VALUES } from "../../spec";
+import { TRANSACTION_CATEGORY_VALUES, TRANSACTION_KIND_VALUES, TRANSACTION_STATUS_VALUES } from "../../api";
 import { html, page, type Html } from "../html";
 import { CSRF_FIELD, type Session } from "./sessions";
 

@@ -8,7 +8,7 @@ import { accountAccess, projectAccess } from "../../service/access";
 import { ServiceError } from "../../service/errors";
 import { baseUrlOf } from "../../service/routes/common";
 import type { EnvironmentRecord, ProjectRow, Store } from "../../service/store";
-import type { Simulation } from "../../spec";
+import type { Simulation } from "../../api";
 import type { Session } from "./sessions";
 
 /** Route parameters of a project page. */

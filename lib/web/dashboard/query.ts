@@ -3,7 +3,7 @@
  */
 import { ServiceError } from "../../service/errors";
 import type { TransactionFilters } from "../../service/store/records";
-import { Address, TRANSACTION_CATEGORY_VALUES, TRANSACTION_KIND_VALUES, TRANSACTION_STATUS_VALUES } from "../../spec";
+import { Address, TRANSACTION_CATEGORY_VALUES, TRANSACTION_KIND_VALUES, TRANSACTION_STATUS_VALUES } from "../../api";
 
 const ADDRESS = new RegExp(Address.pattern!);
 /** Rows of a dashboard table page. */

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../../service/errors";
-import { Hash } from "../../spec";
+import { Hash } from "../../api";
 import { decimal } from "../chain-reader";
 import { bridgeDepositOf, sendPage, summarize, vnetView, type WebContext } from "../context";
 import { transactionBody } from "../explorer";

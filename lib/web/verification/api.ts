@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { Address, reveals } from "../../spec";
+import { Address, reveals } from "../../api";
 import { ChainReader } from "../chain-reader";
 import { vnetView, type VnetView, type WebContext } from "../context";
 import { CompilerBusy } from "./compiler";

@@ -2,7 +2,7 @@
  * Upstream URLs as users give them: `--fork NETWORK_ID=URL` (repeatable) and `CHAINFORM_FORK_URLS`
  * (`1=https://...,8453=https://...`). Errors quote the network id and never the URL (it carries an API key).
  */
-import { isChainId } from "../../../spec";
+import { isChainId } from "../../../api";
 
 /**
  * Parses `NETWORK_ID=URL` entries into a map; later entries win. Throws an Error naming the entry's position and

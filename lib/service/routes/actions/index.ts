@@ -1,7 +1,7 @@
 /** POST /v1/account/{accountSlug}/project/{projectSlug}/actions/action/{actionId}/stop (spec: Stop a Web3 Action). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { ActionParams, StopActionResponse } from "../../../spec";
+import { ActionParams, StopActionResponse } from "../../../api";
 import { projectAccess } from "../../access";
 import { notFound } from "../../errors";
 import { replies, requesterOf } from "../common";

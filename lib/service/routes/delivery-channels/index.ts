@@ -1,7 +1,7 @@
 /** GET /v1/account/{accountSlug}/delivery-channels (spec: List delivery channels), paginated (spec: Limits 1). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { AccountParams, DeliveryChannelList, PaginationQuery } from "../../../spec";
+import { AccountParams, DeliveryChannelList, PaginationQuery } from "../../../api";
 import { accountAccess } from "../../access";
 import { pageOf, pageSlice, replies, requesterOf } from "../common";
 

@@ -4,7 +4,7 @@
  * (`networks[].block_number`, `fork_config.block_number`), so a re-create or a replay is the same chain. Networks
  * without an upstream keep the plan's block (a fresh chain).
  */
-import type { CreateEnvironmentRequest } from "../../../spec";
+import type { CreateEnvironmentRequest } from "../../../api";
 import { ChainRequestError, type ChainEngine } from "../../chains/types";
 import { badRequest } from "../../errors";
 import type { NewEnvironment } from "../../store";

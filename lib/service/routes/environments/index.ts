@@ -14,12 +14,12 @@ import {
   EnvironmentParams,
   ListEnvironmentsQuery,
   ProjectParams,
-} from "../../../spec";
+} from "../../../api";
 import { badRequest, notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { planEnvironment } from "./plan";
 import { pinForkPoints, withForkPoints } from "./create-fork-point";
-import { MAX_SLUG_LENGTH, slugify } from "../../../spec/slug";
+import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
 import { toEnvironment, type Audience } from "./render";
 
 const AnyEnvironmentIdParams = Type.Composite([ProjectParams, Type.Object({ environmentId: Type.String({ minLength: 1, maxLength: 500 }) })]);

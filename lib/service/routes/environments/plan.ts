@@ -1,6 +1,6 @@
 /**
  * Turns a create-environment request into what the store writes: the rules beyond the schema (supported
- * network with Virtual Environments, and the shared rules of lib/spec: chain id and block number ranges, no
+ * network with Virtual Environments, and the shared rules of lib/domain: chain id and block number ranges, no
  * network, chain id or account twice, `delay_seconds` only with `delayedRelay`), defaults (fork point, chain id,
  * bridge settings, slug) and normalized hex.
  */
@@ -15,9 +15,9 @@ import {
   type CreateEnvironmentRequest,
   type NetworkConfig,
   type StoredEnvironmentSettings,
-} from "../../../spec";
+} from "../../../api";
 import { badRequest } from "../../errors";
-import { slugify } from "../../../spec/slug";
+import { slugify } from "../../../domain/slug";
 import type { NewEnvironment, Store } from "../../store";
 
 

@@ -1,5 +1,5 @@
 /** The one mapping from a stored environment to the spec's Environment object. */
-import { RPC_NAMES, explorerEnabled, explorerUrl, type Environment, type VnetRpc } from "../../../spec";
+import { RPC_NAMES, explorerEnabled, explorerUrl, type Environment, type VnetRpc } from "../../../api";
 import type { EnvironmentRecord } from "../../store";
 
 /** Who asks: a caller who may not write (a read-only key) never receives Admin RPC URLs, which grant writes. */

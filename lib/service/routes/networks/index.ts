@@ -1,7 +1,7 @@
 /** GET /v1/supported-networks (spec: Check supported networks): public, a top-level array. */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { SupportedNetworkList } from "../../../spec";
+import { SupportedNetworkList } from "../../../api";
 import { replies } from "../common";
 
 /** The supported-network routes. */

@@ -1,7 +1,7 @@
 /** GET /v1/account/{accountSlug}/projects (spec: List projects), paginated (spec: Limits 1). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { AccountParams, PaginationQuery, ProjectList, type Project, type ProjectOwner } from "../../../spec";
+import { AccountParams, PaginationQuery, ProjectList, type Project, type ProjectOwner } from "../../../api";
 import { accountAccess, canSeeProject, isProjectMember, permissionsOf, type AccountAccess } from "../../access";
 import type { Requester } from "../../auth";
 import type { Principal, ProjectRow, Store } from "../../store";

@@ -17,7 +17,7 @@ import {
   VnetSimulationRequest,
   VnetSimulationResult,
   type Simulation,
-} from "../../../spec";
+} from "../../../api";
 import { badRequest, notFound } from "../../errors";
 import { pageOf, projectOf, replies } from "../common";
 

@@ -17,7 +17,7 @@ import {
   TransactionResponse,
   VnetSimulationRequest,
   type Transaction,
-} from "../../../spec";
+} from "../../../api";
 import { notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { ENVIRONMENTS_PATH } from "../environments";

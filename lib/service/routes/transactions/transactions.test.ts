@@ -1,6 +1,6 @@
 import { startTestService, type TestService } from "../../../../test/helpers/service";
 import { call, expectErrorBody } from "../../../../test/helpers/http";
-import type { Transaction } from "../../../spec";
+import type { Transaction } from "../../../api";
 import { NoChainEngine } from "../../no-chain-engine";
 
 // Without a chain engine: transaction records come from the store's ChainHost side (as the engine reports

@@ -1,6 +1,6 @@
 /** `chainform_supported_networks`: the networks the service can fork, optionally those with one feature. */
-import type { SupportedNetwork } from "../../../spec";
-import { SUPPORTED_FEATURES } from "../../../spec/constants";
+import type { SupportedNetwork } from "../../../api";
+import { SUPPORTED_FEATURES } from "../../../domain/constants";
 import { attr, cty, defineDataSource, defineSchema, oneOf, type Model } from "../../framework";
 import { reportError } from "../errors";
 import type { ChainformProviderData } from "../provider-data";

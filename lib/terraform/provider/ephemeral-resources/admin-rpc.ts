@@ -6,7 +6,7 @@
  * appear in a diagnostic.
  */
 import { ApiError, RPC_NAMES, type Environment } from "../../../client";
-import { CHAIN_ID_PATTERN, parseChainId } from "../../../spec/chain";
+import { CHAIN_ID_PATTERN, parseChainId } from "../../../domain/chain";
 import { at, attr, defineEphemeralResource, defineSchema, isKnown, validator } from "../../framework";
 import { reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";

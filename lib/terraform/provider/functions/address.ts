@@ -1,6 +1,6 @@
-/** `checksum_address`: an address in its EIP-55 spelling (lib/spec/address.ts). */
+/** `checksum_address`: an address in its EIP-55 spelling (lib/domain/address.ts). */
 import { cty, defineFunction, type FunctionParameter } from "../../framework";
-import { addressProblem, checksumAddress } from "../../../spec/address";
+import { addressProblem, checksumAddress } from "../../../domain/address";
 import { argumentError } from "./arguments";
 
 const parameters: FunctionParameter[] = [{ name: "address", type: cty.string, description: "An address: `0x` and 40 hex digits, in any letter case." }];

@@ -1,9 +1,9 @@
 /**
  * `ether`, `parse_units` and `format_units`: amounts between the decimal units people write and the integer
- * counts of smallest units (wei) that chains and chainform's balances take. Exact at any size (lib/spec/amounts.ts).
+ * counts of smallest units (wei) that chains and chainform's balances take. Exact at any size (lib/domain/amounts.ts).
  */
 import { cty, defineFunction, type FunctionParameter } from "../../framework";
-import { formatUnits, MAX_UNIT_DECIMALS, MAX_WEI, parseUnits } from "../../../spec/amounts";
+import { formatUnits, MAX_UNIT_DECIMALS, MAX_WEI, parseUnits } from "../../../domain/amounts";
 import { argumentError, decimalInteger } from "./arguments";
 
 const ETHER_DECIMALS = 18;

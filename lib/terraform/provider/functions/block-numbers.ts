@@ -1,9 +1,9 @@
 /**
  * `block_number_to_hex` and `block_number_from_hex`: block numbers between the decimal people read in explorers
- * and the hex quantities of JSON-RPC and of `network_config.block_number`. Exact up to 2^64-1 (lib/spec/chain.ts).
+ * and the hex quantities of JSON-RPC and of `network_config.block_number`. Exact up to 2^64-1 (lib/domain/chain.ts).
  */
 import { cty, defineFunction, type FunctionParameter } from "../../framework";
-import { MAX_BLOCK_NUMBER, parseBlockNumber } from "../../../spec/chain";
+import { MAX_BLOCK_NUMBER, parseBlockNumber } from "../../../domain/chain";
 import { argumentError, decimalInteger } from "./arguments";
 
 const toHexParameters: FunctionParameter[] = [

@@ -1,6 +1,6 @@
-/** `slug`: the slug the service derives from a display name (lib/spec/slug.ts), known before anything is created. */
+/** `slug`: the slug the service derives from a display name (lib/domain/slug.ts), known before anything is created. */
 import { cty, defineFunction, type FunctionParameter } from "../../framework";
-import { slugify } from "../../../spec/slug";
+import { slugify } from "../../../domain/slug";
 import { argumentError } from "./arguments";
 
 const parameters: FunctionParameter[] = [{ name: "display_name", type: cty.string, description: "A display name, e.g. `\"CI run 42\"`." }];

@@ -11,8 +11,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
-import { MAX_SLUG_LENGTH, SLUG_PATTERN, SLUG_PREFIX_PATTERN, slugify } from "../../../spec/slug";
-import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../spec/chain";
+import { MAX_SLUG_LENGTH, SLUG_PATTERN, SLUG_PREFIX_PATTERN, slugify } from "../../../domain/slug";
+import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../domain/chain";
 import {
   bridgeFindings,
   MAX_ACCOUNTS_PER_NETWORK,
@@ -24,7 +24,7 @@ import {
   VERIFICATION_VISIBILITY_VALUES,
   type RelayMode,
   type VerificationVisibility,
-} from "../../../spec/environment-rules";
+} from "../../../domain/environment-rules";
 import {
   at,
   attr,
@@ -47,10 +47,10 @@ import { BALANCE_FORMATS, normalizeBalance, parseBalance, sameBalance } from "..
 import { addressValidator } from "../address";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
-import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
+import { BRIDGE_ADDRESS } from "../../../domain/bridge-contract";
 import { adminRpcUrlsAttribute, answeredChainIds, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
 
-/** The service's limits (lib/spec): networks per environment, accounts per network, relay delay. */
+/** The service's limits (lib/domain): networks per environment, accounts per network, relay delay. */
 const MAX_NETWORKS = MAX_NETWORKS_PER_ENVIRONMENT;
 const MAX_ACCOUNTS = MAX_ACCOUNTS_PER_NETWORK;
 const MAX_DELAY_SECONDS = MAX_RELAY_DELAY_SECONDS;
@@ -59,7 +59,7 @@ const balance = validator(BALANCE_FORMATS, (text: string) => {
   const parsed = parseBalance(text);
   return "error" in parsed ? parsed.error : undefined;
 });
-/** Chain ids and block numbers by lib/spec's rules (exact ranges: chain ids up to EIP-2294's bound, blocks up to 2^64-1). */
+/** Chain ids and block numbers by lib/domain's rules (exact ranges: chain ids up to EIP-2294's bound, blocks up to 2^64-1). */
 const chainIdText = validator(`a chain id in decimal (${CHAIN_ID_PATTERN}), e.g. "1"`, (text: string) => {
   const parsed = parseChainId(text);
   return "error" in parsed ? parsed.error : undefined;
@@ -79,7 +79,7 @@ const replaceUnlessSame = (what: string, same: (a: string, b: string) => boolean
   );
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Slug syntax (lib/spec/slug.ts); a prefix may end with a dash. */
+/** Slug syntax (lib/domain/slug.ts); a prefix may end with a dash. */
 const SLUG = new RegExp(SLUG_PATTERN);
 const SLUG_PREFIX = new RegExp(SLUG_PREFIX_PATTERN);
 /** Length of the unique suffix that slug_prefix gets (8 lowercase hex digits). */
@@ -375,7 +375,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     if (isKnown(config.slug) && isKnown(config.slug_prefix)) {
       diagnostics.error("Conflicting slug arguments", "Set slug or slug_prefix, not both: slug_prefix generates the slug.", at("slug_prefix"));
     }
-    // Rules the service would reject at apply (lib/spec's shared cross-field rules): caught at validate, with the
+    // Rules the service would reject at apply (lib/domain's shared cross-field rules): caught at validate, with the
     // attribute at fault. Unknown values are left out of the check.
     if (isUnknown(config.network_config)) return;
     const entries = config.network_config.map((network) =>

@@ -3,7 +3,7 @@
  * RPC's `tenderly_setErc20Balance` (the service finds the token's balance slot). Read compares `balanceOf`, so a
  * balance changed out of band plans an in-place update that sets it again; destroy sets it to 0.
  */
-import { parseTokenAmount } from "../../../spec/amounts";
+import { parseTokenAmount } from "../../../domain/amounts";
 import { at, attr, defineResource, defineSchema, requiresReplace, useStateForUnknown, validator, type Model } from "../../framework";
 import { addressValidator } from "../address";
 import { ChainRpcError, reportChainError, vnetRpc } from "../chain-rpc";

@@ -6,7 +6,7 @@
  * it from its state, a data source does not.
  */
 import { RPC_NAMES, type Environment } from "../../../client";
-import { BRIDGE_ADDRESS } from "../../../spec/bridge-contract";
+import { BRIDGE_ADDRESS } from "../../../domain/bridge-contract";
 import { attr, cty, useStateForUnknown } from "../../framework";
 import { post } from "../http-post";
 

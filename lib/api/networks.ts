@@ -1,10 +1,10 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { SUPPORTED_FEATURES } from "./constants";
+import { SUPPORTED_FEATURES } from "../domain/constants";
 
 export { SUPPORTED_FEATURES };
 
 /** A feature of a supported network. */
-export type SupportedFeature = (typeof SUPPORTED_FEATURES)[number];
+export type { SupportedFeature } from "../domain/constants";
 
 /** Supported network (spec: Resources). */
 export const SupportedNetwork = Type.Object({

@@ -1,5 +1,5 @@
 /**
- * Property-based test of lib/spec's domain rules (fast-check): the service's validation (schema and create plan),
+ * Property-based test of lib/domain's domain rules (fast-check): the service's validation (schema and create plan),
  * the provider's validation (schema validators and the resource's validate) and the constructs' rules accept and
  * reject exactly the same environments, and canonical forms round-trip.
  */
@@ -16,9 +16,9 @@ import { planEnvironment } from "../service/routes/environments/plan";
 import { applySeed, DEFAULT_SEED, defaultProject } from "../service/seed";
 import { Store } from "../service/store";
 import "../service/validation"; // registers the formats the schema check needs
-import { checksumAddress } from "./address";
-import { canonicalHex, normalizeBalance, parseBalance } from "./amounts";
-import { blockNumberHex, MAX_BLOCK_NUMBER, MAX_CHAIN_ID, parseBlockNumber, parseChainId, sameBlockNumber } from "./chain";
+import { checksumAddress } from "../domain/address";
+import { canonicalHex, normalizeBalance, parseBalance } from "../domain/amounts";
+import { blockNumberHex, MAX_BLOCK_NUMBER, MAX_CHAIN_ID, parseBlockNumber, parseChainId, sameBlockNumber } from "../domain/chain";
 import { CreateEnvironmentRequest } from "./environments";
 
 /** One environment as a user writes it, in neutral form; every field may be invalid. */

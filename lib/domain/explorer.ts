@@ -2,8 +2,12 @@
  * The explorer rules (docs/explorer-and-dashboard.md): which Virtual Environments have a public explorer,
  * where it lives, and what it reveals of verified contracts.
  */
-import type { NetworkConfig } from "./environments";
 import { VERIFICATION_VISIBILITY_VALUES, type VerificationVisibility } from "./environment-rules";
+
+/** The part of a network's configuration (a create request's `network_configs[i]`) the explorer rules read. */
+export interface ExplorerSettings {
+  readonly explorer_config?: { readonly enabled?: boolean; readonly verification_visibility?: VerificationVisibility };
+}
 
 /** What the explorer reveals, in order: each level shows everything the ones before it show. */
 const VISIBILITY_ORDER: readonly VerificationVisibility[] = VERIFICATION_VISIBILITY_VALUES;
@@ -12,12 +16,12 @@ const VISIBILITY_ORDER: readonly VerificationVisibility[] = VERIFICATION_VISIBIL
 export const DEFAULT_VERIFICATION_VISIBILITY: VerificationVisibility = "bytecode";
 
 /** Whether a network config asks for a public explorer (`explorer_config.enabled: true`). */
-export function explorerEnabled(config: NetworkConfig | undefined): boolean {
+export function explorerEnabled(config: ExplorerSettings | undefined): boolean {
   return config?.explorer_config?.enabled === true;
 }
 
 /** The explorer's visibility of verified contracts for a network config. */
-export function verificationVisibility(config: NetworkConfig | undefined): VerificationVisibility {
+export function verificationVisibility(config: ExplorerSettings | undefined): VerificationVisibility {
   return config?.explorer_config?.verification_visibility ?? DEFAULT_VERIFICATION_VISIBILITY;
 }
 

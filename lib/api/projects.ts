@@ -1,5 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { PROJECT_PERMISSION_NAMES } from "../domain/constants";
 import { DateTime, Uuid } from "./common";
+
+export { PROJECT_PERMISSION_NAMES };
 
 /** Project Owner (spec: Resources). */
 export const ProjectOwner = Type.Object({
@@ -12,17 +15,6 @@ export const ProjectOwner = Type.Object({
 });
 export type ProjectOwner = Static<typeof ProjectOwner>;
 
-/** The names of Project Permissions, all boolean. */
-export const PROJECT_PERMISSION_NAMES = [
-  "add_contract",
-  "update_contract",
-  "remove_contract",
-  "create_alert",
-  "update_alert",
-  "remove_alert",
-  "create_and_update_analytics",
-  "manage_collaborators",
-] as const;
 
 /** Project Permissions: the requester's effective permissions. */
 export const ProjectPermissions = Type.Object(

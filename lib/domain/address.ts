@@ -2,7 +2,7 @@
  * EIP-55 address checksums: the letter case of a mixed-case address encodes a hash of the address, so that a
  * mistyped digit is caught before funds go to the wrong account. An all-lowercase or all-uppercase address carries
  * no checksum and is accepted as it is (EIP-55); a mixed-case one must match. One rule for the service, the
- * provider and the constructs; TypeBox-free, with its own Keccak-256 (lib/spec/keccak.ts).
+ * provider and the constructs; TypeBox-free, with its own Keccak-256 (lib/domain/keccak.ts).
  */
 import { isAddress } from "./chain";
 import { keccak256 } from "./keccak";

@@ -1,22 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { RID_VALUES, type Rid } from "../domain/constants";
 
-/** Resource types named in `error.data.rid` (spec: Errors). */
-export const RID_VALUES = [
-  "rid:account",
-  "rid:project",
-  "rid:alert",
-  "rid:contract",
-  "rid:delivery_channel",
-  "rid:network",
-  "rid:simulation",
-  "rid:simulation_draft",
-  "rid:vnet",
-  "rid:wallet",
-  "rid:action",
-  "rid:action_call",
-] as const;
-/** A resource type of `error.data.rid`. */
-export type Rid = (typeof RID_VALUES)[number];
+export { RID_VALUES, type Rid };
 
 /** Error slugs by HTTP status (spec: Errors; 402 is chainform's choice, the spec does not show it). */
 export const ERROR_SLUGS = {

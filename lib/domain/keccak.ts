@@ -1,6 +1,6 @@
 /**
  * Keccak-256, the hash of Ethereum (the original Keccak padding, not SHA3-256's): here only for EIP-55 address
- * checksums (lib/spec/address.ts). A small pure implementation, so that the Terraform provider's eager bundle checks
+ * checksums (lib/domain/address.ts). A small pure implementation, so that the Terraform provider's eager bundle checks
  * checksums without loading viem or @noble/hashes (docs/performance.md). Each 64-bit lane is two 32-bit halves.
  */
 

@@ -1,8 +1,11 @@
 import { FormatRegistry, Type, type Static, type TSchema } from "@sinclair/typebox";
-import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "./slug";
-import { isValidChecksumAddress } from "./address";
-import { HEX_QUANTITY_PATTERN } from "./amounts";
-import { ADDRESS_PATTERN, BLOCK_NUMBER_PATTERN, CHAIN_ID_PATTERN, MAX_CHAIN_ID } from "./chain";
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../domain/constants";
+import { MAX_SLUG_LENGTH, SLUG_PATTERN } from "../domain/slug";
+import { isValidChecksumAddress } from "../domain/address";
+import { HEX_QUANTITY_PATTERN } from "../domain/amounts";
+import { ADDRESS_PATTERN, BLOCK_NUMBER_PATTERN, CHAIN_ID_PATTERN, MAX_CHAIN_ID } from "../domain/chain";
+
+export { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE };
 
 /** A UUID string (the service's identifiers). */
 export const Uuid = Type.String({ format: "uuid", description: "Identifier in UUID format" });
@@ -23,7 +26,7 @@ export const HexData = Type.String({
   description: "Hex-encoded bytes, e.g. 0xa9059cbb...",
 });
 
-/** The format of {@link Address}: in mixed case, the EIP-55 checksum must match (lib/spec/address.ts). */
+/** The format of {@link Address}: in mixed case, the EIP-55 checksum must match (lib/domain/address.ts). */
 export const ADDRESS_FORMAT = "eip55-address";
 if (!FormatRegistry.Has(ADDRESS_FORMAT)) FormatRegistry.Set(ADDRESS_FORMAT, (value) => isValidChecksumAddress(value));
 
@@ -64,13 +67,6 @@ export const Slug = Type.String({
   description: "URL-safe slug: lowercase letters, digits and single dashes",
 });
 
-/** Largest page number: chainform's bound, so that offsets stay exact integers. */
-export const MAX_PAGE = 10_000_000;
-
-/** Default page size (spec: Limits 1). */
-export const DEFAULT_PER_PAGE = 20;
-/** Largest page size (spec: Limits 1). */
-export const MAX_PER_PAGE = 100;
 
 /** Pagination query (spec: Limits 1): `page` positive integers only (up to MAX_PAGE); `perPage` 1 to 100, default 20. */
 export const PaginationQuery = Type.Object(

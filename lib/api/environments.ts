@@ -7,12 +7,12 @@ import {
   MAX_RELAY_DELAY_SECONDS,
   RELAY_MODE_VALUES,
   VERIFICATION_VISIBILITY_VALUES,
-} from "./environment-rules";
-import type { RelayMode } from "./environment-rules";
+} from "../domain/environment-rules";
+import type { RelayMode } from "../domain/environment-rules";
 
 // Explorer page visibility of verified contracts (spec: Create an environment): a rule of environment-rules.ts.
-export { VERIFICATION_VISIBILITY_VALUES, type VerificationVisibility } from "./environment-rules";
-import { MAX_BATCH_DELETE_IDS, RPC_NAMES } from "./constants";
+export { VERIFICATION_VISIBILITY_VALUES, type VerificationVisibility } from "../domain/environment-rules";
+import { MAX_BATCH_DELETE_IDS, RPC_NAMES } from "../domain/constants";
 
 export { MAX_BATCH_DELETE_IDS, RPC_NAMES };
 
@@ -22,7 +22,7 @@ export {
   MAX_RELAY_DELAY_SECONDS,
   RELAY_MODE_VALUES,
   type RelayMode,
-} from "./environment-rules";
+} from "../domain/environment-rules";
 
 /** A pre-funded account: address and balance in wei, hex-encoded. */
 export const PrefundedAccount = Type.Object(

@@ -147,6 +147,8 @@ describe("the packed package, installed into a fresh project", () => {
     for (const file of builtFiles) {
       expect(existsSync(join(installed, file))).toBe(true);
     }
+    // build-time tooling (it loads esbuild, a devDependency) is not shipped
+    expect(existsSync(join(installed, "dist/terraform/protocol/bundle.js"))).toBe(false);
     for (const devOnly of ["protobufjs", "@grpc/grpc-js", "@msgpack/msgpack", "solc", "@peculiar/x509", "reflect-metadata", "jest"]) {
       expect(existsSync(join(project, "node_modules", devOnly))).toBe(false);
     }

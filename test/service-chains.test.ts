@@ -3,7 +3,7 @@
  * kill -9 during a batch delete, and `--max-chains` caps the chains running at once (the idlest is stopped with its
  * state kept; a start is refused with a clear error when every running chain is busy).
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,6 +72,9 @@ test("kill -9 during a batch delete: after a restart no state file of a deleted 
   await inBatches(environments, 4, (e) => rpc(rpcUrl(ready, e, "Admin RPC"), "tenderly_setBalance", ["0x00000000000000000000000000000000000c0ffe", "0x111"]));
   await stopServe(served);
   expect(readdirSync(chainsDir).filter((name) => name.endsWith(".json"))).toHaveLength(24);
+  // (a state file kept aside, to plant an orphan below whatever the kill leaves: the delete may finish first)
+  const keptState = join(root, "kept-state.json");
+  copyFileSync(join(chainsDir, `${environments[0].active_instance.vnets[0].id}.json`), keptState);
   served = startServe(["--data-dir", dataDir]);
   ready = await served.ready;
   await inBatches(environments.slice(0, 12), 4, (e) => rpc(rpcUrl(ready, e, "Admin RPC"), "eth_chainId"));
@@ -87,10 +90,8 @@ test("kill -9 during a batch delete: after a restart no state file of a deleted 
   // (its chains, told by their supervisors, stop on their own and may write state as they go)
   await until(() => anvilsOf(dataDir).length === 0, "the chains of the killed service to exit");
   // and a crash also left the state of a long-deleted environment and a half-written dump
-  const aState = join(chainsDir, `${environments[0].active_instance.vnets[0].id}.json`);
   const orphan = join(chainsDir, `${randomUUID()}.json`);
-  if (existsSync(aState)) copyFileSync(aState, orphan);
-  else copyFileSync(join(chainsDir, readdirSync(chainsDir).find((n) => n.endsWith(".json"))!), orphan);
+  copyFileSync(keptState, orphan);
   copyFileSync(orphan, `${orphan}.12345-1.tmp`);
   // THEN after a restart the chains dir holds no state of a deleted environment
   served = startServe(["--data-dir", dataDir]);

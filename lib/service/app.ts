@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { ChainRequestError, type ChainEngine, type ChainHost } from "./chains/types";
 import { Authenticator, type Requester } from "./auth";
 import type { Socket } from "node:net";
+import { Server as TlsServer } from "node:tls";
 import { answerClientError } from "./client-errors";
 import { addCorsHeaders } from "./cors";
 import { diskFullMessage, errorBody, forbidden, isDiskFull, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
@@ -22,7 +23,8 @@ import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
 import { registerWeb } from "../web";
 import { attachWebSocketRpc } from "./routes/rpc/websocket";
-import { serveRpcFirst } from "./routes/rpc/http";
+import { HttpRpc, serveRpcFirst } from "./routes/rpc/http";
+import { serveRpcConnections } from "./routes/rpc/http-connections";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -202,9 +204,12 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   // RPC calls are answered before Fastify routes them (routes/rpc/http.ts): a test suite makes thousands a second.
   // Only `--log-level debug` or `trace` sends them through Fastify, so that each call is a line of the log.
   const logsEveryRpcCall = logSettings !== undefined && ["debug", "trace"].includes(logSettings.level ?? "info");
-  const stopRpcFirst = logsEveryRpcCall
-    ? () => undefined
-    : serveRpcFirst(app.server, { store, engine: context.engine, rate: rpcRate, bodyLimit: BODY_LIMIT_BYTES, log: app.log });
+  // On plain HTTP, calls are read off the connection itself (routes/rpc/http-connections.ts), the cheapest way in.
+  const httpRpc = new HttpRpc({ store, engine: context.engine, rate: rpcRate, bodyLimit: BODY_LIMIT_BYTES, log: app.log });
+  const rpcStops = logsEveryRpcCall
+    ? []
+    : [serveRpcFirst(app.server, httpRpc), ...(app.server instanceof TlsServer ? [] : [serveRpcConnections(app.server, httpRpc)])];
+  const stopRpcFirst = () => rpcStops.forEach((stop) => stop());
   // Upgraded connections are not the HTTP server's to close: end them first, or closing would wait for them.
   app.addHook("preClose", async () => {
     stopRpcFirst();

@@ -23,15 +23,20 @@ const SAME_ORIGIN_ONLY = /^\/dashboard(?:[/?#]|$)/;
 export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin;
   if (origin === undefined || SAME_ORIGIN_ONLY.test(request.routeOptions.url ?? request.url)) return;
-  reply.headers({
+  reply.headers(corsHeaders(origin));
+  if (request.method === "OPTIONS") {
+    reply.header("access-control-allow-headers", request.headers["access-control-request-headers"] ?? CORS_ALLOW_HEADERS);
+  }
+}
+
+/** The CORS headers of an answer to a request from `origin` (a POST: preflights add `access-control-allow-headers`). */
+export function corsHeaders(origin: string): Record<string, string> {
+  return {
     "access-control-allow-origin": origin,
     "access-control-allow-credentials": "true",
     "access-control-allow-methods": CORS_ALLOW_METHODS,
     "access-control-expose-headers": CORS_EXPOSE_HEADERS,
     "access-control-max-age": String(CORS_MAX_AGE_SECONDS),
     vary: "Origin",
-  });
-  if (request.method === "OPTIONS") {
-    reply.header("access-control-allow-headers", request.headers["access-control-request-headers"] ?? CORS_ALLOW_HEADERS);
-  }
+  };
 }

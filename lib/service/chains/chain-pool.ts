@@ -81,10 +81,9 @@ export class ChainPool {
   async use<T>(key: string, mode: LockMode, work: (node: ChainNode) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error("chain pool is closed");
     const slot = this.slot(key);
-    const release = await slot.lock.acquire(mode);
+    const release = slot.lock.tryAcquire(mode) ?? (await slot.lock.acquire(mode));
     try {
-      const node = await this.ensureStarted(slot);
-      return await work(node);
+      return await work(slot.node ?? (await this.ensureStarted(slot)));
     } finally {
       slot.lastUsed = Date.now();
       slot.lastTouch = ++touches;
@@ -241,9 +240,13 @@ export class ChainPool {
     }
   }
 
+  /**
+   * Makes sure the slot's node is looked at once it may have been idle long enough. A timer already armed stays: it
+   * arms itself again for the rest of the time when the node was used meanwhile (stopIfIdle), so a busy chain costs
+   * one timer per idle period, not one per call.
+   */
   private armIdleTimer(slot: Slot, delayMs = this.options.idleTimeoutMs): void {
-    if (this.options.idleTimeoutMs <= 0 || this.closed) return;
-    this.clearIdleTimer(slot);
+    if (this.options.idleTimeoutMs <= 0 || this.closed || slot.idleTimer) return;
     slot.idleTimer = setTimeout(() => void this.stopIfIdle(slot), delayMs);
     slot.idleTimer.unref();
   }
@@ -261,7 +264,11 @@ export class ChainPool {
     slot.idleTimer = null;
     if (this.closed || this.slots.get(slot.key) !== slot || !slot.node) return;
     const idleFor = Date.now() - slot.lastUsed;
-    if (!slot.lock.idle || slot.pins > 0 || idleFor < this.options.idleTimeoutMs) {
+    if (!slot.lock.idle || slot.pins > 0) {
+      this.armIdleTimer(slot, this.options.idleTimeoutMs);
+      return;
+    }
+    if (idleFor < this.options.idleTimeoutMs) {
       this.armIdleTimer(slot, Math.max(1, this.options.idleTimeoutMs - Math.max(0, idleFor)));
       return;
     }

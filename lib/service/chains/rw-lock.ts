@@ -24,6 +24,17 @@ export class RwLock {
     });
   }
 
+  /**
+   * Takes the lock at once when nobody waits and the mode allows it (the common case of read-only RPC calls, which
+   * then cost no promise); null when the caller must `acquire` and wait.
+   */
+  tryAcquire(mode: LockMode): (() => void) | null {
+    if (this.waiters.length > 0 || this.writing || (mode === "exclusive" && this.readers > 0)) return null;
+    if (mode === "shared") this.readers += 1;
+    else this.writing = true;
+    return this.releaser(mode);
+  }
+
   /** True while nobody holds or waits for the lock. */
   get idle(): boolean {
     return this.readers === 0 && !this.writing && this.waiters.length === 0;

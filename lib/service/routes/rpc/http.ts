@@ -11,9 +11,8 @@
  * (`destroyVnets`), so a remembered URL of a deleted vnet answers 404 and is forgotten.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ChainEngine, RpcAccess } from "../../chains/types";
-import { addCorsHeaders } from "../../cors";
+import { corsHeaders } from "../../cors";
 import { errorBody, type ErrorData } from "../../errors";
 import type { RateDecision } from "../../rate-limit";
 import type { Store } from "../../store";
@@ -33,21 +32,29 @@ export interface HttpRpcContext {
 }
 
 /** The RPC paths served here: the key as Fastify's router would take it (no `%`, at most its 500-character parameter). */
-const RPC_PATH = /^\/rpc\/(admin|public)\/([^/%]{1,500})$/;
+export const RPC_PATH = /^\/rpc\/(admin|public)\/([^/%]{1,500})$/;
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** An RPC URL's answer, whichever way it is sent: its status, headers (without Content-Length) and body. */
+export interface RpcReply {
+  readonly status: 200 | 400 | 404 | 429 | 500;
+  readonly headers: Record<string, string | number>;
+  readonly body: Buffer | string;
+  /** The connection must close after it (the rest of an oversized body is not read). */
+  readonly close?: boolean;
+}
 
 /**
  * Serves the HTTP RPC URLs on `server` ahead of the request listeners it has (Fastify's). Returns a function that
  * hands every request back to them (on close, so that Fastify answers what comes in while it closes).
  */
-export function serveRpcFirst(server: Server, context: HttpRpcContext): () => void {
+export function serveRpcFirst(server: Server, rpc: HttpRpc): () => void {
   const listeners = server.listeners("request") as Listener[];
   server.removeAllListeners("request");
   let active = true;
-  const rpc = new HttpRpc(context);
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    if (active && request.method === "POST" && rpc.serve(request, response)) return;
+    if (active && request.method === "POST" && serveRequest(rpc, request, response)) return;
     for (const listener of listeners) listener.call(server, request, response);
   });
   return () => {
@@ -55,7 +62,26 @@ export function serveRpcFirst(server: Server, context: HttpRpcContext): () => vo
   };
 }
 
-class HttpRpc {
+/** Serves an RPC URL request that came through Node's HTTP server; false when it is not one (Fastify's, then). */
+function serveRequest(rpc: HttpRpc, request: IncomingMessage, response: ServerResponse): boolean {
+  const url = request.url ?? "";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  const match = RPC_PATH.exec(path);
+  if (!match) return false;
+  const origin = request.headers.origin;
+  const declared = Number(request.headers["content-length"]);
+  const body = declared > rpc.bodyLimit ? Promise.resolve(null) : readBody(request, rpc.bodyLimit);
+  body
+    .then((bytes) => rpc.reply(path, match[1] as RpcAccess, match[2], origin, bytes))
+    .then((reply) => send(response, reply))
+    // The caller went away mid-body: nothing to answer.
+    .catch(() => response.destroy());
+  return true;
+}
+
+/** Answers the RPC URLs' calls: the rate limit, the URL's vnet, the engine's answer, the spec's error bodies. */
+export class HttpRpc {
   /** Admin RPC secrets seen, and their vnet. */
   private readonly secrets = new Map<string, string>();
   /** Whether the engine itself refuses a deleted vnet (404): only then may a URL be resolved from memory. */
@@ -65,19 +91,16 @@ class HttpRpc {
     this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
   }
 
-  /** Serves an RPC URL request; false when it is not one (Fastify's, then). */
-  serve(request: IncomingMessage, response: ServerResponse): boolean {
-    const url = request.url ?? "";
-    const query = url.indexOf("?");
-    const path = query < 0 ? url : url.slice(0, query);
-    const match = RPC_PATH.exec(path);
-    if (!match) return false;
-    // The caller went away mid-body: nothing to answer.
-    this.answer(request, response, path, match[1] as RpcAccess, match[2]).catch(() => response.destroy());
-    return true;
+  /** Largest body; a larger one gets the spec's 400. */
+  get bodyLimit(): number {
+    return this.context.bodyLimit;
   }
 
-  private async answer(request: IncomingMessage, response: ServerResponse, path: string, access: RpcAccess, key: string): Promise<void> {
+  /**
+   * The answer to a call on `path` (`/rpc/{access}/{key}`) with `body`, or null when the body is larger than the
+   * limit. The call counts in the URL's rate limit first, as Fastify's rate hook counts it before the body is read.
+   */
+  async reply(path: string, access: RpcAccess, key: string, origin: string | undefined, body: Buffer | null): Promise<RpcReply> {
     const rate = this.context.rate(path);
     const headers: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
@@ -85,31 +108,28 @@ class HttpRpc {
       "x-svc-remaining": rate.remaining,
       "x-svc-reset-timestamp": rate.resetTimestamp,
     };
-    if (request.headers.origin !== undefined) addCorsHeaders(request as unknown as FastifyRequest, corsTarget(headers));
-    if (!rate.allowed) return send(response, 429, headers, error(429, "too many requests: back off until X-Svc-Reset-Timestamp"));
-    const body = await readBody(request, this.context.bodyLimit);
+    if (origin !== undefined) Object.assign(headers, corsHeaders(origin));
+    if (!rate.allowed) return { status: 429, headers, body: error(429, "too many requests: back off until X-Svc-Reset-Timestamp") };
     if (body === null) {
       headers.connection = "close"; // the rest of the body is not read, as Fastify does
-      return send(response, 400, headers, error(400, `request body larger than ${this.context.bodyLimit} bytes`));
+      return { status: 400, headers, body: error(400, `request body larger than ${this.context.bodyLimit} bytes`), close: true };
     }
+    const notFound = (): RpcReply => ({ status: 404, headers, body: error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }) });
     const vnetId = this.vnetOf(access, key);
-    if (vnetId === undefined) return send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    if (vnetId === undefined) return notFound();
     const parsed = parseJsonRpc(body.toString());
     // Nothing for the engine to run, so nothing tells whether the vnet still exists: ask the store.
-    if (("response" in parsed || parsed.requests.length === 0) && !this.exists(access, key)) {
-      return send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
-    }
+    if (("response" in parsed || parsed.requests.length === 0) && !this.exists(access, key)) return notFound();
     try {
-      send(response, 200, headers, await answerParsed(this.context.engine, vnetId, parsed, body, access));
+      return { status: 200, headers, body: await answerParsed(this.context.engine, vnetId, parsed, body, access) };
     } catch (failure) {
       if (!isUnknownVnet(failure)) {
         const body = errorBody(500, "internal server error: quote the error id when reporting it");
         this.context.log?.error({ errorId: body.error.id, status: 500, err: failure }, "RPC call failed");
-        send(response, 500, headers, JSON.stringify(body));
-        return;
+        return { status: 500, headers, body: JSON.stringify(body) };
       }
       this.secrets.delete(key);
-      send(response, 404, headers, error(404, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+      return notFound();
     }
   }
 
@@ -134,8 +154,6 @@ class HttpRpc {
 
 /** The body, or null when it is larger than `limit` (the rest is not read). */
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
-  const declared = Number(request.headers["content-length"]);
-  if (declared > limit) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -152,27 +170,14 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | nul
   });
 }
 
-function send(response: ServerResponse, status: number, headers: Record<string, string | number>, body: Buffer | string): void {
+function send(response: ServerResponse, reply: RpcReply): void {
   if (response.headersSent || response.destroyed) return;
+  const { headers, body } = reply;
   headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-  response.writeHead(status, headers);
+  response.writeHead(reply.status, headers);
   response.end(body);
 }
 
 function error(status: 400 | 404 | 429 | 500, message: string, data?: ErrorData): string {
   return JSON.stringify(errorBody(status, message, data));
-}
-
-/** A reply-like view of `headers` for addCorsHeaders, which sets headers on a Fastify reply. */
-function corsTarget(headers: Record<string, string | number>): FastifyReply {
-  return {
-    headers(values: Record<string, string>) {
-      Object.assign(headers, values);
-      return this;
-    },
-    header(name: string, value: string) {
-      headers[name] = value;
-      return this;
-    },
-  } as unknown as FastifyReply;
 }

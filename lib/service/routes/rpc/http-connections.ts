@@ -1,0 +1,244 @@
+/**
+ * The RPC URLs at the connection: calls read and answered straight off the socket, before Node's HTTP server sees
+ * them. Node's server costs a call more than the chain itself does (its request and response objects, header
+ * handling, writes in pieces: docs/performance.md "RPC URLs"), and a test suite makes thousands of calls a second on
+ * a few kept-alive connections. A call here costs one read, a look at its head, the answer (./http.ts, the same as
+ * through Node's server) and one write.
+ *
+ * Only the plain shape of a call is read here: `POST /rpc/{admin|public}/{key} HTTP/1.1` with a Host, one
+ * Content-Length, a body within the limit, well-formed header lines. Anything else (another method or path, a
+ * chunked or oversized body, `Expect`, an upgrade to WebSocket, HTTP/1.0, a head over 16 KB) hands the connection,
+ * with every byte not yet answered, to Node's HTTP server, which keeps it from then on: it answers exactly as before,
+ * errors included. Plain HTTP only: over TLS, Node's server reads every request (./http.ts serves the calls there).
+ */
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+import { RPC_PATH, type HttpRpc, type RpcReply } from "./http";
+import type { RpcAccess } from "../../chains/types";
+
+/** The head of a call this module answers. */
+export interface RpcCallHead {
+  /** `/rpc/{access}/{key}` without the query. */
+  readonly path: string;
+  readonly access: RpcAccess;
+  readonly key: string;
+  readonly origin: string | undefined;
+  readonly contentLength: number;
+  /** The caller asked to close the connection after the answer. */
+  readonly close: boolean;
+  /** Where the body starts in the bytes read. */
+  readonly bodyStart: number;
+}
+
+/** Longest head read here; a longer one goes to Node's server (which answers 431). */
+export const MAX_HEAD_BYTES = 16 * 1024;
+/** Longest a call may take to arrive once its first byte has (Node's server gives a head 60 s, too). */
+const REQUEST_ARRIVAL_MS = 60_000;
+
+const PREFIX = Buffer.from("POST /rpc/", "latin1");
+const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
+const REQUEST_LINE = /^POST ([^ ]+) HTTP\/1\.1$/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
+const STATUS_TEXT: Record<RpcReply["status"], string> = {
+  200: "OK",
+  400: "Bad Request",
+  404: "Not Found",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+};
+
+/**
+ * Reads the head of the request at the start of `data`: a call this module answers, `"other"` for anything Node's
+ * server must read, or null while the head is incomplete.
+ */
+export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
+  const prefix = Math.min(data.length, PREFIX.length);
+  if (data.compare(PREFIX, 0, prefix, 0, prefix) !== 0) return "other";
+  const headEnd = data.indexOf(HEAD_END);
+  if (headEnd < 0) return data.length > MAX_HEAD_BYTES ? "other" : null;
+  if (headEnd > MAX_HEAD_BYTES) return "other";
+  const lines = data.toString("latin1", 0, headEnd).split("\r\n");
+  const requestLine = REQUEST_LINE.exec(lines[0]);
+  if (!requestLine) return "other";
+  const target = requestLine[1];
+  const query = target.indexOf("?");
+  const path = query < 0 ? target : target.slice(0, query);
+  const rpcPath = RPC_PATH.exec(path);
+  if (!rpcPath) return "other";
+  let contentLength: number | undefined;
+  let origin: string | undefined;
+  let host = false;
+  let close = false;
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = lines[i];
+    const colon = line.indexOf(":");
+    if (colon <= 0) return "other";
+    const name = line.slice(0, colon);
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    if (!TOKEN.test(name) || FORBIDDEN_IN_VALUE.test(value)) return "other";
+    switch (name.toLowerCase()) {
+      case "content-length":
+        if (contentLength !== undefined || !/^\d{1,9}$/.test(value)) return "other";
+        contentLength = Number(value);
+        break;
+      case "transfer-encoding":
+      case "expect":
+      case "upgrade":
+        return "other";
+      case "connection": {
+        const options = value.toLowerCase().split(",").map((option) => option.trim());
+        if (options.includes("upgrade")) return "other";
+        close ||= options.includes("close");
+        break;
+      }
+      case "origin":
+        if (origin !== undefined) return "other";
+        origin = value;
+        break;
+      case "host":
+        if (host) return "other";
+        host = true;
+        break;
+    }
+  }
+  if (!host || contentLength === undefined) return "other";
+  return { path, access: rpcPath[1] as RpcAccess, key: rpcPath[2], origin, contentLength, close, bodyStart: headEnd + 4 };
+}
+
+/** An answer as the bytes to write. */
+export function encodeRpcReply(reply: RpcReply, close: boolean, keepAliveSeconds: number, date: string): Buffer {
+  const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
+  let head = `HTTP/1.1 ${reply.status} ${STATUS_TEXT[reply.status]}\r\n`;
+  for (const name in reply.headers) head += `${name}: ${reply.headers[name]}\r\n`;
+  head += `content-length: ${body.length}\r\ndate: ${date}\r\n`;
+  head += close ? "connection: close\r\n\r\n" : `connection: keep-alive\r\nkeep-alive: timeout=${keepAliveSeconds}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, "latin1"), body]);
+}
+
+type ConnectionListener = (socket: Socket) => void;
+
+/**
+ * Reads the RPC URLs' calls off `server`'s plain-HTTP connections, handing the rest to the connection listeners it
+ * has (Node's HTTP server). Returns a function that ends the idle connections it holds and hands new ones to Node's
+ * server (on close, so that the server's close does not wait for kept-alive callers).
+ */
+export function serveRpcConnections(server: Server, rpc: HttpRpc): () => void {
+  const listeners = server.listeners("connection") as ConnectionListener[];
+  server.removeAllListeners("connection");
+  const handOver: ConnectionListener = (socket) => {
+    for (const listener of listeners) listener.call(server, socket);
+  };
+  const open = new Set<RpcConnection>();
+  let active = true;
+  server.on("connection", (socket: Socket) => {
+    if (!active) return handOver(socket);
+    const connection = new RpcConnection(socket, rpc, server.keepAliveTimeout, handOver, () => open.delete(connection));
+    open.add(connection);
+  });
+  return () => {
+    active = false;
+    for (const connection of open) connection.closeWhenIdle();
+  };
+}
+
+/** One caller's connection, while it sends calls this module answers. */
+class RpcConnection {
+  private buffered: Buffer | null = null;
+  private busy = false;
+  private closing = false;
+  private arrivalStarted = 0;
+  private readonly onData = (chunk: Buffer) => this.read(chunk);
+  private readonly onTimeout = () => this.socket.destroy();
+  private readonly onError = () => this.socket.destroy();
+  private readonly onClose = () => this.done();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly rpc: HttpRpc,
+    private readonly keepAliveMs: number,
+    private readonly handOver: ConnectionListener,
+    private readonly done: () => void,
+  ) {
+    socket.setNoDelay(true);
+    socket.setTimeout(keepAliveMs);
+    socket.on("data", this.onData);
+    socket.on("timeout", this.onTimeout);
+    socket.on("error", this.onError);
+    socket.on("close", this.onClose);
+  }
+
+  /** Ends the connection now if no call is under way or arriving, else after the call's answer. */
+  closeWhenIdle(): void {
+    this.closing = true;
+    if (!this.busy && this.buffered === null) this.socket.end();
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.buffered === null) {
+      this.buffered = chunk;
+      this.arrivalStarted = Date.now();
+    } else {
+      this.buffered = Buffer.concat([this.buffered, chunk]);
+      if (!this.busy && Date.now() - this.arrivalStarted > REQUEST_ARRIVAL_MS) return void this.socket.destroy();
+    }
+    if (!this.busy) this.next();
+  }
+
+  /** Answers the call at the head of what was read, if it is whole. */
+  private next(): void {
+    const data = this.buffered;
+    if (data === null) return;
+    const head = readRpcCallHead(data);
+    if (head === null) return;
+    if (head === "other" || head.contentLength > this.rpc.bodyLimit) return this.giveAway();
+    const end = head.bodyStart + head.contentLength;
+    if (data.length < end) return;
+    const body = data.subarray(head.bodyStart, end);
+    this.buffered = end < data.length ? data.subarray(end) : null;
+    this.arrivalStarted = Date.now();
+    this.busy = true;
+    this.socket.setTimeout(0); // a call may take the chain a while
+    this.rpc.reply(head.path, head.access, head.key, head.origin, body).then(
+      (reply) => this.answered(reply, head.close),
+      () => this.socket.destroy(),
+    );
+  }
+
+  private answered(reply: RpcReply, callerCloses: boolean): void {
+    this.busy = false;
+    if (this.socket.destroyed) return;
+    const close = callerCloses || reply.close === true || (this.closing && this.buffered === null);
+    this.socket.write(encodeRpcReply(reply, close, Math.floor(this.keepAliveMs / 1000), httpDate()));
+    if (close) return void this.socket.end();
+    this.socket.setTimeout(this.keepAliveMs);
+    this.next();
+  }
+
+  /** Hands the connection, with the bytes not yet answered, to Node's HTTP server. */
+  private giveAway(): void {
+    this.socket.off("data", this.onData);
+    this.socket.off("timeout", this.onTimeout);
+    this.socket.off("error", this.onError);
+    this.socket.off("close", this.onClose);
+    this.socket.setTimeout(0);
+    this.done();
+    if (this.buffered !== null) this.socket.unshift(this.buffered);
+    this.buffered = null;
+    this.handOver(this.socket);
+  }
+}
+
+let dateSecond = 0;
+let dateText = "";
+
+/** The Date header's value, made once a second. */
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}

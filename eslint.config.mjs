@@ -53,8 +53,9 @@ const LAYERS = [
   },
   {
     layer: "lib/web",
-    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli"],
-    why: "the web pages read the service's store and chains, never the API's clients",
+    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli", "lib/service"],
+    allow: ["lib/service/web-interface"],
+    why: "the web UI reaches the service only through the interface the service exports for it (lib/service/web-interface.ts), never its internals, and never the API's clients",
   },
 ];
 

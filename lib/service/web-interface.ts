@@ -18,7 +18,7 @@ export type { Requester } from "./auth";
 export type { AccountAccess, ProjectAccess } from "./access";
 export type { JsonRpcResponse, VnetSnapshot } from "./chains/types";
 export type { CallFrame } from "./chains/trace";
-export type { Principal, ProjectRow, DeliveryChannelRow, ActionRow, EnvironmentRecord, VnetRecord } from "./store";
+export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";
 export type { TransactionFilters } from "./store/records";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";

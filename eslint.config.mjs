@@ -48,13 +48,15 @@ const LAYERS = [
   },
   {
     layer: "lib/service",
-    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli"],
-    why: "the service implements the API; it knows nothing of its clients",
+    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"],
+    allow: ["lib/web"],
+    why: "the service implements the API; it knows nothing of its clients, and of its web UI only the plugin it registers (lib/web/index.ts)",
   },
   {
     layer: "lib/web",
-    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli"],
-    why: "the web pages read the service's store and chains, never the API's clients",
+    forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli", "lib/service"],
+    allow: ["lib/service/web-interface"],
+    why: "the web UI reaches the service only through the interface the service exports for it (lib/service/web-interface.ts), never its internals, and never the API's clients",
   },
 ];
 

@@ -1,6 +1,7 @@
-// chainform/layers: the layering of lib/ as an ESLint rule. Each layer lists the folders it must not import from;
-// an import (static, dynamic, `export ... from` or `require`) is resolved against the importing file and reported
-// when it lands in a forbidden folder. Paths are relative to the project root; test files are not checked (a test
+// chainform/layers: the layering of lib/ as an ESLint rule. Each layer lists the folders it must not import from,
+// and may name modules of those folders it may import all the same (`allow`: a module's path without extension, which
+// lets in that module only, not the files beside or under it); an import (static, dynamic, `export ... from` or
+// `require`) is resolved against the importing file and reported when it lands in a forbidden folder. Paths are relative to the project root; test files are not checked (a test
 // may cross layers on purpose). eslint.config.mjs holds the layers, and says why each exists.
 import { dirname, relative, resolve, sep } from "node:path";
 
@@ -18,6 +19,7 @@ export const layersRule = {
             layer: { type: "string" },
             forbid: { type: "array", items: { type: "string" } },
             typesFrom: { type: "array", items: { type: "string" } },
+            allow: { type: "array", items: { type: "string" } },
             why: { type: "string" },
           },
           required: ["layer", "forbid", "why"],
@@ -39,6 +41,7 @@ export const layersRule = {
       const target = toPosix(relative(root, resolve(dirname(context.filename), source)));
       for (const l of layers) {
         if (typesOnly && (l.typesFrom ?? []).some((f) => inside(target, f))) continue;
+        if ((l.allow ?? []).some((m) => isModule(target, m))) continue;
         const hit = l.forbid.find((f) => inside(target, f));
         if (hit) context.report({ node, messageId: "forbidden", data: { file, layer: l.layer, target: hit, why: l.why } });
       }
@@ -57,6 +60,12 @@ export const layersRule = {
 
 function inside(path, folder) {
   return path === folder || path.startsWith(folder + "/") || path.startsWith(folder + ".");
+}
+
+/** Whether an import's resolved path is the module `module` (written without extension): itself, or its index file. */
+function isModule(path, module) {
+  const bare = path.replace(/\.(ts|js|mjs|cjs)$/, "");
+  return bare === module || bare === `${module}/index`;
 }
 
 function toPosix(path) {

@@ -28,6 +28,10 @@ describe("the import boundaries", () => {
     ["lib/client/planted-schema.ts", 'import { Environment } from "../api";\nexport const x = Environment;\n', "lib/api"],
     ["lib/terraform/provider/planted-schema.ts", 'export { Address } from "../../api/common";\n', "lib/api"],
     ["lib/service/planted.ts", 'import { ChainformProvider } from "../constructs/provider";\nexport const x = ChainformProvider;\n', "lib/constructs"],
+    ["lib/web/planted.ts", 'import { Store } from "../service/store";\nexport const x = Store;\n', "lib/service"],
+    ["lib/web/dashboard/planted.ts", 'import type { TransactionFilters } from "../../service/store/records";\nexport type X = TransactionFilters;\n', "lib/service"],
+    ["lib/web/planted-beside.ts", 'export { baseUrlOf } from "../service/routes/common";\n', "lib/service"],
+    ["lib/service/planted-web.ts", 'import { Sessions } from "../web/dashboard/sessions";\nexport const x = Sessions;\n', "lib/web"],
   ])("%s: a planted import is refused", async (file, source, forbidden) => {
     // GIVEN a file planted in a layer, importing from a layer it must not know
     // WHEN the project's lint configuration checks it
@@ -41,5 +45,8 @@ describe("the import boundaries", () => {
     expect(layerErrors("lib/client/planted.ts", 'import { isSlug } from "../domain";\nimport { BaseError } from "./errors/base";\nexport const x = [isSlug, BaseError];\n')).toEqual([]);
     expect(layerErrors("lib/client/planted.ts", 'import type { Environment } from "../api";\nexport type X = Environment;\n')).toEqual([]);
     expect(layerErrors("lib/client/planted.test.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n')).toEqual([]);
+    expect(layerErrors("lib/web/planted.ts", 'import { ServiceError, type StoreViews } from "../service/web-interface";\nexport const x = ServiceError;\nexport type X = StoreViews;\n')).toEqual([]);
+    expect(layerErrors("lib/web/dashboard/planted.ts", 'export type { Requester } from "../../service/web-interface";\n')).toEqual([]);
+    expect(layerErrors("lib/service/planted.ts", 'import { registerWeb } from "../web";\nexport const x = registerWeb;\n')).toEqual([]);
   });
 });

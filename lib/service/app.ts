@@ -22,6 +22,7 @@ import { Store } from "./store";
 import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
 import { registerWeb } from "../web";
+import { serviceForWeb } from "./web-interface";
 import { attachWebSocketRpc } from "./routes/rpc/websocket";
 import { HttpRpc, serveRpcFirst } from "./routes/rpc/http";
 import { serveRpcConnections } from "./routes/rpc/http-connections";
@@ -215,7 +216,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     stopRpcFirst();
     closeWebSockets();
   });
-  await registerWeb(app);
+  await registerWeb(app, serviceForWeb(store, context.engine));
   app.addHook("onClose", async () => {
     await context.engine.close();
     store.close();

@@ -1,9 +1,8 @@
 /**
- * What the pages read from a Virtual Environment's chain, through the chain engine (never through the service's
- * HTTP API). Reads only: the Admin access is needed for `debug_traceTransaction`, nothing here changes state.
+ * What the pages read from a Virtual Environment's chain, through the chain engine's reads that
+ * lib/service/web-interface.ts offers (never through the service's HTTP API). Reads only: the Admin access is needed for `debug_traceTransaction`, nothing here changes state.
  */
-import type { ChainEngine, JsonRpcResponse } from "../service/chains/types";
-import type { CallFrame } from "../service/chains/trace";
+import type { CallFrame, ChainReads } from "../service/web-interface";
 
 /** A block as `eth_getBlockByNumber(.., true)` answers it (the fields the pages show). */
 export interface ChainBlock {
@@ -43,13 +42,13 @@ export class ChainReadError extends Error {}
 /** Reads one Virtual Environment's chain. */
 export class ChainReader {
   constructor(
-    private readonly engine: ChainEngine,
+    private readonly chains: ChainReads,
     private readonly vnetId: string,
   ) {}
 
   /** One JSON-RPC call; a JSON-RPC error becomes a `ChainReadError`. */
   async call<T>(method: string, params: unknown[]): Promise<T> {
-    const answer = (await this.engine.rpc(this.vnetId, { jsonrpc: "2.0", id: 1, method, params }, "admin")) as JsonRpcResponse;
+    const answer = await this.chains.call(this.vnetId, method, params);
     if ("error" in answer) throw new ChainReadError(`${method}: ${answer.error.message}`);
     return answer.result as T;
   }

@@ -1,10 +1,9 @@
 /**
- * What the web pages share: the service's store and chain engine (read as they are), the web part's own tables
- * and compiler, and the one place that reads a transaction record's fields.
+ * What the web pages share: the service as its interface offers it (lib/service/web-interface.ts), the web part's own
+ * table and compiler, and the one place that reads a transaction record's fields.
  */
 import type { FastifyReply } from "fastify";
-import type { ChainEngine } from "../service/chains/types";
-import type { EnvironmentRecord, Store, VnetRecord } from "../service/store";
+import type { EnvironmentRecord, ServiceForWeb, StoreViews, VnetRecord } from "../service/web-interface";
 import { explorerEnabled, verificationVisibility, type Transaction, type VerificationVisibility } from "../api";
 import { PAGE_HEADERS } from "./html";
 import type { SolcWorker } from "./verification/compiler";
@@ -12,8 +11,7 @@ import type { VerifiedContracts } from "./verification/verified-contracts";
 
 /** The web part's dependencies. */
 export interface WebContext {
-  readonly store: Store;
-  readonly engine: ChainEngine;
+  readonly service: ServiceForWeb;
   readonly verified: VerifiedContracts;
   readonly compiler: SolcWorker;
 }
@@ -27,9 +25,9 @@ export interface VnetView {
 }
 
 /** Looks a Virtual Environment up with its explorer settings. */
-export function vnetView(store: Store, vnetId: string): VnetView | undefined {
-  const vnet = store.environments.vnet(vnetId);
-  const environment = vnet && store.environments.get(vnet.project_id, vnet.environment_id);
+export function vnetView(views: StoreViews, vnetId: string): VnetView | undefined {
+  const vnet = views.environments.vnet(vnetId);
+  const environment = vnet && views.environments.get(vnet.project_id, vnet.environment_id);
   if (!vnet || !environment) return undefined;
   const config = environment.network_configs[vnet.position];
   return { vnet, environment, explorerEnabled: explorerEnabled(config), visibility: verificationVisibility(config) };
@@ -73,22 +71,6 @@ export function summarize(record: Transaction): TransactionSummary {
     contractAddress: record.contract_address ?? null,
     createdAt: record.created_at,
   };
-}
-
-/**
- * The deposit a bridge relay paid out: its Virtual Environment and transaction hash, read from the bridge's relay
- * table (`chain_bridge_relays`, kept by lib/service/chains/bridge.ts); undefined when the hash is no relay.
- */
-export function bridgeDepositOf(store: Store, relayTxHash: string): { vnetId: string; txHash: string } | undefined {
-  let row: { source_vnet_id: string; deposit_tx_hash: string } | undefined;
-  try {
-    row = store.db
-      .prepare("SELECT source_vnet_id, deposit_tx_hash FROM chain_bridge_relays WHERE relay_tx_hash = ?")
-      .get(relayTxHash.toLowerCase()) as typeof row;
-  } catch {
-    return undefined; // an engine without the bridge keeps no such table: no relays
-  }
-  return row && { vnetId: row.source_vnet_id, txHash: row.deposit_tx_hash };
 }
 
 /** Sends an HTML page with the pages' security headers. */

@@ -4,8 +4,7 @@
  * No sign-in. A disabled or unknown vnet, an unknown hash or a malformed address is a 404/400 page.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { decodeLog } from "../service/chains/abi";
-import { decodeEventLog, type Abi, type AbiEvent, type Hex } from "../service/chains/viem";
+import { decodeEventLog, decodeLog, type Abi, type AbiEvent, type Hex, type StoreViews } from "../service/web-interface";
 import { Address, Hash, reveals, type SimulationLog } from "../api";
 import { ChainReader, ChainReadError, decimal, type ChainBlock } from "./chain-reader";
 import { sendPage, summarize, vnetView, type VnetView, type WebContext } from "./context";
@@ -20,12 +19,12 @@ const LATEST_TRANSACTIONS = 20;
 
 /** Registers the explorer pages (the plugin is registered with prefix `/explorer`). */
 export function registerExplorer(app: FastifyInstance, context: WebContext): void {
-  const { store, engine } = context;
+  const { views, chains } = context.service;
   const config = { public: true };
 
   /** Resolves the vnet of a page, or answers 404. */
   function explorerOf(vnetId: string, reply: FastifyReply): VnetView | undefined {
-    const view = vnetView(store, vnetId);
+    const view = vnetView(views, vnetId);
     if (view?.explorerEnabled) return view;
     notFoundPage(reply, "There is no public explorer here: the Virtual Environment does not exist or its explorer is not enabled.");
     return undefined;
@@ -34,10 +33,10 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
   app.get<{ Params: { vnetId: string } }>("/:vnetId", { config }, async (request, reply) => {
     const view = explorerOf(request.params.vnetId, reply);
     if (!view) return reply;
-    const chain = new ChainReader(engine, view.vnet.id);
+    const chain = new ChainReader(chains, view.vnet.id);
     const blocks = await chain.latestBlocks(LATEST_BLOCKS, BigInt(view.vnet.block_number));
     const link = links(view);
-    const latest = latestTransactions(store, view, blocks);
+    const latest = latestTransactions(views, view, blocks);
     return sendPage(
       reply,
       200,
@@ -71,7 +70,7 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     if (!view) return reply;
     const { number } = request.params;
     if (!BLOCK_NUMBER.test(number)) return badInputPage(reply, view, `"${number}" is not a block number: use a decimal number such as 42`);
-    const block = await new ChainReader(engine, view.vnet.id).block(BigInt(number));
+    const block = await new ChainReader(chains, view.vnet.id).block(BigInt(number));
     if (!block) return notFoundPage(reply, `Block ${number} does not exist on this chain yet.`, view);
     const link = links(view);
     return sendPage(
@@ -108,7 +107,7 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
       const { address } = request.params;
       if (!ADDRESS.test(address)) return badInputPage(reply, view, `"${address}" is not an address: it is 0x followed by 40 hex digits`);
       const at = address.toLowerCase();
-      const chain = new ChainReader(engine, view.vnet.id);
+      const chain = new ChainReader(chains, view.vnet.id);
       const account = await chain.account(at);
       const token = account.code !== "0x" ? await chain.tokenMetadata(at) : undefined;
       const link = links(view);
@@ -117,7 +116,7 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
       const tabs = isContract
         ? html`<nav class="tabs"><a href="${link.addressUrl(at)}">Overview</a><a href="${link.addressUrl(at)}?tab=contract">Contract</a></nav>`
         : html``;
-      const content = contractTab ? contractPanel(context, view, at, account.code) : addressTransactions(store, view, at, link);
+      const content = contractTab ? contractPanel(context, view, at, account.code) : addressTransactions(views, view, at, link);
       return sendPage(
         reply,
         200,
@@ -170,9 +169,9 @@ interface LatestRow {
  * The newest transactions of the latest blocks with the cheatcode writes the service recorded (they mine nothing, so
  * no block holds them), newest block first; a cheatcode sorts after the transactions of the block it was made at.
  */
-function latestTransactions(store: WebContext["store"], view: VnetView, blocks: readonly ChainBlock[]): LatestRow[] {
+function latestTransactions(views: StoreViews, view: VnetView, blocks: readonly ChainBlock[]): LatestRow[] {
   const mined: LatestRow[] = blocks.flatMap((block) => block.transactions);
-  const cheatcodes: LatestRow[] = store.records
+  const cheatcodes: LatestRow[] = views.records
     .transactions(view.vnet.instance_id, { kind: "cheatcode" }, 1, LATEST_TRANSACTIONS)
     .map(summarize)
     .filter((t) => t.vnetId === view.vnet.id)
@@ -214,8 +213,8 @@ function links(view: VnetView): ExplorerLinks {
  * the dashboard; undefined when neither the chain nor the records know the hash.
  */
 export async function transactionBody(context: WebContext, view: VnetView, hash: string, link: Pick<ExplorerLinks, "block" | "address">): Promise<Html | undefined> {
-  const found = await new ChainReader(context.engine, view.vnet.id).transaction(hash);
-  const record = context.store.records.transaction(view.vnet.instance_id, hash);
+  const found = await new ChainReader(context.service.chains, view.vnet.id).transaction(hash);
+  const record = context.service.views.records.transaction(view.vnet.instance_id, hash);
   if (!found) {
     if (!record || record.vnet_id !== view.vnet.id) return undefined;
     const summary = summarize(record);
@@ -290,11 +289,11 @@ function decodeWith(abi: Abi | undefined, log: { address: string; topics: readon
   return decodeLog(raw);
 }
 
-function addressTransactions(store: WebContext["store"], view: VnetView, address: string, link: ExplorerLinks): Html {
+function addressTransactions(views: StoreViews, view: VnetView, address: string, link: ExplorerLinks): Html {
   const instance = view.vnet.instance_id;
   const records = [
-    ...store.records.transactions(instance, { from: address }, 1, 50),
-    ...store.records.transactions(instance, { to: address }, 1, 50),
+    ...views.records.transactions(instance, { from: address }, 1, 50),
+    ...views.records.transactions(instance, { to: address }, 1, 50),
   ]
     .map(summarize)
     .filter((t) => t.vnetId === view.vnet.id);

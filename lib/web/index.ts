@@ -1,9 +1,11 @@
 /**
  * The web part of the local service: the public explorer (`/explorer/{vnetId}`, with its Etherscan-compatible
- * verification API) and the dashboard (`/dashboard/`). It reads what the service's store and chain engine offer,
- * keeps its own table of verified contracts, and never calls the service's HTTP API. See lib/web/README.md.
+ * verification API) and the dashboard (`/dashboard/`). It reaches the service only through the interface the service
+ * exports for it (lib/service/web-interface.ts), keeps its own table of verified contracts, and never calls the
+ * service's HTTP API. See lib/web/README.md.
  */
 import type { FastifyInstance } from "fastify";
+import type { ServiceForWeb } from "../service/web-interface";
 import type { WebContext } from "./context";
 import { registerDashboard } from "./dashboard";
 import { registerExplorer } from "./explorer";
@@ -33,11 +35,15 @@ declare module "fastify" {
   }
 }
 
-/** Registers the explorer and the dashboard on the service app (after its own routes). */
-export async function registerWeb(app: FastifyInstance): Promise<void> {
-  const { store, engine } = app.service;
-  const context: WebContext = { store, engine, verified: new VerifiedContracts(store.db), compiler: new SolcWorker() };
-  const sessions = new Sessions(store.accounts);
+/**
+ * Registers the explorer and the dashboard on the service app (after its own routes).
+ *
+ * @example
+ * await registerWeb(app, serviceForWeb(store, engine));
+ */
+export async function registerWeb(app: FastifyInstance, service: ServiceForWeb): Promise<void> {
+  const context: WebContext = { service, verified: new VerifiedContracts(service.verifiedContracts), compiler: new SolcWorker() };
+  const sessions = new Sessions(service.signIn);
   app.decorate("web", {
     loginUrl: (baseUrl: string, userId: string) => `${baseUrl}/dashboard/login?token=${sessions.issueLoginToken(userId)}`,
   } satisfies WebAccess);

@@ -2,9 +2,7 @@
  * The call trace as a collapsible tree (`<details>` in `<details>`, no script), one view for mined transactions
  * (a callTracer tree from the chain) and for simulations (the spec's flat trace, rebuilt into a tree).
  */
-import type { CallFrame } from "../service/chains/trace";
-import { decodeCall } from "../service/chains/abi";
-import { decodeFunctionData, decodeFunctionResult, type Abi, type AbiFunction, type Hex } from "../service/chains/viem";
+import { decodeCall, decodeFunctionData, decodeFunctionResult, type Abi, type AbiFunction, type CallFrame, type Hex } from "../service/web-interface";
 import type { DecodedArgument, TraceEntry } from "../api";
 import { decimal, formatEther } from "./chain-reader";
 import { html, type Html } from "./html";

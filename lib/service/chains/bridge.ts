@@ -129,6 +129,14 @@ export class RelayStore {
       .run(outcome.status, outcome.txHash ?? null, outcome.error ?? null, relay.sourceVnetId, relay.depositId);
   }
 
+  /** The deposit a relay transaction paid out; undefined when the hash is no relay. */
+  depositOf(relayTxHash: string): { sourceVnetId: string; depositTxHash: string } | undefined {
+    const row = this.db
+      .prepare("SELECT source_vnet_id, deposit_tx_hash FROM chain_bridge_relays WHERE relay_tx_hash = ?")
+      .get(relayTxHash.toLowerCase()) as { source_vnet_id: string; deposit_tx_hash: string } | undefined;
+    return row && { sourceVnetId: row.source_vnet_id, depositTxHash: row.deposit_tx_hash };
+  }
+
   /** Fails the pending relays from or to deleted vnets. */
   dropVnets(vnetIds: readonly string[]): void {
     const update = this.db.prepare(`UPDATE chain_bridge_relays SET status = 'failed', error = 'Virtual Environment deleted'

@@ -5,11 +5,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { explorerUrl } from "../../api";
-import { baseUrlOf } from "../../service/routes/common";
+import { baseUrlOf, type StoreViews, type VnetSnapshot } from "../../service/web-interface";
 import { decimal } from "../chain-reader";
-import type { VnetSnapshot } from "../../service/chains/types";
-import type { Store } from "../../service/store";
-import { bridgeDepositOf, sendPage, summarize, vnetView, type TransactionSummary, type WebContext } from "../context";
+import { sendPage, summarize, vnetView, type TransactionSummary, type WebContext } from "../context";
 import { ether, fields, html, shortHex, table, type Html } from "../html";
 import { age, csrfField, dashboardPage, filterForm, pager } from "./layout";
 import { environmentOf, publicRpc, requireWriter, type EnvironmentParams } from "./lookup";
@@ -21,19 +19,20 @@ const CONTRACT_SCAN_PAGES = 10;
 
 /** Registers the environment routes. */
 export function registerEnvironments(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
-  const { store, engine } = context;
+  const { service } = context;
+  const { views } = service;
   const config = { public: true };
 
   /** Renders an environment page; `reveal` shows the Admin RPC URLs (writers only). */
   function environmentPage(request: FastifyRequest<{ Params: EnvironmentParams; Querystring: Record<string, string> }>, session: Session, reveal: boolean): string {
-    const { environment, base } = environmentOf(store, session, request.params);
+    const { environment, base } = environmentOf(service, session, request.params);
     const filters = transactionFilters(request.query ?? {});
     const pageNumber = pageNumberOf(request.query?.page);
-    const transactions = store.records.transactions(environment.instance_id, filters, pageNumber, PER_PAGE).map(summarize);
+    const transactions = views.records.transactions(environment.instance_id, filters, pageNumber, PER_PAGE).map(summarize);
     const canWrite = !session.requester.readOnly;
     const vnetName = new Map(environment.vnets.map((v) => [v.id, v.network_name]));
     const envBase = `${base}/environments/${environment.id}`;
-    const explorerOf = new Map(environment.vnets.map((v) => [v.id, vnetView(store, v.id)?.explorerEnabled ? `/explorer/${v.id}` : null]));
+    const explorerOf = new Map(environment.vnets.map((v) => [v.id, vnetView(views, v.id)?.explorerEnabled ? `/explorer/${v.id}` : null]));
     /** An address, linked to its explorer page when the vnet has an explorer. */
     const addressOn = (vnetId: string, address: string) => {
       const explorer = explorerOf.get(vnetId);
@@ -55,10 +54,10 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
             ? html`<table class="prefunded"><tbody>${accounts.map((a) => html`<tr><td>${addressOn(vnet.id, a.address)}</td><td>${ether(a.balance)}</td></tr>`)}</tbody></table>`
             : "no prefunded accounts",
         ],
-        ["Snapshots", snapshotList(engine.snapshots?.(vnet.id) ?? [])],
+        ["Snapshots", snapshotList(service.chains.snapshots(vnet.id))],
       ])}</div>`;
     });
-    const contracts = deployedContracts(store, environment.instance_id);
+    const contracts = deployedContracts(views, environment.instance_id);
     const actions = canWrite
       ? html`<div class="card">${
           reveal
@@ -94,7 +93,7 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
         ether(t.value),
         t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
         t.category,
-        kindCell(store, t, envBase),
+        kindCell(views, t, envBase),
       ]),
       "no transactions match",
     )}${pager(envBase, request.query ?? {}, pageNumber, transactions.length === PER_PAGE)}</div>`);
@@ -113,7 +112,7 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
 
   app.get<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
     const session = sessions.viewer(request);
-    const { environment, base } = environmentOf(store, session, request.params);
+    const { environment, base } = environmentOf(service, session, request.params);
     requireWriter(session);
     const envBase = `${base}/environments/${environment.id}`;
     return sendPage(
@@ -127,19 +126,18 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
 
   app.post<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
     const session = sessions.changer(request);
-    const { environment, project } = environmentOf(store, session, request.params);
+    const { environment, project } = environmentOf(service, session, request.params);
     requireWriter(session);
-    const { deletedVnetIds } = store.environments.delete(project.id, [environment.id]);
-    if (deletedVnetIds.length > 0) await engine.destroyVnets(deletedVnetIds);
+    await service.changes.deleteEnvironment(project.id, environment.id);
     return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
   });
 }
 
 /** Contract creations recorded in an instance, newest first (the newest 1000 records are searched). */
-function deployedContracts(store: Store, instanceId: string): TransactionSummary[] {
+function deployedContracts(views: StoreViews, instanceId: string): TransactionSummary[] {
   const found: TransactionSummary[] = [];
   for (let pageNumber = 1; pageNumber <= CONTRACT_SCAN_PAGES; pageNumber++) {
-    const records = store.records.transactions(instanceId, {}, pageNumber, 100).map(summarize);
+    const records = views.records.transactions(instanceId, {}, pageNumber, 100).map(summarize);
     found.push(...records.filter((t) => t.contractAddress && t.status === "success"));
     if (records.length < 100) break;
   }
@@ -150,9 +148,9 @@ function deployedContracts(store: Store, instanceId: string): TransactionSummary
  * The kind shown for a record: a bridge relay is `bridge` (the README's word; the API's record keeps kind
  * `blockchain` with origin `bridge`), linked to the deposit it paid out; a cheatcode names its method.
  */
-function kindCell(store: Store, t: TransactionSummary, envBase: string): Html {
+function kindCell(views: StoreViews, t: TransactionSummary, envBase: string): Html {
   if (t.origin === "bridge") {
-    const deposit = bridgeDepositOf(store, t.hash);
+    const deposit = views.bridgeDepositOf(t.hash);
     return html`<span title="kind ${t.kind}, origin bridge">bridge</span>${deposit ? html` <a class="deposit" href="${envBase}/tx/${deposit.txHash}">relay of ${shortHex(deposit.txHash)}</a>` : html``}`;
   }
   if (t.kind === "cheatcode" && t.rpcMethod) return html`<span title="${t.rpcMethod}">cheatcode</span>`;

@@ -1,15 +1,16 @@
 /**
- * The dashboard (`/dashboard/`) for a signed-in user, with the API's access rules (lib/service/access.ts): projects,
- * environments (Admin RPC URLs only on an explicit reveal, and only for users who may write), an environment's
- * transactions across its vnets with the API's filters, saved simulations, delivery channels and Web3 Actions.
- * Changes (delete an environment, stop an action, reveal, sign out) are POSTs from the dashboard's own origin
- * carrying the CSRF token (`sessions.ts` holds that rule); deleting asks first on a page of its own.
+ * The dashboard (`/dashboard/`) for a signed-in user, with the API's access rules (lib/service/access.ts, which
+ * lib/service/web-interface.ts offers): projects, environments (Admin RPC URLs only on an explicit reveal, and only
+ * for users who may write), an environment's transactions across its vnets with the API's filters, saved
+ * simulations, delivery channels and Web3 Actions. Changes (delete an environment, stop an action, reveal, sign out)
+ * are POSTs from the dashboard's own origin carrying the CSRF token (`sessions.ts` holds that rule); deleting asks
+ * first on a page of its own.
  *
  * The routes live by page (`sign-in.ts`, `projects.ts`, `environments.ts`, `transactions.ts`), the HTML frame in
  * `layout.ts`; this file registers them and renders every refusal and error as a page.
  */
 import type { FastifyInstance } from "fastify";
-import { ServiceError } from "../../service/errors";
+import { ServiceError } from "../../service/web-interface";
 import { sendPage, type WebContext } from "../context";
 import { simplePage } from "../explorer";
 import { html } from "../html";

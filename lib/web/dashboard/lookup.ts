@@ -1,14 +1,11 @@
 /**
- * What the dashboard's routes look up for a signed-in user, with the API's access rules (lib/service/access.ts): a
- * project, an environment, a saved simulation; and the writer check every change makes. A project or environment the
- * user may not see is the same 404 the API answers.
+ * What the dashboard's routes look up for a signed-in user, with the API's access rules (lib/service/access.ts, which
+ * lib/service/web-interface.ts offers): a project, an environment, a saved simulation; and the writer check every
+ * change makes. A project or environment the user may not see is the same 404 the API answers.
  */
 import type { FastifyRequest } from "fastify";
-import { accountAccess, projectAccess } from "../../service/access";
-import { ServiceError } from "../../service/errors";
-import { baseUrlOf } from "../../service/routes/common";
-import type { EnvironmentRecord, ProjectRow, Store } from "../../service/store";
 import type { Simulation } from "../../api";
+import { baseUrlOf, ServiceError, type EnvironmentRecord, type Principal, type ProjectRow, type ServiceForWeb, type StoreViews } from "../../service/web-interface";
 import type { Session } from "./sessions";
 
 /** Route parameters of a project page. */
@@ -20,23 +17,23 @@ export type EnvironmentParams = ProjectParams & { environmentId: string };
 const SIMULATION_SCAN_LIMIT = 1000;
 
 /** A project the session may see (404 otherwise). */
-export function projectOf(store: Store, session: Session, params: ProjectParams): { account: ReturnType<typeof accountAccess>["account"]; project: ProjectRow } {
-  const access = projectAccess(store, session.requester, params.account, params.project);
+export function projectOf(service: ServiceForWeb, session: Session, params: ProjectParams): { account: Principal; project: ProjectRow } {
+  const access = service.access.project(session.requester, params.account, params.project);
   return { account: access.account, project: access.project };
 }
 
 /** An environment of a project the session may see, with the project's dashboard path (404 otherwise). */
-export function environmentOf(store: Store, session: Session, params: EnvironmentParams): { environment: EnvironmentRecord; project: ProjectRow; base: string } {
-  const { project } = projectOf(store, session, params);
-  const environment = store.environments.get(project.id, params.environmentId);
+export function environmentOf(service: ServiceForWeb, session: Session, params: EnvironmentParams): { environment: EnvironmentRecord; project: ProjectRow; base: string } {
+  const { project } = projectOf(service, session, params);
+  const environment = service.views.environments.get(project.id, params.environmentId);
   if (!environment) throw new ServiceError(404, `environment ${params.environmentId} not found in ${params.account}/${params.project}`);
   return { environment, project, base: `/dashboard/${params.account}/${project.slug}` };
 }
 
 /** A saved simulation of a project by id, among the newest 1000. */
-export function findSimulation(store: Store, projectId: string, id: string): Simulation | undefined {
+export function findSimulation(views: StoreViews, projectId: string, id: string): Simulation | undefined {
   for (let pageNumber = 1; pageNumber * 100 <= SIMULATION_SCAN_LIMIT; pageNumber++) {
-    const simulations = store.records.simulations(projectId, pageNumber, 100);
+    const simulations = views.records.simulations(projectId, pageNumber, 100);
     const found = simulations.find((s) => s.id === id);
     if (found || simulations.length < 100) return found;
   }

@@ -3,8 +3,7 @@
  * saved simulations, delivery channels, Web3 Actions), with the action that stops a running Web3 Action.
  */
 import type { FastifyInstance } from "fastify";
-import { accountAccess, canSeeProject } from "../../service/access";
-import { ServiceError } from "../../service/errors";
+import { ServiceError } from "../../service/web-interface";
 import { sendPage, type WebContext } from "../context";
 import { html, table } from "../html";
 import { age, csrfField, dashboardPage, signInPage } from "./layout";
@@ -14,23 +13,24 @@ import type { Sessions } from "./sessions";
 
 /** Registers the home and project routes. */
 export function registerProjects(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
-  const { store } = context;
+  const { service } = context;
+  const { views } = service;
   const config = { public: true };
 
   app.get("/", { config }, async (request, reply) => {
     const session = sessions.of(request);
     if (!session) return sendPage(reply, 200, signInPage());
     const user = session.requester.user;
-    const accounts = [user.slug, ...store.accounts.organizationsOf(user.id).map((id) => store.accounts.byId(id)!.slug)];
+    const accounts = [user.slug, ...views.accounts.organizationsOf(user.id).map((id) => views.accounts.byId(id)!.slug)];
     const groups = accounts.map((slug) => {
-      const access = accountAccess(store, session.requester, slug);
-      const own = store.projects.ofOwner(access.account.id).filter((p) => canSeeProject(store, access, p, user.id));
-      const shared = access.account.type === "user" ? store.projects.sharedWith(user.id, access.account.id) : [];
+      const access = service.access.account(session.requester, slug);
+      const own = views.projects.ofOwner(access.account.id).filter((p) => service.access.canSeeProject(access, p, user.id));
+      const shared = access.account.type === "user" ? views.projects.sharedWith(user.id, access.account.id) : [];
       return html`<h2>${slug}</h2><div class="card">${table(
         ["Project", "Environments"],
         [...own, ...shared].map((p) => {
-          const owner = store.accounts.byId(p.owner_id)!.slug;
-          return [html`<a href="/dashboard/${owner}/${p.slug}">${owner}/${p.name}</a>`, store.environments.page(p.id, 1, 100).length];
+          const owner = views.accounts.byId(p.owner_id)!.slug;
+          return [html`<a href="/dashboard/${owner}/${p.slug}">${owner}/${p.name}</a>`, views.environments.page(p.id, 1, 100).length];
         }),
         "no projects",
       )}</div>`;
@@ -40,12 +40,12 @@ export function registerProjects(app: FastifyInstance, context: WebContext, sess
 
   app.get<{ Params: ProjectParams }>("/:account/:project", { config }, async (request, reply) => {
     const session = sessions.viewer(request);
-    const { account, project } = projectOf(store, session, request.params);
+    const { account, project } = projectOf(service, session, request.params);
     const base = `/dashboard/${request.params.account}/${project.slug}`;
-    const environments = store.environments.page(project.id, 1, 100);
-    const simulations = store.records.simulations(project.id, 1, PER_PAGE);
-    const channels = store.projects.deliveryChannels(account.id).filter((c) => c.project_id === null || c.project_id === project.id);
-    const actions = store.projects.actions(project.id);
+    const environments = views.environments.page(project.id, 1, 100);
+    const simulations = views.records.simulations(project.id, 1, PER_PAGE);
+    const channels = views.projects.deliveryChannels(account.id).filter((c) => c.project_id === null || c.project_id === project.id);
+    const actions = views.projects.actions(project.id);
     const canWrite = !session.requester.readOnly;
     return sendPage(
       reply,
@@ -95,9 +95,9 @@ export function registerProjects(app: FastifyInstance, context: WebContext, sess
 
   app.post<{ Params: ProjectParams & { actionId: string } }>("/:account/:project/actions/:actionId/stop", { config }, async (request, reply) => {
     const session = sessions.changer(request);
-    const { project } = projectOf(store, session, request.params);
+    const { project } = projectOf(service, session, request.params);
     requireWriter(session);
-    if (!store.projects.stopAction(project.id, request.params.actionId)) throw new ServiceError(404, "no such Web3 Action in this project");
+    if (!service.changes.stopAction(project.id, request.params.actionId)) throw new ServiceError(404, "no such Web3 Action in this project");
     return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
   });
 }

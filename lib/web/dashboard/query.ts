@@ -1,8 +1,7 @@
 /**
  * The dashboard's query strings: the API's transaction filters and a page number, each bad value a 400 naming it.
  */
-import { ServiceError } from "../../service/errors";
-import type { TransactionFilters } from "../../service/store/records";
+import { ServiceError, type TransactionFilters } from "../../service/web-interface";
 import { Address, TRANSACTION_CATEGORY_VALUES, TRANSACTION_KIND_VALUES, TRANSACTION_STATUS_VALUES } from "../../api";
 
 const ADDRESS = new RegExp(Address.pattern!);

@@ -1,12 +1,16 @@
 import type { FastifyRequest } from "fastify";
+import { NoChainEngine } from "../../service/no-chain-engine";
 import { Store } from "../../service/store";
 import { applySeed, DEFAULT_SEED } from "../../service/seed";
+import { serviceForWeb, type SignInCheck } from "../../service/web-interface";
 import { LOGIN_LINK_TTL_MS, Sessions } from "./sessions";
 
 let store: Store;
+let signIn: SignInCheck;
 beforeAll(() => {
   store = Store.open({ dataDir: null });
   applySeed(store, DEFAULT_SEED);
+  signIn = serviceForWeb(store, new NoChainEngine()).signIn;
 });
 afterAll(() => store.close());
 
@@ -16,7 +20,7 @@ function userId(slug: string): string {
 
 test("a login token works once and not after ten minutes", () => {
   let now = 1_000_000;
-  const sessions = new Sessions(store.accounts, () => now);
+  const sessions = new Sessions(signIn, () => now);
   const token = sessions.issueLoginToken(userId("alice"));
   const session = sessions.redeemLoginToken(token);
   expect(session?.requester.user.slug).toBe("alice");
@@ -29,7 +33,7 @@ test("a login token works once and not after ten minutes", () => {
 });
 
 test("a key signs in as its user, read-only keys stay read-only; an unknown key does not", () => {
-  const sessions = new Sessions(store.accounts);
+  const sessions = new Sessions(signIn);
   const keys = store.accounts.keysByUsername();
   expect(sessions.signInWithKey(keys.bob)?.requester).toMatchObject({ readOnly: true, user: { slug: "bob" } });
   expect(sessions.signInWithKey("cf_nope")).toBeUndefined();
@@ -37,7 +41,7 @@ test("a key signs in as its user, read-only keys stay read-only; an unknown key 
 });
 
 test("the cookie finds the session; the CSRF token must match exactly", () => {
-  const sessions = new Sessions(store.accounts);
+  const sessions = new Sessions(signIn);
   const session = sessions.signInWithKey(store.accounts.keysByUsername().alice)!;
   expect(session.id).not.toContain(store.accounts.keysByUsername().alice);
   const ask = (cookie?: string) => sessions.of({ headers: cookie ? { cookie } : {} } as FastifyRequest)?.requester.user.slug;

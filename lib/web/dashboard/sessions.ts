@@ -9,8 +9,7 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Requester } from "../../service/auth";
-import type { Accounts } from "../../service/store";
+import type { Requester, SignInCheck } from "../../service/web-interface";
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = "chainform_session";
@@ -44,7 +43,7 @@ export class Sessions {
   private readonly loginTokens = new Map<string, { userId: string; expiresAt: number }>();
 
   constructor(
-    private readonly accounts: Accounts,
+    private readonly signIn: SignInCheck,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -61,16 +60,14 @@ export class Sessions {
     const entry = this.loginTokens.get(token);
     this.loginTokens.delete(token);
     if (!entry || entry.expiresAt <= this.now()) return undefined;
-    const user = this.accounts.byId(entry.userId);
-    if (!user || user.type !== "user") return undefined;
-    return this.open({ user, readOnly: this.accounts.isReadOnlyUser(user.id), rateKey: `user:${user.id}` });
+    const requester = this.signIn.byUserId(entry.userId);
+    return requester && this.open(requester);
   }
 
   /** Signs in with an access key; undefined for an unknown key. */
   signInWithKey(key: string): Session | undefined {
-    const owner = key === "" ? undefined : this.accounts.keyOwner(key);
-    if (!owner) return undefined;
-    return this.open({ user: owner.user, readOnly: owner.readOnly, rateKey: `user:${owner.user.id}` });
+    const requester = this.signIn.byKey(key);
+    return requester && this.open(requester);
   }
 
   /** The session of a request's cookie, if valid. */

@@ -3,10 +3,10 @@
  * a saved simulation of a project, each with its call trace.
  */
 import type { FastifyInstance } from "fastify";
-import { ServiceError } from "../../service/errors";
 import { Hash } from "../../api";
+import { ServiceError } from "../../service/web-interface";
 import { decimal } from "../chain-reader";
-import { bridgeDepositOf, sendPage, summarize, vnetView, type WebContext } from "../context";
+import { sendPage, summarize, vnetView, type WebContext } from "../context";
 import { transactionBody } from "../explorer";
 import { ether, fields, html, table } from "../html";
 import { argumentList, fromFlatTrace, traceTree } from "../trace-view";
@@ -18,16 +18,17 @@ const HASH = new RegExp(Hash.pattern!);
 
 /** Registers the transaction and simulation routes. */
 export function registerTransactions(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
-  const { store } = context;
+  const { service } = context;
+  const { views } = service;
   const config = { public: true };
 
   app.get<{ Params: EnvironmentParams & { hash: string } }>("/:account/:project/environments/:environmentId/tx/:hash", { config }, async (request, reply) => {
     const session = sessions.viewer(request);
-    const { environment } = environmentOf(store, session, request.params);
+    const { environment } = environmentOf(service, session, request.params);
     const hash = request.params.hash.toLowerCase();
     if (!HASH.test(hash)) throw new ServiceError(400, `"${request.params.hash}" is not a transaction hash: 0x followed by 64 hex digits`);
-    const record = store.records.transaction(environment.instance_id, hash);
-    const view = record && vnetView(store, summarize(record).vnetId);
+    const record = views.records.transaction(environment.instance_id, hash);
+    const view = record && vnetView(views, summarize(record).vnetId);
     if (!view) throw new ServiceError(404, `no transaction ${hash} in this environment`);
     const explorer = view.explorerEnabled ? `/explorer/${view.vnet.id}` : null;
     const link = {
@@ -36,10 +37,10 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
     };
     const body = await transactionBody(context, view, hash, link);
     if (!body) throw new ServiceError(404, `no transaction ${hash} in this environment`);
-    const deposit = summarize(record).origin === "bridge" ? bridgeDepositOf(store, hash) : undefined;
+    const deposit = summarize(record).origin === "bridge" ? views.bridgeDepositOf(hash) : undefined;
     const relayNote = deposit
       ? html`<div class="card"><p>A bridge relay: it paid out the deposit <a class="mono deposit" href="/dashboard/${request.params.account}/${request.params.project}/environments/${environment.id}/tx/${deposit.txHash}">${deposit.txHash}</a>${
-          deposit.vnetId !== view.vnet.id ? html` on ${vnetView(store, deposit.vnetId)?.vnet.display_name ?? "another network"}` : html``
+          deposit.vnetId !== view.vnet.id ? html` on ${vnetView(views, deposit.vnetId)?.vnet.display_name ?? "another network"}` : html``
         }.</p></div>`
       : html``;
     return sendPage(reply, 200, dashboardPage(session, "Transaction", html`<p class="muted">${environment.display_name} · ${view.vnet.display_name}</p>${relayNote}${body}`));
@@ -47,8 +48,8 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
 
   app.get<{ Params: ProjectParams & { simulationId: string } }>("/:account/:project/simulations/:simulationId", { config }, async (request, reply) => {
     const session = sessions.viewer(request);
-    const { project } = projectOf(store, session, request.params);
-    const simulation = findSimulation(store, project.id, request.params.simulationId);
+    const { project } = projectOf(service, session, request.params);
+    const simulation = findSimulation(views, project.id, request.params.simulationId);
     if (!simulation) throw new ServiceError(404, `no saved simulation ${request.params.simulationId} in this project`);
     const root = simulation.trace[0];
     return sendPage(

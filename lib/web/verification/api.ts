@@ -57,7 +57,7 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
 
   const handler = async (request: FastifyRequest<{ Params: { vnetId: string } }>, reply: FastifyReply) => {
     const params = parametersOf(request);
-    const view = vnetView(context.store, request.params.vnetId);
+    const view = vnetView(context.service.views, request.params.vnetId);
     if (!view?.explorerEnabled) throw new ApiError(404, "no explorer here: the Virtual Environment does not exist or its explorer is not enabled");
     if (params.module !== "contract") throw new ApiError(400, 'module must be "contract"');
     const answer = await answerAction(context, view, params, passed);
@@ -137,7 +137,7 @@ async function submit(context: WebContext, view: VnetView, params: Parameters, p
   const contractName = required(params, "contractname");
   const compilerVersion = required(params, "compilerversion");
   if (context.verified.get(view.vnet.id, address)) return notOk("Contract source code already verified");
-  const code = await new ChainReader(context.engine, view.vnet.id).code(address);
+  const code = await new ChainReader(context.service.chains, view.vnet.id).code(address);
   if (code === "0x") throw new ApiError(400, `Unable to locate ContractCode at ${address}`);
   const result = await verifySubmission(context.compiler, { standardJsonInput, contractName, compilerVersion }, code);
   context.verified.save({

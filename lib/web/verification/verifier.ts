@@ -3,7 +3,7 @@
  * runtime code with the code deployed at the address (`sameRuntimeCode`). Every refusal is a `VerificationRefused`
  * with a message that says what to fix.
  */
-import type { Abi } from "../../service/chains/viem";
+import type { Abi } from "../../service/web-interface";
 import { sameRuntimeCode, type ImmutableReferences } from "./compare";
 import { CompilerUnavailable, CompileTimedOut, type SolcWorker } from "./compiler";
 

@@ -9,7 +9,7 @@ import { BRIDGE_ADDRESS } from "../lib/service/chains";
 import type { Environment, Transaction } from "../lib/api";
 import { artifact, waitFor } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
-import { startServer, type RunningService } from "../lib/service/server";
+import { startServer, type RunningService } from "../lib/service/listen";
 import WebSocket from "ws";
 
 const signer = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

@@ -1,7 +1,7 @@
 /**
  * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It builds
  * the app, listens, and tells the app its base URL (the RPC URLs are built on it). Off loopback it serves HTTPS
- * only, unless told `insecureHttp` (lib/service/tls.ts has the rules).
+ * only, unless told `insecureHttp` (lib/service/https.ts has the rules).
  */
 import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
@@ -18,9 +18,9 @@ import {
   isLoopbackBind,
   selfSignedCertificate,
   type ServiceCertificate,
-} from "./tls";
+} from "./https";
 
-export { ServeConfigError, TLS_CERTIFICATE_FILE, TLS_KEY_FILE } from "./tls";
+export { ServeConfigError, TLS_CERTIFICATE_FILE, TLS_KEY_FILE } from "./https";
 
 /** Default port of `chainform serve`. */
 export const DEFAULT_PORT = 8787;

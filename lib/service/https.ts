@@ -10,7 +10,7 @@ import { isIP } from "node:net";
 import { hostname as machineHostname, networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isLoopbackHost } from "../domain/loopback";
-import { generateSelfSignedCertificate, ipBytes } from "../tls/certificate";
+import { generateSelfSignedCertificate, ipBytes } from "../certificates/self-signed";
 
 /** File name of the self-signed certificate in the data dir: the CA file clients trust. */
 export const TLS_CERTIFICATE_FILE = "tls-cert.pem";

@@ -9,18 +9,16 @@ import { buildApp, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";
 import { Store } from "./store";
+import { isLoopbackHost } from "../domain/loopback";
 import {
   baseUrlFor,
   certificateNames,
   checkBind,
   checkPublicUrl,
   insecureHttpWarning,
-  isLoopbackBind,
   selfSignedCertificate,
   type ServiceCertificate,
 } from "./https";
-
-export { ServeConfigError, TLS_CERTIFICATE_FILE, TLS_KEY_FILE } from "./https";
 
 /** Default port of `chainform serve`. */
 export const DEFAULT_PORT = 8787;
@@ -133,7 +131,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     accessKey: firstUser ? keys[firstUser.slug] : "",
     keys,
     caFile: certificate?.caFile,
-    warnings: !tls && !isLoopbackBind(host) ? [insecureHttpWarning(host)] : [],
+    warnings: !tls && !isLoopbackHost(host) ? [insecureHttpWarning(host)] : [],
     app,
     token: (username, ttlSeconds) => signToken({ sub: userId(username), ttlSeconds }, tokenSecret),
     async close() {

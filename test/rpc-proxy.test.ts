@@ -5,7 +5,7 @@
  * suite's sequential calls through, and a deleted environment's remembered URLs answer 404.
  */
 import { createWalletClient, encodeFunctionData, http, privateKeyToAccount, type Hex } from "./helpers/viem";
-import { BRIDGE_ADDRESS } from "../lib/service/chains";
+import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import type { Environment, Transaction } from "../lib/api";
 import { artifact, waitFor } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";

@@ -4,7 +4,7 @@
  * The last line is one JSON object with the figures and their ratios to the targets (ratio >= 1 meets it).
  */
 import { readFileSync } from "node:fs";
-import { startServer } from "../lib/service/server";
+import { startServer } from "../lib/service/listen";
 import type { BackendChainEngine } from "../lib/service/chains";
 import type { Environment } from "../lib/api";
 

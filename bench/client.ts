@@ -9,7 +9,7 @@
  * The last line is one JSON object with the figures.
  */
 import { createClient, type Client, type ResponseEvent } from "../lib/client";
-import { startServer } from "../lib/service/server";
+import { startServer } from "../lib/service/listen";
 
 const ENVIRONMENTS = 300;
 const SINGLE_CONCURRENCY = 10;

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningService } from "../lib/service/server";
+import { startServer, type RunningService } from "../lib/service/listen";
 import type { Environment } from "../lib/api";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream } from "../test/helpers/fork-upstream";
 import { encodeDeployData, encodeFunctionData } from "../test/helpers/viem";

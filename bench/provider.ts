@@ -30,7 +30,7 @@ import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName,
 import { bundleProvider } from "../lib/terraform/protocol/bundle";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
 import { SCHEMA_FILE } from "../lib/terraform/provider/schema-file";
-import { generateServerCertificate } from "../lib/tls/certificate";
+import { generateServerCertificate } from "../lib/certificates/self-signed";
 import { TRACE_ENV, type TraceEvent } from "../lib/terraform/protocol/trace";
 import { summarizeTrace, type TraceSummary } from "../lib/terraform/protocol/trace-summary";
 import { PROVIDER_BLOCK, providerEnv } from "../test/helpers/acceptance";

@@ -6,7 +6,7 @@
  * to the targets (ratio >= 1 meets it): list >= 3000 req/s with p99 < 20 ms.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { startServer } from "../lib/service/server";
+import { startServer } from "../lib/service/listen";
 import { NoChainEngine } from "../lib/service/no-chain-engine";
 // autocannon ships no types; the few fields used here are typed below.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

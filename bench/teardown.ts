@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { startServer } from "../lib/service/server";
+import { startServer } from "../lib/service/listen";
 import { clientFor, TEST_RATE_LIMITS } from "../test/helpers/service";
 import { startFaultProxy } from "../test/helpers/fault-proxy";
 import { CLI_BIN, collect, createEnvironments, runCli, startCli } from "../test/helpers/cli";

@@ -4,7 +4,8 @@
  */
 import { rmSync } from "node:fs";
 import { encodeFunctionData, type Hex } from "./helpers/viem";
-import { BRIDGE_ADDRESS, createAnvilEngine, type JsonRpcResponse, type VnetChainSpec } from "../lib/service/chains";
+import { createAnvilEngine, type JsonRpcResponse, type VnetChainSpec } from "../lib/service/chains";
+import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { ETHER, TestChainHost, artifact, hex, temporaryDataDir, waitFor } from "./chains-host";
 
 const ALICE = "0x00000000000000000000000000000000000a11ce";

@@ -5,11 +5,11 @@
  * suite's sequential calls through, and a deleted environment's remembered URLs answer 404.
  */
 import { createWalletClient, encodeFunctionData, http, privateKeyToAccount, type Hex } from "./helpers/viem";
-import { BRIDGE_ADDRESS } from "../lib/service/chains";
+import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import type { Environment, Transaction } from "../lib/api";
 import { artifact, waitFor } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
-import { startServer, type RunningService } from "../lib/service/server";
+import { startServer, type RunningService } from "../lib/service/listen";
 import WebSocket from "ws";
 
 const signer = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

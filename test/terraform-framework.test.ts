@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateServerCertificate } from "../lib/tls/certificate";
+import { generateServerCertificate } from "../lib/certificates/self-signed";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
 import { bundleProvider, TerraformWorkspace, type PlannedChange } from "./helpers/terraform";
 

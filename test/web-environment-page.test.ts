@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { loadArtifact } from "../lib/service/chains/artifacts";
-import { BRIDGE_ADDRESS } from "../lib/service/chains";
+import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { launchBrowser } from "./helpers/browser";
 import { call } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";

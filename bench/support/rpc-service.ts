@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { startServer } from "../../lib/service/server";
+import { startServer } from "../../lib/service/listen";
 import type { BackendChainEngine } from "../../lib/service/chains";
 import type { Environment } from "../../lib/api";
 

@@ -3,7 +3,7 @@
  * in memory (or in a data dir), the default seed. Its settings reach the app and terraform as CHAINFORM_*.
  */
 import { resolve } from "node:path";
-import { startServer } from "../service/server";
+import { startServer } from "../service/listen";
 import { listenFailure } from "./errors";
 
 /** A running embedded service. */

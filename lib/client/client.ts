@@ -1,5 +1,5 @@
 import type { AuthMode } from "./transport/auth";
-import { trustedCertificates } from "./transport/tls";
+import { trustedCertificates } from "./transport/trusted-certificates";
 import { createTransport, type RequestOptions, type ResponseEvent, type TlsSettings, type Transport } from "./transport/transport";
 import { defaultUserAgent } from "./version";
 

@@ -7,7 +7,7 @@ export { clientFromEnv, optionsFromEnv, DEFAULT_BASE_URL } from "./clientFromEnv
 export type { BaseClient, ClientOptions } from "./client";
 export type { AuthMode } from "./transport/auth";
 export type { RequestOptions, ResponseEvent, RetryPolicy } from "./transport/transport";
-export { isLoopbackHost } from "./transport/url";
+export { isLoopbackHost } from "../domain/loopback";
 export { version } from "./version";
 
 export * from "./errors";

@@ -1,6 +1,6 @@
 import "cdktf/lib/testing/adapters/jest"; // the matchers' types
 import { App, TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from "cdktf";
-import { ether } from "./amounts";
+import { ether } from "./wei";
 import { Bridge } from "./bridge";
 import { Environment, type EnvironmentProps } from "./environment";
 import * as dataEnvironment from "./generated/data-chainform-environment";

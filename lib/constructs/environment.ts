@@ -2,7 +2,7 @@ import { FOR_EXPRESSION_VALUE, Fn, Token, forExpression, propertyAccess, type IR
 import { Construct } from "constructs";
 import * as dataEnvironment from "./generated/data-chainform-environment";
 import * as environment from "./generated/environment";
-import { normalizeBalance } from "./amounts";
+import { normalizeBalance } from "../domain/amounts";
 import type { BridgeConfig } from "./bridge";
 import { Contract, type DeployContractProps } from "./contract";
 import type { Abi } from "viem" with { "resolution-mode": "import" };

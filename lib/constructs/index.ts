@@ -7,7 +7,8 @@
  * @example
  * import { ChainformProvider, Environment, Network, Bridge, ether } from "chainform/constructs";
  */
-export { ether, gwei, wei, normalizeBalance, parseBalance, type Amount } from "./amounts";
+export { ether, gwei, wei, parseBalance, type Amount } from "./wei";
+export { normalizeBalance } from "../domain/amounts";
 export { Bridge, type BridgeConfig } from "./bridge";
 export { Check, type CheckAssertion, type CheckProps } from "./check";
 export { Contract, ContractCall, type ConstructorArgs, type ContractCallProps, type ContractProps, type DeployContractProps } from "./contract";

@@ -1,4 +1,4 @@
-import { formatUnits, MAX_UNIT_DECIMALS, parseBalance, parseUnits } from "./amounts";
+import { formatUnits, MAX_UNIT_DECIMALS, normalizeBalance, parseBalance, parseTokenAmount, parseUnits } from "./amounts";
 
 describe("parseUnits and formatUnits", () => {
   test("scale decimal amounts exactly, at any size", () => {
@@ -34,4 +34,24 @@ describe("parseUnits and formatUnits", () => {
     expect(parseBalance("0.5 gwei")).toEqual({ wei: 500_000_000n });
     expect(parseBalance("1.0000000001gwei")).toEqual({ error: '"1.0000000001gwei" is more precise than 1 wei' });
   });
+});
+
+describe("normalizeBalance", () => {
+  test("gives lowercase hex wei without leading zeros", () => {
+    expect(normalizeBalance("0x000DE0B6B3A7640000")).toBe("0xde0b6b3a7640000");
+    expect(normalizeBalance("100ether")).toBe("0x56bc75e2d63100000");
+    expect(normalizeBalance("16")).toBe("0x10");
+    expect(() => normalizeBalance("lots")).toThrow(/"lots" is not a balance/);
+  });
+});
+
+describe("parseTokenAmount", () => {
+  test.each([
+    ["0", 0n],
+    ["1000000000000000000000", 10n ** 21n],
+    ["0x3635c9adc5dea00000", 10n ** 21n],
+    [((1n << 256n) - 1n).toString(), (1n << 256n) - 1n],
+  ])("reads %s", (text, value) => expect(parseTokenAmount(text)).toBe(value));
+
+  test.each(["", "-1", "1.5", "1e18", "007", (1n << 256n).toString(), "0x", `0x1${"0".repeat(64)}`])("refuses %j", (text) => expect(parseTokenAmount(text)).toBeNull());
 });

@@ -1,6 +1,6 @@
 /**
  * The local service as a Fastify app: every endpoint of the spec over one store, behind authentication, rate
- * limiting and CORS, with one error handler. `server.ts` only listens; tests build the app with `buildApp`
+ * limiting and CORS, with one error handler. `listen.ts` only listens; tests build the app with `buildApp`
  * and use `inject` or a real port.
  */
 import { isValidChecksumAddress } from "../domain/address";
@@ -52,7 +52,7 @@ export interface ServiceOptions {
   readonly forkCacheDir?: string | null;
   /** Serve forks from recordings only (`--offline`). */
   readonly offline?: boolean;
-  /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `server.ts` sets it. */
+  /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `listen.ts` sets it. */
   readonly baseUrl?: string;
   /**
    * The structured log (./log.ts): off by default; `true` logs at info to stderr; settings choose the level and a

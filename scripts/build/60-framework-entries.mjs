@@ -2,7 +2,7 @@
 // compiles it to dist/constructs (the `chainform/constructs` and `chainform/cdktf` entry points). This step copies
 // dist/constructs to dist/cdktn (the `chainform/cdktn` entry point) with every "cdktf" module specifier in the
 // JavaScript and the declarations rewritten to "cdktn". Both copies sit at the same depth, so their relative imports
-// (../spec/...) resolve alike. An app loads the copy of its own framework, whose classes then come from the app's own
+// (../domain/...) resolve alike. An app loads the copy of its own framework, whose classes then come from the app's own
 // cdktf or cdktn; mixing cdktf classes into a cdktn app fails at synth time
 // (`e._resetResolveDiscoveredProviderFeatureUsage is not a function`).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

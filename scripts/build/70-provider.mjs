@@ -25,7 +25,7 @@ export default async function buildProvider({ root }) {
       type: PROVIDER_TYPE,
       lazyImports: {
         // The provider itself, read only after the handshake (see main.ts).
-        "./server": join(root, "lib", "terraform", "provider", "server.ts"),
+        "./dispatcher": join(root, "lib", "terraform", "provider", "dispatcher.ts"),
         // viem, for contracts and contract calls only (lib/terraform/provider/lazy-viem.ts).
         "./viem": join(root, "lib", "terraform", "provider", "viem.ts"),
       },

@@ -12,7 +12,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Client } from "../../lib/client";
-import type { RunningService } from "../../lib/service/server";
+import type { RunningService } from "../../lib/service/listen";
 
 /** The package root. */
 export const ROOT = join(__dirname, "..", "..");

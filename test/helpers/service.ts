@@ -8,7 +8,7 @@
  * });
  * await service.close();
  */
-import { startServer, type RunningService, type ServerOptions } from "../../lib/service/server";
+import { startServer, type RunningService, type ServerOptions } from "../../lib/service/listen";
 import type { RateLimitSettings } from "../../lib/service/rate-limit";
 import { createClient, type Client } from "../../lib/client";
 

@@ -7,8 +7,8 @@
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { startServer, DEFAULT_HOST, DEFAULT_PORT, ServeConfigError } from "../../service/server";
-import { givenCertificate } from "../../service/tls";
+import { startServer, DEFAULT_HOST, DEFAULT_PORT } from "../../service/listen";
+import { givenCertificate, ServeConfigError } from "../../service/https";
 import { loadSeedFile } from "../../service/seed";
 import { DEFAULT_MAX_RUNNING_CHAINS } from "../../service/chains/chain-pool";
 import { LOG_LEVELS } from "../../service/log";

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { generateSelfSignedCertificate } from "../../tls/certificate";
+import { generateSelfSignedCertificate } from "../../certificates/self-signed";
 import { ApiError, CertificateError, ConnectionError, InvalidResponseError, PlainHttpServiceError, RateLimitError, TimeoutError } from "../errors";
 import { version } from "../version";
 import { createTransport, type ResponseEvent, type TransportSettings } from "./transport";

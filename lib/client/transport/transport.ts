@@ -6,7 +6,7 @@ import { authHeaders, type Credentials } from "./auth";
 import { fullJitterDelay, parseRetryAfter, sleep } from "./backoff";
 import { Pacer, readRateLimitHeaders, type Ticket } from "./pacer";
 import { createRedactor, scrubDeep } from "./redact";
-import { isPlainHttpAnswer, UNTRUSTED_CERTIFICATE_CODES } from "./tls";
+import { isPlainHttpAnswer, UNTRUSTED_CERTIFICATE_CODES } from "./trusted-certificates";
 import { buildPath, parseBaseUrl, type QueryValues } from "./url";
 
 /**

@@ -1,8 +1,6 @@
 import { isLoopbackHost } from "../../domain/loopback";
 import { ClientConfigError, InsecureUrlError } from "../errors/transport";
 
-export { isLoopbackHost };
-
 /** A checked base URL: the origin the pool connects to and the path prefix every request path is joined to. */
 export interface BaseUrl {
   /** `scheme://host:port`. */

@@ -12,8 +12,6 @@ import type { VnetChainSpec } from "./types";
 
 import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
 
-/** Where the bridge contract lives on every bridged vnet (one definition, in lib/domain). */
-export { BRIDGE_ADDRESS };
 /** The relayer the bridge trusts (a constant of the contract); the engine sends relays from it, impersonated. */
 export const RELAYER_ADDRESS = "0x00000000000000000000000000000000c4a1e1a7";
 /** Liquidity the bridge starts with on each vnet, to pay relays out: 1,000,000 ether. */

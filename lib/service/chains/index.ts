@@ -11,7 +11,7 @@ import type { ChainHost } from "./types";
 export { BackendChainEngine, type ChainEngineOptions } from "./engine";
 export { createAnvilBackend, resolveAnvilPath, type AnvilBackendOptions } from "./anvil";
 export type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
-export { BRIDGE_ADDRESS, RELAYER_ADDRESS } from "./bridge";
+export { RELAYER_ADDRESS } from "./bridge";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

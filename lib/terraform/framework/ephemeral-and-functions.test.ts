@@ -7,7 +7,7 @@ import { defineFunction, FunctionError } from "./function";
 import { defineProvider } from "./provider";
 import { attr, defineSchema } from "./schema";
 import { blockType } from "./schema-wire";
-import { createProviderServer } from "./server";
+import { createProviderServer } from "./dispatcher";
 
 const signal = new AbortController().signal;
 

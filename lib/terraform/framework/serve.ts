@@ -1,6 +1,6 @@
 /** The entry point of a provider binary. */
 import { servePlugin, type ServePluginOptions } from "../protocol/serve";
-import { createProviderServer, type ProviderSource } from "./server";
+import { createProviderServer, type ProviderSource } from "./dispatcher";
 
 /**
  * Serves a provider to Terraform: the whole `main` of a provider binary. Pass a loader function to answer

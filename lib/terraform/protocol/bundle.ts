@@ -20,8 +20,8 @@ export interface BundleProviderOptions {
   /** The node binary the launcher runs. Default: the one running this build. */
   readonly node?: string;
   /**
-   * Modules `require`d only when needed, by the exact specifier the code uses (e.g. `"./server"` →
-   * `lib/terraform/provider/server.ts`, which the entry requires after the handshake). Each becomes a bundle of its
+   * Modules `require`d only when needed, by the exact specifier the code uses (e.g. `"./dispatcher"` →
+   * `lib/terraform/provider/dispatcher.ts`, which the entry requires after the handshake). Each becomes a bundle of its
    * own, loaded (with the code cache) only when some bundle requires that specifier. Nothing may be shared by
    * identity between bundles: each has its own copy of what it imports.
    */

@@ -8,7 +8,7 @@
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type * as tls from "node:tls";
 import type { ServiceDefinition } from "@grpc/grpc-js";
-import { pemToDer } from "../../tls/certificate";
+import { pemToDer } from "../../certificates/self-signed";
 import { Http2ServerConnection, type Http2Request } from "./h2-connection";
 import { encodeHeaders } from "./hpack";
 

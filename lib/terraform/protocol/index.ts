@@ -1,6 +1,6 @@
 /**
  * The Terraform plugin protocol (tfplugin6 over go-plugin): handshake and mTLS, gRPC server, cty codec. Wire code
- * only; provider authors use `lib/terraform/framework` instead. The mTLS certificate comes from `lib/tls`.
+ * only; provider authors use `lib/terraform/framework` instead. The mTLS certificate comes from `lib/certificates`.
  */
 export * from "./cty";
 export type * from "./messages";

@@ -21,7 +21,7 @@ export interface LazyProviderServerOptions {
  * provider 3-5 times per command and waits for each handshake. A method the loaded server lacks fails the call with
  * an error (answered as an error diagnostic).
  * @example
- * servePlugin(lazyProviderServer(() => require("./server").createServer()));
+ * servePlugin(lazyProviderServer(() => require("./dispatcher").createServer()));
  */
 export function lazyProviderServer(
   load: () => ProviderServer | Promise<ProviderServer>,

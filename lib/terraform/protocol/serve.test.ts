@@ -7,7 +7,7 @@ import { buildSync } from "esbuild";
 import { serviceDefinition } from "./grpc-service";
 import { MAGIC_COOKIE_VALUE } from "./handshake";
 import { unixSocketPath } from "./serve";
-import { generateServerCertificate } from "../../tls/certificate";
+import { generateServerCertificate } from "../../certificates/self-signed";
 
 // A provider process as small as it gets: one RPC, and a console.log that must not reach stdout.
 const TINY_PROVIDER = `

@@ -18,7 +18,7 @@ import {
 } from "./handshake";
 import type { ProviderServer } from "./provider-server";
 import { reserveStdout } from "./stdout";
-import { generateServerCertificate } from "../../tls/certificate";
+import { generateServerCertificate } from "../../certificates/self-signed";
 import { trace } from "./trace";
 
 /** Options of {@link servePlugin}. */

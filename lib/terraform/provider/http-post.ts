@@ -4,7 +4,7 @@
  * in for undici's), trusting the provider's `ca_file` like the API client does.
  */
 import { Pool } from "undici";
-import { trustedCertificates } from "../../client/transport/tls";
+import { trustedCertificates } from "../../client/transport/trusted-certificates";
 
 const pools = new Map<string, Pool>();
 

@@ -10,7 +10,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { Pool as UndiciPool } from "undici";
-import { generateSelfSignedCertificate } from "../../tls/certificate";
+import { generateSelfSignedCertificate } from "../../certificates/self-signed";
 import { EXTRA_CA_CERTS_ENV, Pool as NodeHttpPool } from "./node-http-pool";
 
 type AnyPool = {

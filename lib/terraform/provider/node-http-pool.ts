@@ -22,7 +22,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { Socket } from "node:net";
 import { rootCertificates } from "node:tls";
-import { PEM_CERTIFICATE } from "../../client/transport/tls";
+import { PEM_CERTIFICATE } from "../../client/transport/trusted-certificates";
 
 /**
  * Where the provider's launcher moves `NODE_EXTRA_CA_CERTS` (see `launcherScript` in lib/terraform/mirror.ts): a PEM

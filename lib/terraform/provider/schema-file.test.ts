@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mirrorLayout } from "../mirror";
 import { encodeProviderSchema, SCHEMA_FILE } from "./schema-file";
-import { createChainformServer } from "./server";
+import { createChainformServer } from "./dispatcher";
 
 describe("the schema answer the build writes beside the provider's bundles", () => {
   test("is, byte for byte, what the provider answers from these sources (rebuild after changing a schema)", async () => {

@@ -1,7 +1,7 @@
 /** The provider's functions, called in HCL as `provider::chainform::NAME(...)` (Terraform 1.8 and later). */
 import type { ProviderFunction } from "../../framework";
 import { checksumAddressFunction } from "./address";
-import { etherFunction, formatUnitsFunction, parseUnitsFunction } from "./amounts";
+import { etherFunction, formatUnitsFunction, parseUnitsFunction } from "./units";
 import { blockNumberFromHexFunction, blockNumberToHexFunction } from "./block-numbers";
 import { slugFunction } from "./slug";
 

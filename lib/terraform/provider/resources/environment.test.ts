@@ -1,5 +1,5 @@
 import type { Environment } from "../../../client";
-import { normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../amounts";
+import { normalizeBalance, parseBalance, sameBalance, sameQuantity } from "../../../domain/amounts";
 import { environmentFieldPath } from "../errors";
 import { createRequest, slugFromPrefix, toState, type EnvironmentState } from "./environment";
 

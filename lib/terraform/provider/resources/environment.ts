@@ -43,7 +43,7 @@ import {
   type Model,
   isKnown,
 } from "../../framework";
-import { BALANCE_FORMATS, normalizeBalance, parseBalance, sameBalance } from "../amounts";
+import { BALANCE_FORMATS, normalizeBalance, parseBalance, sameBalance } from "../../../domain/amounts";
 import { addressValidator } from "../address";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";

@@ -11,11 +11,8 @@ import type { ChainformProviderData } from "../provider-data";
 
 const address = addressValidator;
 const amountValidator = validator("a whole number of the token's smallest unit, decimal or 0x hex, below 2^256", (text: string) =>
-  parseAmount(text) === null ? `${JSON.stringify(text)} is not a whole number from 0 to 2^256 - 1 (decimal, or 0x hex)` : undefined,
+  parseTokenAmount(text) === null ? `${JSON.stringify(text)} is not a whole number from 0 to 2^256 - 1 (decimal, or 0x hex)` : undefined,
 );
-
-/** An amount in the token's smallest unit: decimal or 0x hex, 0 to 2^256 - 1; null when it is neither. */
-export const parseAmount = parseTokenAmount;
 
 /** The resource schema. */
 export const erc20BalanceSchema = defineSchema({
@@ -61,7 +58,7 @@ export const erc20Balance = defineResource<typeof erc20BalanceSchema, ChainformP
       if (code === "0x" || code === "") return null; // the token is gone (e.g. its contract was replaced)
       const answer = await chain.read<string>("eth_call", [{ to: state.token, data: balanceOfCall(state.holder) }, "latest"]);
       const actual = BigInt(answer);
-      return actual === parseAmount(state.amount) ? state : { ...state, amount: actual.toString() };
+      return actual === parseTokenAmount(state.amount) ? state : { ...state, amount: actual.toString() };
     } catch (error) {
       reportChainError(diagnostics, `read balanceOf(${state.holder}) of ${state.token}`, error, at("token"));
       return;
@@ -89,7 +86,7 @@ async function setBalance(data: ChainformProviderData, state: Erc20BalanceState,
   const chain = await vnetRpc(data, diagnostics, state, paths, { gone: "error", needAdmin: true, action: "set the token balance" });
   if (!chain) return false;
   try {
-    await chain.admin("tenderly_setErc20Balance", [state.token, state.holder, `0x${parseAmount(state.amount)!.toString(16)}`]);
+    await chain.admin("tenderly_setErc20Balance", [state.token, state.holder, `0x${parseTokenAmount(state.amount)!.toString(16)}`]);
     return true;
   } catch (error) {
     if (error instanceof ChainRpcError && error.code === -32602) {

@@ -10,7 +10,7 @@ import { isIP } from "node:net";
 import { hostname as machineHostname, networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isLoopbackHost } from "../domain/loopback";
-import { generateSelfSignedCertificate, ipBytes } from "../tls/certificate";
+import { generateSelfSignedCertificate, ipBytes } from "../certificates/self-signed";
 
 /** File name of the self-signed certificate in the data dir: the CA file clients trust. */
 export const TLS_CERTIFICATE_FILE = "tls-cert.pem";
@@ -27,17 +27,12 @@ export function isWildcardHost(host: string): boolean {
   return isIP(host) !== 0 && ipBytes(host).every((byte) => byte === 0);
 }
 
-/** true when the service may serve plain HTTP on `host`: loopback only (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackBind(host: string): boolean {
-  return isLoopbackHost(host);
-}
-
 /**
  * Refuses plain HTTP off loopback unless `insecureHttp` says so.
  * @throws ServeConfigError naming the host and the flags that fix it
  */
 export function checkBind(host: string, tls: boolean, insecureHttp: boolean): void {
-  if (tls || insecureHttp || isLoopbackBind(host)) return;
+  if (tls || insecureHttp || isLoopbackHost(host)) return;
   throw new ServeConfigError(
     `refusing plain HTTP on ${host}: keys and Admin RPC URLs would cross the network in clear text; add --tls (self-signed), --tls-cert FILE --tls-key FILE, or --insecure-http to accept that`,
   );
@@ -56,7 +51,7 @@ export function baseUrlFor(options: { host: string; port: number; tls: boolean; 
   if (options.publicUrl) return checkPublicUrl(options.publicUrl);
   const scheme = options.tls ? "https" : "http";
   let host = options.host;
-  if (options.tls && isLoopbackBind(host)) host = "localhost";
+  if (options.tls && isLoopbackHost(host)) host = "localhost";
   else if (isWildcardHost(host)) host = options.hostname ?? machineHostname();
   return `${scheme}://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
 }

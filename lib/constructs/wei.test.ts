@@ -1,4 +1,4 @@
-import { ether, gwei, normalizeBalance, parseBalance, wei } from "./amounts";
+import { ether, gwei, parseBalance, wei } from "./wei";
 
 describe("ether / gwei / wei", () => {
   it("converts whole and fractional amounts to exact hex wei", () => {
@@ -41,7 +41,7 @@ describe("ether / gwei / wei", () => {
   });
 });
 
-describe("parseBalance / normalizeBalance", () => {
+describe("parseBalance", () => {
   it("reads hex, decimal and ether-suffixed balances", () => {
     expect(parseBalance("0x10")).toBe(16n);
     expect(parseBalance("0xDE0B6B3A7640000")).toBe(10n ** 18n);
@@ -58,12 +58,5 @@ describe("parseBalance / normalizeBalance", () => {
     for (const bad of ["", "0x", "0xzz", "-1", "1.5", "100  eth", "100 wei-ish", "ether", "1e18"]) {
       expect(parseBalance(bad)).toBeUndefined();
     }
-  });
-
-  it("normalizes to lowercase hex without leading zeros", () => {
-    expect(normalizeBalance("0x000DE0B6B3A7640000")).toBe("0xde0b6b3a7640000");
-    expect(normalizeBalance("100ether")).toBe(ether(100));
-    expect(normalizeBalance("16")).toBe("0x10");
-    expect(() => normalizeBalance("lots")).toThrow(/"lots" is not a balance/);
   });
 });

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { X509Certificate } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import { generateSelfSignedCertificate, generateServerCertificate, ipBytes, pemToDer } from "./certificate";
+import { generateSelfSignedCertificate, generateServerCertificate, ipBytes, pemToDer } from "./self-signed";
 
 describe("generateServerCertificate", () => {
   const certificate = generateServerCertificate(new Date("2025-01-01T00:00:00Z"));

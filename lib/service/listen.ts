@@ -1,7 +1,7 @@
 /**
  * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It builds
  * the app, listens, and tells the app its base URL (the RPC URLs are built on it). Off loopback it serves HTTPS
- * only, unless told `insecureHttp` (lib/service/tls.ts has the rules).
+ * only, unless told `insecureHttp` (lib/service/https.ts has the rules).
  */
 import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
@@ -9,18 +9,16 @@ import { buildApp, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";
 import { Store } from "./store";
+import { isLoopbackHost } from "../domain/loopback";
 import {
   baseUrlFor,
   certificateNames,
   checkBind,
   checkPublicUrl,
   insecureHttpWarning,
-  isLoopbackBind,
   selfSignedCertificate,
   type ServiceCertificate,
-} from "./tls";
-
-export { ServeConfigError, TLS_CERTIFICATE_FILE, TLS_KEY_FILE } from "./tls";
+} from "./https";
 
 /** Default port of `chainform serve`. */
 export const DEFAULT_PORT = 8787;
@@ -133,7 +131,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     accessKey: firstUser ? keys[firstUser.slug] : "",
     keys,
     caFile: certificate?.caFile,
-    warnings: !tls && !isLoopbackBind(host) ? [insecureHttpWarning(host)] : [],
+    warnings: !tls && !isLoopbackHost(host) ? [insecureHttpWarning(host)] : [],
     app,
     token: (username, ttlSeconds) => signToken({ sub: userId(username), ttlSeconds }, tokenSecret),
     async close() {

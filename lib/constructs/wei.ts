@@ -2,7 +2,7 @@
  * Amounts of ether as the service wants them: wei, hex-encoded. All arithmetic is bigint, so `ether("0.1")` is
  * exactly 10^17 wei and never a float rounding of it. Balances written as text follow lib/domain's one grammar.
  */
-import { MAX_WEI, normalizeBalance as normalizeSpecBalance, parseBalance as parseSpecBalance } from "../domain/amounts";
+import { MAX_WEI, parseBalance as parseDomainBalance } from "../domain/amounts";
 
 /** Something that reads as a non-negative decimal amount: `100`, `"0.5"`, `10n`, `"1e-3"`. */
 export type Amount = number | bigint | string;
@@ -74,16 +74,6 @@ export function wei(amount: Amount): string {
  * @returns the wei as a bigint, or `undefined` when `balance` is none of these
  */
 export function parseBalance(balance: string): bigint | undefined {
-  const parsed = parseSpecBalance(balance);
+  const parsed = parseDomainBalance(balance);
   return "wei" in parsed ? parsed.wei : undefined;
-}
-
-/**
- * A balance in the form the service takes it: lowercase hex wei without leading zeros.
- * @throws RangeError when `balance` is not a balance (see {@link parseBalance})
- * @example
- * normalizeBalance("100ether") // "0x56bc75e2d63100000"
- */
-export function normalizeBalance(balance: string): string {
-  return normalizeSpecBalance(balance);
 }

@@ -5,7 +5,7 @@ import { defineProvider } from "./provider";
 import { defineResource } from "./resource";
 import { attr, block, defineSchema } from "./schema";
 import { blockType } from "./schema-wire";
-import { createProviderServer } from "./server";
+import { createProviderServer } from "./dispatcher";
 import { useStateForUnknown } from "./plan-modifiers";
 
 const schema = defineSchema({

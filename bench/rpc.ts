@@ -3,7 +3,8 @@
  * chainform's Public and Admin RPC URLs, interleaved (anvil, Public, Admin, again) so that the machine's load falls on
  * all three alike; 20,000 sequential calls through one URL of a default service (no 429 may come back); and the
  * Foundry fork-test suite of test/foundry-suite run with `forge test --fork-url` against anvil and against the
- * Public RPC URL. The service runs in a child process (bench/support/rpc-service.ts), autocannon in this one.
+ * Public RPC URL. The service runs in a child process (bench/support/rpc-service.mjs: the built service, as
+ * `chainform serve` runs it), autocannon in this one.
  * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
  */
 import { spawn } from "node:child_process";
@@ -52,7 +53,7 @@ interface Cpu {
 }
 
 async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Promise<Cpu>; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/support/rpc-service.ts"], {
+  const child = spawn(process.execPath, ["bench/support/rpc-service.mjs"], {
     stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, ...(rpcLimit !== undefined && { BENCH_RPC_LIMIT: String(rpcLimit) }) },
   });

@@ -1,0 +1,58 @@
+/**
+ * The service `bench/rpc` measures, in a process of its own (the load generator must not share its event loop): the
+ * built service (dist/, what `chainform serve` runs; `npm run build` first), in memory, with an environment of one
+ * network with funded accounts and one call made so that the chain runs. It prints one JSON line: the Public and
+ * Admin RPC URLs and the URL of the vnet's anvil. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
+ * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
+ * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
+ * whatever else the machine runs.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+
+/** Accounts the environment funds: the Foundry suite's test accounts read and write them. */
+const FUNDED = ["0x00000000000000000000000000000000000a11ce", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"];
+
+const built = new URL("../../dist/service/listen.js", import.meta.url);
+if (!existsSync(built)) {
+  console.error("bench/rpc measures the built service: run `npm run build` first");
+  process.exit(2);
+}
+const { startServer } = createRequire(import.meta.url)(built.pathname);
+
+const rpcLimit = process.env.BENCH_RPC_LIMIT ? Number(process.env.BENCH_RPC_LIMIT) : undefined;
+const service = await startServer({
+  dataDir: null,
+  port: 0,
+  rateLimits: { rateLimit: 1e9, burstLimit: 1e9, unauthenticatedLimit: 1e9, ...(rpcLimit !== undefined && { rpcLimit }) },
+});
+const project = `${service.baseUrl}/public/v1/account/${service.accountSlug}/project/${service.projectSlug}`;
+const response = await fetch(`${project}/environments`, {
+  method: "POST",
+  headers: { "X-Access-Key": service.accessKey, "content-type": "application/json" },
+  body: JSON.stringify({
+    display_name: "bench rpc",
+    network_configs: [{ network_id: "1", accounts: FUNDED.map((address) => ({ address, balance: "0x56bc75e2d63100000" })) }],
+  }),
+});
+if (response.status !== 200 && response.status !== 201) throw new Error(`create: ${response.status} ${await response.text()}`);
+const vnet = (await response.json()).active_instance.vnets[0];
+const url = (name) => vnet.rpcs.find((r) => r.name === name).url;
+await fetch(url("Public RPC"), { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
+const node = service.app.service.engine.runningNode(vnet.id);
+process.stdout.write(`${JSON.stringify({ publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, pid: process.pid })}\n`);
+const anvilPid = node.pids[node.pids.length - 1];
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (line.trim() !== "cpu") return;
+  const { user, system } = process.cpuUsage();
+  process.stdout.write(`${JSON.stringify({ serviceUs: user + system, anvilUs: processCpuUs(anvilPid) })}\n`);
+});
+lines.on("close", () => void service.close().then(() => process.exit(0)));
+
+/** CPU time (user and system) of a process, from /proc (clock ticks of 10 ms): µs. */
+function processCpuUs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}

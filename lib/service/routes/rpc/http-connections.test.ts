@@ -200,4 +200,10 @@ describe("encodeRpcReply", () => {
     expect(split(bytes).lines).toContain("content-length: 0");
     expect(bytes.subarray(bytes.length - 4).toString()).toBe("\r\n\r\n");
   });
+
+  test("a reply that must close (an oversized body's 400, whose headers say so) has one Connection header", () => {
+    const oversized: RpcReply = { status: 400, headers: { "content-type": "application/json; charset=utf-8", connection: "close" }, body: "{}", close: true };
+    const { lines } = split(encodeRpcReply(oversized, true, 5, DATE));
+    expect(lines.filter((line) => /^connection:/i.test(line))).toEqual(["connection: close"]);
+  });
 });

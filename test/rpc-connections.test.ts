@@ -279,6 +279,20 @@ describe("kept-alive calls", () => {
     expect(second.json).toEqual(noEngine("second"));
   });
 
+  test("a call arriving while the one before is in the engine waits for it: answers in order", async () => {
+    const serverSide = nextServerSide(main.service);
+    const connection = await open();
+    const server = await serverSide;
+    await connection.write(post(main.publicPath, request("first", "test_wait")));
+    await main.engine.inFlight();
+    const read = seen(server, "data");
+    await connection.write(post(main.adminPath, request("second")));
+    await read; // the service has the second call while the first is held
+    main.engine.release();
+    expect((await connection.next()).json).toEqual({ jsonrpc: "2.0", id: "first", result: "released" });
+    expect((await connection.next()).json).toEqual(noEngine("second"));
+  });
+
   test("many pipelined calls in one write: every answer, in order", async () => {
     const connection = await open();
     const ids = Array.from({ length: 50 }, (_, i) => i);

@@ -356,6 +356,16 @@ describe("kept-alive calls", () => {
     await connection.closed;
     await expect(connection.next()).rejects.toThrow("connection closed");
   });
+
+  test("a caller that half-closes after its call gets the answer, then the service closes its side too", async () => {
+    // Node's server ends a connection whose caller has ended its side; one held open waits for the keep-alive timeout.
+    const connection = await open();
+    await connection.write(post(main.publicPath, request(1)));
+    connection.socket.end();
+    expect((await connection.next()).json).toEqual(noEngine(1));
+    await connection.ended;
+    await connection.closed;
+  });
 });
 
 describe("as Node's server does (a chunked call: the connection handed over), which the tests above expect", () => {
@@ -435,6 +445,13 @@ describe("the hand-over to Node's server", () => {
     main.engine.release();
     // Node's server ends a connection at the caller's end, answering nothing more; the answers may or may not come.
     await connection.closed;
+  });
+
+  test("a header value with a control character (in the Origin, which would be echoed) is Node's 400", async () => {
+    const connection = await open();
+    const answer = await connection.send(post(main.publicPath, request(1), ["Origin: http://a\x1bb.example"]));
+    expect(answer.status).toBe(400);
+    expect(answer.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
   test("a chunked body is answered (by Node's server), on a connection that served a plain call", async () => {
@@ -631,6 +648,22 @@ describe("closing the service", () => {
     const connection = await open(undefined, service);
     expect((await connection.send(post(publicPath, request(1)))).json).toEqual(noEngine(1));
     await Promise.all([service.close(), connection.closed]);
+  });
+
+  test("close() finishes while an idle connection whose caller keeps its side open (allowHalfOpen) is connected", async () => {
+    const { service, publicPath } = await gatedService();
+    const connection = await open({ allowHalfOpen: true }, service);
+    expect((await connection.send(post(publicPath, request(1)))).json).toEqual(noEngine(1));
+    await service.close();
+    await connection.ended;
+  });
+
+  test("after Connection: close, the service lets go of the connection even if the caller keeps its side open", async () => {
+    const { service, publicPath } = await gatedService();
+    const connection = await open({ allowHalfOpen: true }, service);
+    expect((await connection.send(post(publicPath, request(1), ["Connection: close"]))).headers.connection).toBe("close");
+    await connection.ended;
+    await service.close();
   });
 
   test("a call in flight during close gets its answer (connection: close), then close() finishes", async () => {

@@ -125,6 +125,19 @@ describe("readRpcCallHead", () => {
       expect(readRpcCallHead(data)).toBe("other");
     });
 
+    // Node's parser refuses these with 400 (control characters, DEL, bytes over 0x7f in the target): read here, a
+    // call would be answered that Node's server refuses, and an Origin would be echoed with them.
+    test.each([
+      ["a control character in a header value", call(undefined, ["X-Value: a\x01b"])],
+      ["DEL in a header value", call(undefined, ["X-Value: a\x7fb"])],
+      ["a control character in the Origin", call(undefined, ["Origin: http://a\x1bb.example"])],
+      ["a control character in the target", call(`/rpc/public/a\x01b`)],
+      ["a byte over 0x7f in the target", call(`/rpc/public/caf\xe9`)],
+      ["a tab in the target", call(`/rpc/public/a\tb`)],
+    ])("%s, as Node's parser does (400)", (_name, data) => {
+      expect(readRpcCallHead(data)).toBe("other");
+    });
+
     test("as soon as the first bytes cannot start a call", () => {
       expect(readRpcCallHead(Buffer.from("G"))).toBe("other");
       expect(readRpcCallHead(Buffer.from("POST /v"))).toBe("other");

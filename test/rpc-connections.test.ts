@@ -6,6 +6,7 @@
  * callers still connected. Every wait is on an event (an answer, an end, a close), never on a timer.
  */
 import { connect, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,10 +54,13 @@ class RawConnection {
     });
   }
 
+  /** Connects to the service's base URL (over TLS, trusting its self-signed certificate, for an https URL). */
   static open(service: Pick<TestService, "baseUrl">, options: { allowHalfOpen?: boolean } = {}): Promise<RawConnection> {
     const url = new URL(service.baseUrl);
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: url.hostname, port: Number(url.port), allowHalfOpen: options.allowHalfOpen ?? false }, () => resolve(new RawConnection(socket)));
+      const target = { host: url.hostname, port: Number(url.port), allowHalfOpen: options.allowHalfOpen ?? false };
+      const connected = () => resolve(new RawConnection(socket));
+      const socket: Socket = url.protocol === "https:" ? connectTls({ ...target, rejectUnauthorized: false }, connected) : connect(target, connected);
       socket.once("error", reject);
     });
   }
@@ -698,6 +702,29 @@ describe("closing the service", () => {
     expect(answer.json).toEqual(noEngine(2));
     expect(answer.headers.connection).toBe("close");
     await Promise.all([closing, arriving.closed]);
+  });
+});
+
+describe("over TLS", () => {
+  test("Node's server reads every call (the connection path is off), kept alive, pipelined, with the hand-over cases too", async () => {
+    const service = await startTestService({ createChainEngine: () => new GateEngine(), logger: false, tls: true });
+    try {
+      expect(service.baseUrl).toMatch(/^https:/);
+      const connection = await open(undefined, service);
+      const created = await connection.send(
+        post("/public/v1/account/acme/project/demo/environments", { display_name: "tls", network_configs: [{ network_id: "1" }] }, [`X-Access-Key: ${service.keys.alice}`]),
+      );
+      const publicPath = new URL(created.json.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url).pathname;
+      const first = await connection.send(post(publicPath, request(1)));
+      expect(first.json).toEqual(noEngine(1));
+      expect(offTheConnection(first)).toBe(false);
+      await connection.write(post(publicPath, request(2)) + get("/v1/supported-networks") + chunkedPost(publicPath, request(3)));
+      expect((await connection.next()).json).toEqual(noEngine(2));
+      expect((await connection.next()).status).toBe(200);
+      expect((await connection.next()).json).toEqual(noEngine(3));
+    } finally {
+      await service.close();
+    }
   });
 });
 

@@ -1,0 +1,222 @@
+import { encodeRpcReply, MAX_HEAD_BYTES, readRpcCallHead, type RpcCallHead } from "./http-connections";
+import type { RpcReply } from "./http";
+
+const KEY = "0b5a4c2e-4a43-4d5e-9d7f-1b2c3d4e5f60";
+const BODY = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}';
+
+/** A request's bytes: the request line, the header lines as given, the blank line, the body. */
+function request(lines: readonly string[], body = ""): Buffer {
+  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body}`, "latin1");
+}
+
+/** A plain call's head lines on `target`, with `extra` header lines after Host and Content-Length. */
+function call(target = `/rpc/public/${KEY}`, extra: readonly string[] = [], body = BODY): Buffer {
+  return request([`POST ${target} HTTP/1.1`, "Host: 127.0.0.1:8787", `Content-Length: ${Buffer.byteLength(body)}`, ...extra], body);
+}
+
+function head(data: Buffer): RpcCallHead {
+  const result = readRpcCallHead(data);
+  if (result === null || result === "other") throw new Error(`expected a call head, got ${String(result)}`);
+  return result;
+}
+
+describe("readRpcCallHead", () => {
+  test("reads a plain call: path, access, key, length, where the body starts; no origin, no close", () => {
+    const data = call();
+    expect(readRpcCallHead(data)).toEqual({
+      path: `/rpc/public/${KEY}`,
+      access: "public",
+      key: KEY,
+      origin: undefined,
+      contentLength: Buffer.byteLength(BODY),
+      close: false,
+      bodyStart: data.length - Buffer.byteLength(BODY),
+    });
+    expect(data.subarray(head(data).bodyStart).toString()).toBe(BODY);
+  });
+
+  test("reads an Admin RPC call; the body need not have arrived (the caller waits for it)", () => {
+    const secret = "A".repeat(43);
+    const data = call(`/rpc/admin/${secret}`);
+    const withoutBody = data.subarray(0, data.length - 5);
+    expect(head(withoutBody)).toMatchObject({ access: "admin", key: secret, path: `/rpc/admin/${secret}`, contentLength: Buffer.byteLength(BODY) });
+  });
+
+  test("an incomplete head is null, at every length short of its end", () => {
+    const data = call();
+    const headEnd = data.indexOf("\r\n\r\n") + 4;
+    for (let length = 0; length < headEnd; length += 1) expect([length, readRpcCallHead(data.subarray(0, length))]).toEqual([length, null]);
+    expect(head(data.subarray(0, headEnd)).bodyStart).toBe(headEnd);
+  });
+
+  test("the query is not part of the path", () => {
+    expect(head(call(`/rpc/public/${KEY}?x=1&y=/2`))).toMatchObject({ path: `/rpc/public/${KEY}`, key: KEY });
+    expect(head(call(`/rpc/public/${KEY}?`))).toMatchObject({ path: `/rpc/public/${KEY}`, key: KEY });
+  });
+
+  test("header names in any case; whitespace around values is not part of them", () => {
+    const data = request(["POST /rpc/public/k HTTP/1.1", "hOsT:x", "CONTENT-LENGTH: \t 2 \t", "oRiGiN:\t https://app.example \t", "CoNnEcTiOn:   Keep-Alive, CLOSE  "], "{}");
+    expect(head(data)).toMatchObject({ contentLength: 2, origin: "https://app.example", close: true });
+  });
+
+  test("Origin is captured as sent, an empty one too", () => {
+    expect(head(call(undefined, ["Origin: http://localhost:3000"])).origin).toBe("http://localhost:3000");
+    expect(head(call(undefined, ["Origin:"])).origin).toBe("");
+  });
+
+  test("Connection: close (alone, or among other options) asks to close; keep-alive does not", () => {
+    expect(head(call(undefined, ["Connection: close"])).close).toBe(true);
+    expect(head(call(undefined, ["Connection: keep-alive"])).close).toBe(false);
+    expect(head(call(undefined, ["Connection: keep-alive,close"])).close).toBe(true);
+    expect(head(call(undefined, ["Connection: keep-alive", "Connection: close"])).close).toBe(true);
+    expect(head(call(undefined, ["Connection: closed"])).close).toBe(false);
+  });
+
+  test("other headers are passed over", () => {
+    expect(head(call(undefined, ["Content-Type: application/json", "User-Agent: viem/2", "Accept-Encoding: gzip", "X-Empty:"]))).toMatchObject({
+      contentLength: Buffer.byteLength(BODY),
+    });
+  });
+
+  test("a body of zero bytes is a call (the answer says the body is not JSON)", () => {
+    expect(head(call(undefined, [], "")).contentLength).toBe(0);
+  });
+
+  describe("hands over to Node's server", () => {
+    const cases: [string, Buffer][] = [
+      ["a GET", request(["GET /rpc/public/k HTTP/1.1", "Host: x"])],
+      ["another POST path", request(["POST /v1/account/acme/projects HTTP/1.1", "Host: x", "Content-Length: 2"], "{}")],
+      ["another path under /rpc/", request(["POST /rpc/private/k HTTP/1.1", "Host: x", "Content-Length: 2"], "{}")],
+      ["a key with a slash", call("/rpc/public/a/b")],
+      ["a percent-encoded key", call("/rpc/public/a%20b")],
+      ["an empty key", call("/rpc/public/")],
+      ["a key over 500 characters", call(`/rpc/public/${"k".repeat(501)}`)],
+      ["an absolute-form target", call(`http://127.0.0.1/rpc/public/${KEY}`)],
+      ["a lower-case method", Buffer.from(call().toString("latin1").replace("POST", "post"), "latin1")],
+      ["HTTP/1.0", Buffer.from(call().toString("latin1").replace("HTTP/1.1", "HTTP/1.0"), "latin1")],
+      ["HTTP/2.0 in the request line", Buffer.from(call().toString("latin1").replace("HTTP/1.1", "HTTP/2.0"), "latin1")],
+      ["two spaces in the request line", Buffer.from(call().toString("latin1").replace("POST /rpc", "POST  /rpc"), "latin1")],
+      ["a chunked body", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Transfer-Encoding: chunked"], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)],
+      ["chunked and a length", call(undefined, ["Transfer-Encoding: chunked"])],
+      ["Expect: 100-continue", call(undefined, ["Expect: 100-continue"])],
+      ["an Upgrade", call(undefined, ["Upgrade: websocket", "Connection: Upgrade"])],
+      ["Connection: upgrade alone", call(undefined, ["Connection: keep-alive, Upgrade"])],
+      ["no Content-Length", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x"])],
+      ["two Content-Lengths, even equal ones", call(undefined, [`Content-Length: ${BODY.length}`])],
+      ["a Content-Length that is not a number", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Content-Length: 2x"], "{}")],
+      ["a signed Content-Length", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Content-Length: +2"], "{}")],
+      ["a Content-Length list", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Content-Length: 2, 2"], "{}")],
+      ["a Content-Length of ten digits", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Content-Length: 1000000000"], "{}")],
+      ["an empty Content-Length", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Content-Length:"], "{}")],
+      ["no Host", request([`POST /rpc/public/${KEY} HTTP/1.1`, `Content-Length: ${BODY.length}`], BODY)],
+      ["two Hosts", call(undefined, ["Host: other"])],
+      ["two Origins", call(undefined, ["Origin: https://a.example", "Origin: https://b.example"])],
+      ["a header line without a colon", call(undefined, ["X-Broken"])],
+      ["a header line starting with a colon", call(undefined, [": value"])],
+      ["a space before the colon", call(undefined, ["X-Name : value"])],
+      ["a folded header line", call(undefined, ["X-Folded: a", " b"])],
+      ["a header name with a non-token character", call(undefined, ["X(Bad): 1"])],
+      ["a bare LF in a value", call(undefined, ["X-Value: a\nb"])],
+      ["a NUL in a value", call(undefined, ["X-Value: a\0b"])],
+      ["a head over 16 KB", call(undefined, [`X-Pad: ${"p".repeat(MAX_HEAD_BYTES)}`])],
+      ["leading blank lines", Buffer.concat([Buffer.from("\r\n"), call()])],
+    ];
+    test.each(cases)("%s", (_name, data) => {
+      expect(readRpcCallHead(data)).toBe("other");
+    });
+
+    // Node's parser refuses these with 400 (control characters, DEL, bytes over 0x7f in the target): read here, a
+    // call would be answered that Node's server refuses, and an Origin would be echoed with them.
+    test.each([
+      ["a control character in a header value", call(undefined, ["X-Value: a\x01b"])],
+      ["DEL in a header value", call(undefined, ["X-Value: a\x7fb"])],
+      ["a control character in the Origin", call(undefined, ["Origin: http://a\x1bb.example"])],
+      ["a control character in the target", call(`/rpc/public/a\x01b`)],
+      ["a byte over 0x7f in the target", call(`/rpc/public/caf\xe9`)],
+      ["a tab in the target", call(`/rpc/public/a\tb`)],
+    ])("%s, as Node's parser does (400)", (_name, data) => {
+      expect(readRpcCallHead(data)).toBe("other");
+    });
+
+    test("as soon as the first bytes cannot start a call", () => {
+      expect(readRpcCallHead(Buffer.from("G"))).toBe("other");
+      expect(readRpcCallHead(Buffer.from("POST /v"))).toBe("other");
+      expect(readRpcCallHead(Buffer.from("POST /rpc"))).toBeNull();
+    });
+
+    test("a head still not ended after 16 KB, without waiting for its end", () => {
+      const start = Buffer.from(`POST /rpc/public/${KEY} HTTP/1.1\r\nHost: x\r\nX-Pad: `, "latin1");
+      const long = Buffer.concat([start, Buffer.alloc(MAX_HEAD_BYTES + 1 - start.length, "p")]);
+      expect(readRpcCallHead(long.subarray(0, MAX_HEAD_BYTES))).toBeNull();
+      expect(readRpcCallHead(long)).toBe("other");
+    });
+  });
+});
+
+describe("encodeRpcReply", () => {
+  const DATE = "Tue, 24 Nov 2026 23:00:00 GMT";
+  const reply = (status: RpcReply["status"], body: RpcReply["body"], headers: RpcReply["headers"] = {}): RpcReply => ({ status, headers, body });
+
+  /** The head's lines and the body. */
+  function split(bytes: Buffer): { lines: string[]; body: Buffer } {
+    const end = bytes.indexOf("\r\n\r\n");
+    return { lines: bytes.toString("latin1", 0, end).split("\r\n"), body: bytes.subarray(end + 4) };
+  }
+
+  test("a kept-alive answer: status line, the reply's headers, the length, the date, keep-alive with its timeout, the body", () => {
+    const { lines, body } = split(encodeRpcReply(reply(200, "{}", { "content-type": "application/json; charset=utf-8", "x-svc-limit": 10 }), false, 72, DATE));
+    expect(lines).toEqual([
+      "HTTP/1.1 200 OK",
+      "content-type: application/json; charset=utf-8",
+      "x-svc-limit: 10",
+      "content-length: 2",
+      `date: ${DATE}`,
+      "connection: keep-alive",
+      "keep-alive: timeout=72",
+    ]);
+    expect(body.toString()).toBe("{}");
+  });
+
+  test("a closing answer says connection: close and no keep-alive", () => {
+    const { lines } = split(encodeRpcReply(reply(200, "{}"), true, 72, DATE));
+    expect(lines.filter((line) => /^(connection|keep-alive):/i.test(line))).toEqual(["connection: close"]);
+  });
+
+  test.each([
+    [200, "OK"],
+    [400, "Bad Request"],
+    [404, "Not Found"],
+    [429, "Too Many Requests"],
+    [500, "Internal Server Error"],
+  ] as const)("status %d is %s", (status, text) => {
+    expect(split(encodeRpcReply(reply(status, ""), false, 5, DATE)).lines[0]).toBe(`HTTP/1.1 ${status} ${text}`);
+  });
+
+  test("the length counts the bytes of a UTF-8 body, not its characters", () => {
+    const text = '{"result":"é€😀"}';
+    const bytes = encodeRpcReply(reply(200, text), false, 5, DATE);
+    const { lines, body } = split(bytes);
+    expect(lines).toContain(`content-length: ${Buffer.byteLength(text)}`);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
+    expect(body.toString("utf8")).toBe(text);
+  });
+
+  test("a body of bytes goes out as it is", () => {
+    const raw = Buffer.from([0x7b, 0xc3, 0xa9, 0x7d, 0x00, 0xff]);
+    const { lines, body } = split(encodeRpcReply(reply(200, raw), false, 5, DATE));
+    expect(lines).toContain("content-length: 6");
+    expect(body.equals(raw)).toBe(true);
+  });
+
+  test("an empty body has content-length 0", () => {
+    const bytes = encodeRpcReply(reply(200, ""), false, 5, DATE);
+    expect(split(bytes).lines).toContain("content-length: 0");
+    expect(bytes.subarray(bytes.length - 4).toString()).toBe("\r\n\r\n");
+  });
+
+  test("a reply that must close (an oversized body's 400, whose headers say so) has one Connection header", () => {
+    const oversized: RpcReply = { status: 400, headers: { "content-type": "application/json; charset=utf-8", connection: "close" }, body: "{}", close: true };
+    const { lines } = split(encodeRpcReply(oversized, true, 5, DATE));
+    expect(lines.filter((line) => /^connection:/i.test(line))).toEqual(["connection: close"]);
+  });
+});

@@ -37,8 +37,10 @@ const REQUEST_ARRIVAL_MS = 60_000;
 
 const PREFIX = Buffer.from("POST /rpc/", "latin1");
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
-/** Header lines as RFC 9110 allows them: a token, a colon, a value without NUL, CR or LF; each ends in CRLF. */
-const HEADER_LINES = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\0\r\n]*\r\n)*$/;
+/** Header lines as RFC 9110 allows them: a token, a colon, a value of tabs, visible characters and obs-text; each ends in CRLF. */
+/** A request target as Node's parser takes it: visible ASCII only. */
+const REQUEST_TARGET = /^[\x21-\x7e]+$/;
+const HEADER_LINES = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*\r\n)*$/;
 /** Headers that make a request one for Node's server. */
 const HANDED_OVER = ["\r\ntransfer-encoding:", "\r\nexpect:", "\r\nupgrade:"];
 const STATUS_LINE: Record<RpcReply["status"], string> = {
@@ -65,7 +67,7 @@ export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
   const text = data.toString("latin1", 0, headEnd + 2);
   const lineEnd = text.indexOf("\r\n");
   const target = text.slice(5, lineEnd - 9); // "POST " … " HTTP/1.1"
-  if (!text.startsWith(" HTTP/1.1", lineEnd - 9) || target.includes(" ")) return "other";
+  if (!text.startsWith(" HTTP/1.1", lineEnd - 9) || !REQUEST_TARGET.test(target)) return "other";
   const query = target.indexOf("?");
   const path = query < 0 ? target : target.slice(0, query);
   const rpcPath = RPC_PATH.exec(path);
@@ -101,7 +103,7 @@ function headerValue(text: string, lower: string, name: string): string | undefi
 export function encodeRpcReply(reply: RpcReply, close: boolean, keepAliveSeconds: number, date: string): Buffer {
   const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
   let head = STATUS_LINE[reply.status];
-  for (const name in reply.headers) head += `${name}: ${reply.headers[name]}\r\n`;
+  for (const name in reply.headers) if (name !== "connection") head += `${name}: ${reply.headers[name]}\r\n`;
   head += `content-length: ${body.length}\r\ndate: ${date}\r\n`;
   head += close ? "connection: close\r\n\r\n" : `connection: keep-alive\r\nkeep-alive: timeout=${keepAliveSeconds}\r\n\r\n`;
   const headLength = Buffer.byteLength(head, "latin1");
@@ -141,13 +143,23 @@ export function serveRpcConnections(server: Server, rpc: HttpRpc): () => void {
 class RpcConnection {
   private buffered: Buffer | null = null;
   private busy = false;
+  /** The service is closing: end once idle. */
   private closing = false;
+  /** The caller ended its side: answer what is under way, then end ours, as Node's server does. */
+  private callerEnded = false;
+  /** Reading stopped: too much read ahead of the call under way, or the caller not reading its answers. */
+  private held = false;
   private arrivalStarted = 0;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
-  // Idle (or a call arriving too slowly) for the keep-alive time: ended. A call the chain takes long over is not idle.
+  // Idle for the keep-alive time: ended. A call the chain takes long over is not idle.
   private readonly onTimeout = () => this.busy || this.socket.destroy();
   private readonly onError = () => this.socket.destroy();
   private readonly onClose = () => this.done();
+  private readonly onEnd = () => {
+    this.callerEnded = true;
+    if (!this.busy) this.finish();
+  };
+  private readonly onDrain = () => this.release();
 
   constructor(
     private readonly socket: Socket,
@@ -162,12 +174,18 @@ class RpcConnection {
     socket.on("timeout", this.onTimeout);
     socket.on("error", this.onError);
     socket.on("close", this.onClose);
+    socket.on("end", this.onEnd);
   }
 
   /** Ends the connection now if no call is under way or arriving, else after the call's answer. */
   closeWhenIdle(): void {
     this.closing = true;
-    if (!this.busy && this.buffered === null) this.socket.end();
+    if (!this.busy && this.buffered === null) this.finish();
+  }
+
+  /** Ends the connection once the last answer is written, and lets go of it even if the caller keeps its side open. */
+  private finish(): void {
+    this.socket.end(() => this.socket.destroy());
   }
 
   private read(chunk: Buffer): void {
@@ -176,9 +194,15 @@ class RpcConnection {
       this.arrivalStarted = Date.now();
     } else {
       this.buffered = Buffer.concat([this.buffered, chunk]);
-      if (!this.busy && Date.now() - this.arrivalStarted > REQUEST_ARRIVAL_MS) return void this.socket.destroy();
     }
-    if (!this.busy) this.next();
+    if (this.busy) {
+      // Calls sent ahead of their turn wait; past one call's worth, reading waits too.
+      if (this.buffered.length > this.rpc.bodyLimit + MAX_HEAD_BYTES) this.hold();
+      return;
+    }
+    // A call arriving this slowly is for Node's server, which answers it 408 by its own clocks.
+    if (Date.now() - this.arrivalStarted > REQUEST_ARRIVAL_MS) return this.giveAway();
+    this.next();
   }
 
   /** Answers the call at the head of what was read, if it is whole. */
@@ -203,9 +227,27 @@ class RpcConnection {
   private answered(reply: RpcReply, callerCloses: boolean): void {
     this.busy = false;
     if (this.socket.destroyed) return;
-    const close = callerCloses || reply.close === true || (this.closing && this.buffered === null);
-    this.socket.write(encodeRpcReply(reply, close, Math.floor(this.keepAliveMs / 1000), httpDate()));
-    if (close) return void this.socket.end();
+    const close = callerCloses || this.callerEnded || reply.close === true || (this.closing && this.buffered === null);
+    const flushed = this.socket.write(encodeRpcReply(reply, close, Math.floor(this.keepAliveMs / 1000), httpDate()));
+    if (close) return this.finish();
+    // A caller that does not read its answers gets no more until it does.
+    if (!flushed) return void (this.hold(), this.socket.once("drain", this.onDrain));
+    this.release();
+  }
+
+  private hold(): void {
+    if (this.held) return;
+    this.held = true;
+    this.socket.pause();
+  }
+
+  /** Reads again, and goes on with the calls read ahead. */
+  private release(): void {
+    if (this.held) {
+      this.held = false;
+      this.socket.resume();
+    }
+    if (this.arrivalStarted !== 0 && this.buffered !== null) this.arrivalStarted = Date.now();
     this.next();
   }
 
@@ -215,10 +257,15 @@ class RpcConnection {
     this.socket.off("timeout", this.onTimeout);
     this.socket.off("error", this.onError);
     this.socket.off("close", this.onClose);
+    this.socket.off("end", this.onEnd);
+    this.socket.off("drain", this.onDrain);
     this.socket.setTimeout(0);
     this.done();
+    // Bytes cannot be put back once the caller has ended: Node's server would end the connection too.
+    if (this.callerEnded) return this.finish();
     if (this.buffered !== null) this.socket.unshift(this.buffered);
     this.buffered = null;
+    if (this.held) this.socket.resume();
     this.handOver(this.socket);
   }
 }

@@ -7,11 +7,28 @@ const USERS_OF_THE_DOMAIN = ["lib/client", "lib/service", "lib/terraform", "lib/
 
 /** The architecture (README "Layout"), as the folders each layer must not import. */
 const LAYERS = [
-  { layer: "lib/domain", forbid: ["lib/api", ...USERS_OF_THE_DOMAIN], why: "the domain's rules are imported by every part and import nothing but themselves" },
-  { layer: "lib/api", forbid: USERS_OF_THE_DOMAIN, why: "the API's wire schemas are built from the domain and imported by the service and the client" },
+  {
+    layer: "lib/domain",
+    forbid: ["lib/api", ...USERS_OF_THE_DOMAIN],
+    why: "the domain's rules are imported by every part and import nothing but themselves",
+  },
+  {
+    layer: "lib/api",
+    forbid: USERS_OF_THE_DOMAIN,
+    why: "the API's wire schemas are built from the domain and imported by the service and the client",
+  },
   {
     layer: "lib/terraform/protocol",
-    forbid: ["lib/terraform/framework", "lib/terraform/provider", "lib/api", "lib/client", "lib/service", "lib/constructs", "lib/cli", "lib/web"],
+    forbid: [
+      "lib/terraform/framework",
+      "lib/terraform/provider",
+      "lib/api",
+      "lib/client",
+      "lib/service",
+      "lib/constructs",
+      "lib/cli",
+      "lib/web",
+    ],
     why: "protocol < framework < provider: the wire layer knows nothing of resources",
   },
   {
@@ -61,7 +78,17 @@ const LAYERS = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "**/cdktf.out/**", "**/.terraform/**", "lib/constructs/generated/**", "lib/terraform/protocol/proto/descriptor.generated.ts"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "coverage/**",
+      "**/cdktf.out/**",
+      "**/.terraform/**",
+      "lib/constructs/generated/**",
+      "lib/terraform/protocol/proto/descriptor.generated.ts",
+    ],
+  },
   ...tseslint.configs.recommended,
   { plugins: { chainform: layers }, rules: { "chainform/layers": ["error", LAYERS] } },
   {
@@ -79,7 +106,12 @@ export default tseslint.config(
   {
     // Lazy `require` keeps start-up short: the CLI loads one command, the provider loads its bundles on first use
     // (docs/performance.md).
-    files: ["lib/cli/index.ts", "lib/terraform/provider/main.ts", "lib/terraform/provider/lazy-viem.ts", "lib/terraform/protocol/h2-grpc.ts"],
+    files: [
+      "lib/cli/index.ts",
+      "lib/terraform/provider/main.ts",
+      "lib/terraform/provider/lazy-viem.ts",
+      "lib/terraform/protocol/h2-grpc.ts",
+    ],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {

@@ -21,7 +21,9 @@ const ACTION_ROOT = resolve(__dirname, "..");
 
 /** The chainform executable script inside a package root, when that package is built. */
 function builtBin(root) {
-  return existsSync(join(root, "dist", "cli", "index.js")) && existsSync(join(root, "bin", "chainform")) ? join(root, "bin", "chainform") : undefined;
+  return existsSync(join(root, "dist", "cli", "index.js")) && existsSync(join(root, "bin", "chainform"))
+    ? join(root, "bin", "chainform")
+    : undefined;
 }
 
 /** An npm command on PATH: the one beside the node running us first (the runner's node has none). */
@@ -58,14 +60,19 @@ function locateChainform(options) {
   if (cached) return { bin: cached, source: `chainform ${version} from npm, cached in ${cache}` };
   mkdirSync(cache, { recursive: true });
   info(`Installing chainform ${version} from npm into ${cache}`);
-  const installed = spawnSync(npmCommand(), ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", cache, `chainform@${version}`], { stdio: "inherit" });
+  const installed = spawnSync(
+    npmCommand(),
+    ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", cache, `chainform@${version}`],
+    { stdio: "inherit" },
+  );
   const fromNpm = installed.status === 0 ? builtBin(join(cache, "node_modules", "chainform")) : undefined;
   if (fromNpm) return { bin: fromNpm, source: `chainform ${version} from npm` };
 
   info(`chainform ${version} is not on npm here: building the action's checkout (${ACTION_ROOT}) with npm ci`);
   const built = spawnSync(npmCommand(), ["ci", "--no-audit", "--no-fund"], { cwd: ACTION_ROOT, stdio: "inherit" });
   const fromSource = built.status === 0 ? builtBin(ACTION_ROOT) : undefined;
-  if (!fromSource) throw new Error(`could not install chainform: npm install chainform@${version} and npm ci in ${ACTION_ROOT} both failed (see above)`);
+  if (!fromSource)
+    throw new Error(`could not install chainform: npm install chainform@${version} and npm ci in ${ACTION_ROOT} both failed (see above)`);
   return { bin: fromSource, source: `the action's checkout, built with npm ci` };
 }
 
@@ -164,13 +171,21 @@ async function startService(cli, dir, onStarted) {
     const line = readFileSync(readyFile, "utf8").split("\n")[0];
     if (line && readFileSync(readyFile, "utf8").includes("\n")) {
       const ready = JSON.parse(line);
-      return { pid: child.pid, baseUrl: ready.baseUrl, accessKey: ready.accessKey, accountSlug: ready.accountSlug, projectSlug: ready.projectSlug };
+      return {
+        pid: child.pid,
+        baseUrl: ready.baseUrl,
+        accessKey: ready.accessKey,
+        accountSlug: ready.accountSlug,
+        projectSlug: ready.projectSlug,
+      };
     }
     if (exited || interrupted()) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   if (!exited) process.kill(child.pid, "SIGTERM");
-  throw new Error(`the local chainform service did not start; it said:\n${readFileSync(logFile, "utf8").split("\n").slice(-20).join("\n")}`);
+  throw new Error(
+    `the local chainform service did not start; it said:\n${readFileSync(logFile, "utf8").split("\n").slice(-20).join("\n")}`,
+  );
 }
 
 /** Stops the local service and waits (up to a minute) until it is gone, with its chains. */

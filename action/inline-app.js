@@ -15,9 +15,14 @@ function listOf(text) {
 /** Network ids: decimal chain ids (`1, 8453`). */
 function parseNetworks(text) {
   const ids = listOf(text);
-  if (ids.length === 0) throw new InputError("networks", "is empty: list the network ids to fork, e.g. `1, 8453` (`chainform networks` lists them)");
+  if (ids.length === 0)
+    throw new InputError("networks", "is empty: list the network ids to fork, e.g. `1, 8453` (`chainform networks` lists them)");
   for (const id of ids) {
-    if (!/^[1-9][0-9]*$/.test(id)) throw new InputError("networks", `holds ${JSON.stringify(id)}, which is not a network id: write chain ids as decimal numbers, e.g. \`1, 8453\``);
+    if (!/^[1-9][0-9]*$/.test(id))
+      throw new InputError(
+        "networks",
+        `holds ${JSON.stringify(id)}, which is not a network id: write chain ids as decimal numbers, e.g. \`1, 8453\``,
+      );
   }
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
   if (twice) throw new InputError("networks", `names network ${twice} twice: an environment forks each network once`);
@@ -27,7 +32,11 @@ function parseNetworks(text) {
 /** The chain id a fork answers with: the prefix's digits, then the network id (`7357` and `1` -> `73571`). */
 function chainIdOf(prefix, networkId) {
   if (prefix === "") return undefined;
-  if (!/^[1-9][0-9]*$/.test(prefix)) throw new InputError("chain-id-prefix", `must be decimal digits (e.g. 7357, which makes mainnet's fork 73571), got ${JSON.stringify(prefix)}`);
+  if (!/^[1-9][0-9]*$/.test(prefix))
+    throw new InputError(
+      "chain-id-prefix",
+      `must be decimal digits (e.g. 7357, which makes mainnet's fork 73571), got ${JSON.stringify(prefix)}`,
+    );
   return `${prefix}${networkId}`;
 }
 
@@ -44,7 +53,10 @@ function parseAccounts(text) {
   return listOf(text).map((entry) => {
     const [address, balance = "100ether", extra] = entry.split("=");
     if (extra !== undefined || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
-      throw new InputError("accounts", `holds ${JSON.stringify(entry)}: write ADDRESS or ADDRESS=BALANCE (0x and 40 hex digits; a balance such as 100ether, 0x... wei or decimal wei), one per line or comma-separated`);
+      throw new InputError(
+        "accounts",
+        `holds ${JSON.stringify(entry)}: write ADDRESS or ADDRESS=BALANCE (0x and 40 hex digits; a balance such as 100ether, 0x... wei or decimal wei), one per line or comma-separated`,
+      );
     }
     return { address, balance };
   });
@@ -88,7 +100,10 @@ function inlineConfig(inputs) {
 /** A slug prefix: lowercase letters and digits in dash-separated groups, ending with a dash. */
 function checkSlugPrefix(prefix) {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*-$/.test(prefix) || prefix.length > 80) {
-    throw new InputError("slug-prefix", `must be lowercase letters and digits in dash-separated groups ending with a dash (at most 80 characters), e.g. pr-42-; got ${JSON.stringify(prefix)}`);
+    throw new InputError(
+      "slug-prefix",
+      `must be lowercase letters and digits in dash-separated groups ending with a dash (at most 80 characters), e.g. pr-42-; got ${JSON.stringify(prefix)}`,
+    );
   }
   return prefix;
 }

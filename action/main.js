@@ -35,15 +35,24 @@ async function main() {
   const appInput = runner.input("app");
   const networksInput = runner.input("networks");
   if ((appInput === "") === (networksInput === "")) {
-    throw new runner.InputError(appInput ? "app" : "networks", "and networks exclude each other, and one is needed: give app (a chainform app's directory) or networks (network ids to fork, e.g. `1, 8453`)");
+    throw new runner.InputError(
+      appInput ? "app" : "networks",
+      "and networks exclude each other, and one is needed: give app (a chainform app's directory) or networks (network ids to fork, e.g. `1, 8453`)",
+    );
   }
   const baseUrl = runner.input("base-url");
   const remote = { accessKey: runner.input("access-key"), account: runner.input("account"), project: runner.input("project") };
   if (baseUrl && (!remote.accessKey || !remote.account || !remote.project)) {
-    throw new runner.InputError("base-url", "needs access-key, account and project too (from secrets and variables), or leave all four empty for the local service");
+    throw new runner.InputError(
+      "base-url",
+      "needs access-key, account and project too (from secrets and variables), or leave all four empty for the local service",
+    );
   }
   if (!baseUrl && (remote.accessKey || remote.account || remote.project)) {
-    throw new runner.InputError("access-key", "(or account, project) is given without base-url: give base-url too, or none of them for the local service");
+    throw new runner.InputError(
+      "access-key",
+      "(or account, project) is given without base-url: give base-url too, or none of them for the local service",
+    );
   }
   const keep = runner.booleanInput("keep", false);
   const slugPrefix = slugPrefixOf(runner.input("slug-prefix"));
@@ -66,7 +75,8 @@ async function main() {
       accounts: runner.input("accounts"),
       bridge: runner.input("bridge"),
       slugPrefix,
-      displayName: `GitHub ${process.env.GITHUB_REPOSITORY || "run"} run ${process.env.GITHUB_RUN_ID || "local"} ${process.env.GITHUB_JOB || ""}`.trim(),
+      displayName:
+        `GitHub ${process.env.GITHUB_REPOSITORY || "run"} run ${process.env.GITHUB_RUN_ID || "local"} ${process.env.GITHUB_JOB || ""}`.trim(),
     });
     app = join(workDir, "app");
     mkdirSync(app, { recursive: true });
@@ -119,7 +129,11 @@ async function main() {
   runner.exportVariable("CHAINFORM_ACCOUNT", service.accountSlug);
   runner.exportVariable("CHAINFORM_PROJECT", service.projectSlug);
   if (!baseUrl) runner.exportVariable("CHAINFORM_ACCESS_KEY", service.accessKey);
-  runner.info(keep ? "keep: true, so the post step leaves the environments in place" : `The post step removes the environments (slug prefix ${slugPrefix}) when the job ends, whatever its result`);
+  runner.info(
+    keep
+      ? "keep: true, so the post step leaves the environments in place"
+      : `The post step removes the environments (slug prefix ${slugPrefix}) when the job ends, whatever its result`,
+  );
   return 0;
 }
 

@@ -50,7 +50,9 @@ async function post() {
   else if (teardown.code === NOTHING_TO_DELETE) runner.info(`Nothing left with slug prefix ${prefix}`);
   else if (local) runner.warning(`chainform teardown exited ${teardown.code}; the local service's chains end with it`);
   else {
-    runner.error(`chainform teardown --prefix ${prefix} exited ${teardown.code}: some environments may be left; delete them with the same command`);
+    runner.error(
+      `chainform teardown --prefix ${prefix} exited ${teardown.code}: some environments may be left; delete them with the same command`,
+    );
     code = 1;
   }
   if (servicePid) await stopService(servicePid);

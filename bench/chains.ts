@@ -41,7 +41,9 @@ async function main(): Promise<void> {
       headers,
       body: JSON.stringify({
         display_name: `bench ${created}`,
-        network_configs: networks.slice(0, size).map((network_id) => ({ network_id, accounts: [{ address: FROM, balance: "0xde0b6b3a7640000" }] })),
+        network_configs: networks
+          .slice(0, size)
+          .map((network_id) => ({ network_id, accounts: [{ address: FROM, balance: "0xde0b6b3a7640000" }] })),
       }),
     });
     if (response.status !== 200 && response.status !== 201) throw new Error(`create: ${response.status} ${await response.text()}`);
@@ -49,7 +51,11 @@ async function main(): Promise<void> {
   }
 
   async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
     const body = (await response.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(body.error.message);
     return body.result;
@@ -66,7 +72,9 @@ async function main(): Promise<void> {
   const ready3 = [];
   for (let i = 0; i < 5; i += 1) ready1.push(await readyMs(1));
   for (let i = 0; i < 5; i += 1) ready3.push(await readyMs(3));
-  console.log(`environment ready (RPC answering): 1 network ${median(ready1).toFixed(0)} ms, 3 networks ${median(ready3).toFixed(0)} ms (median of 5)`);
+  console.log(
+    `environment ready (RPC answering): 1 network ${median(ready1).toFixed(0)} ms, 3 networks ${median(ready3).toFixed(0)} ms (median of 5)`,
+  );
 
   // Simulations per second on one vnet, through the HTTP API, 8 in flight.
   const simEnv = await createEnvironment(1);
@@ -85,9 +93,11 @@ async function main(): Promise<void> {
   const total = 1000;
   let next = 0;
   const simStarted = performance.now();
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next++ < total) await simulateOnce();
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next++ < total) await simulateOnce();
+    }),
+  );
   const simulationsPerSecond = total / ((performance.now() - simStarted) / 1000);
   console.log(`simulations: ${simulationsPerSecond.toFixed(0)}/s over HTTP (${total}, 8 in flight)`);
 
@@ -109,7 +119,9 @@ async function main(): Promise<void> {
   }
   global.gc?.();
   const serviceRssBeforeKb = rssKb(process.pid);
-  await Promise.all(environments.map((e) => rpc(e.active_instance.vnets[0].rpcs.find((r) => r.name === "Public RPC")!.url, "eth_blockNumber")));
+  await Promise.all(
+    environments.map((e) => rpc(e.active_instance.vnets[0].rpcs.find((r) => r.name === "Public RPC")!.url, "eth_blockNumber")),
+  );
   const vnetIds = environments.map((e) => e.active_instance.vnets[0].id);
   const pids = vnetIds.flatMap((id) => freshEngine.runningNode(id)?.pids ?? []);
   const serviceRssKb = rssKb(process.pid);

@@ -20,7 +20,9 @@ async function createMany(client: Client, label: string): Promise<void> {
     client.createEnvironment({ display_name: `${label} ${i}`, network_configs: [{ network_id: "1" }] }),
   );
   await Promise.all(pending);
-  console.log(`created ${ENVIRONMENTS} environments (${label}) in ${((performance.now() - started) / 1000).toFixed(1)} s (setup, bearer token)`);
+  console.log(
+    `created ${ENVIRONMENTS} environments (${label}) in ${((performance.now() - started) / 1000).toFixed(1)} s (setup, bearer token)`,
+  );
 }
 
 async function allIds(client: Client): Promise<string[]> {

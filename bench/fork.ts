@@ -30,7 +30,11 @@ function median(values: number[]): number {
 }
 
 async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
@@ -65,7 +69,10 @@ async function workload(url: string, token: string): Promise<number> {
         await rpc(url, "eth_getBalance", [holder, "latest"]);
         break;
       case 1:
-        await rpc(url, "eth_call", [{ to: token, data: encodeFunctionData({ abi: TOKEN.abi, functionName: "balanceOf", args: [holder] }) }, "latest"]);
+        await rpc(url, "eth_call", [
+          { to: token, data: encodeFunctionData({ abi: TOKEN.abi, functionName: "balanceOf", args: [holder] }) },
+          "latest",
+        ]);
         break;
       case 2:
         await rpc(url, "eth_getTransactionCount", [holder, "latest"]);
@@ -103,7 +110,13 @@ async function main(): Promise<void> {
     // Live: each run with an empty cache, so every read the fork needs crosses the slow upstream.
     for (let run = 0; run < LIVE_RUNS; run += 1) {
       rmSync(cacheDir, { recursive: true, force: true });
-      const service = await startServer({ dataDir: null, port: 0, rateLimits: LIMITS, forkUrls: { "1": upstream.url }, forkCacheDir: cacheDir });
+      const service = await startServer({
+        dataDir: null,
+        port: 0,
+        rateLimits: LIMITS,
+        forkUrls: { "1": upstream.url },
+        forkCacheDir: cacheDir,
+      });
       try {
         const { ms, url } = await firstCall(service, `live ${run}`);
         live.first.push(ms);
@@ -134,8 +147,12 @@ async function main(): Promise<void> {
 
   const m = (xs: number[]) => Math.round(median(xs));
   const ratio = (a: number[], b: number[]) => Number((median(a) / median(b)).toFixed(2));
-  console.log(`create to first answered call (median): fresh ${m(fresh.first)} ms, live fork ${m(live.first)} ms, replayed fork ${m(replayed.first)} ms`);
-  console.log(`${WORKLOAD_CALLS}-call read workload (median): fresh ${m(fresh.work)} ms, live fork ${m(live.work)} ms, replayed fork ${m(replayed.work)} ms`);
+  console.log(
+    `create to first answered call (median): fresh ${m(fresh.first)} ms, live fork ${m(live.first)} ms, replayed fork ${m(replayed.first)} ms`,
+  );
+  console.log(
+    `${WORKLOAD_CALLS}-call read workload (median): fresh ${m(fresh.work)} ms, live fork ${m(live.work)} ms, replayed fork ${m(replayed.work)} ms`,
+  );
   const figures = {
     benchmark: "fork",
     upstreamDelayMs: UPSTREAM_DELAY_MS,

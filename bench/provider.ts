@@ -26,7 +26,16 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PROVIDER_ADDRESS, mirrorLayout, packageVersion, providerExecutableName, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, terraformCliConfigPath } from "../lib/terraform/mirror";
+import {
+  PROVIDER_ADDRESS,
+  mirrorLayout,
+  packageVersion,
+  providerExecutableName,
+  PROVIDER_HOST,
+  PROVIDER_NAMESPACE,
+  PROVIDER_TYPE,
+  terraformCliConfigPath,
+} from "../lib/terraform/mirror";
 import { bundleProvider } from "../lib/terraform/protocol/bundle";
 import { MAGIC_COOKIE_VALUE } from "../lib/terraform/protocol/handshake";
 import { SCHEMA_FILE } from "../lib/terraform/provider/schema-file";
@@ -43,7 +52,8 @@ const PLAN_COUNT = 50;
 const SCALE_COUNTS = [1, 10] as const;
 const TARGETS = { plan50CreateOverMs: 400, plan50RefreshOverMs: 600, handshakeOfGo: 0.5 };
 const GO_PROVIDER =
-  process.env.BENCH_GO_PROVIDER ?? "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
+  process.env.BENCH_GO_PROVIDER ??
+  "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -106,7 +116,11 @@ const terraformData = (count: number) => `resource "terraform_data" "bench" {
 
 function readTrace(file: string): TraceSummary {
   const events = existsSync(file)
-    ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as TraceEvent)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as TraceEvent)
     : [];
   rmSync(file, { force: true });
   return summarizeTrace(events);
@@ -127,7 +141,15 @@ function describeProfile(label: string, summary: TraceSummary, gapMs: number): s
 
 async function handshakes(figures: Record<string, unknown>, baseEnv: NodeJS.ProcessEnv): Promise<number | undefined> {
   const version = packageVersion();
-  const launcher = join(mirrorLayout().mirrorDir, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE, version, "linux_amd64", providerExecutableName(version));
+  const launcher = join(
+    mirrorLayout().mirrorDir,
+    PROVIDER_HOST,
+    PROVIDER_NAMESPACE,
+    PROVIDER_TYPE,
+    version,
+    "linux_amd64",
+    providerExecutableName(version),
+  );
   const clientCert = generateServerCertificate().certPem;
   const goPresent = existsSync(GO_PROVIDER);
   const cold = await handshakeOnce(launcher, [], baseEnv, clientCert, "5,6");

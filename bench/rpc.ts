@@ -184,7 +184,9 @@ async function main(): Promise<void> {
     }
 
     const seq = await sequential(service.urls.public, SEQUENTIAL_CALLS);
-    console.log(`${SEQUENTIAL_CALLS} sequential eth_blockNumber through the Public RPC (default limit): ${seq.tooMany} answered 429, ${seq.other} other failures, ${(seq.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `${SEQUENTIAL_CALLS} sequential eth_blockNumber through the Public RPC (default limit): ${seq.tooMany} answered 429, ${seq.other} other failures, ${(seq.ms / 1000).toFixed(1)} s`,
+    );
 
     const project = await forgeProject(foundrySuiteSources());
     const forgeTimes: Record<"anvil" | "public", number[]> = { anvil: [], public: [] };
@@ -198,7 +200,10 @@ async function main(): Promise<void> {
           const started = performance.now();
           const result = await project
             .forge(["test", "--fork-url", service.urls[target]])
-            .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ""}${error.stderr ?? ""}`, failed: true }));
+            .catch((error: { stdout?: string; stderr?: string }) => ({
+              stdout: `${error.stdout ?? ""}${error.stderr ?? ""}`,
+              failed: true,
+            }));
           forgeTimes[target].push(performance.now() - started);
           const ok = !("failed" in result) && new RegExp(`${SUITE_TESTS} tests passed, 0 failed`).test(result.stdout);
           if (!ok) {
@@ -212,7 +217,9 @@ async function main(): Promise<void> {
     }
     const forgeAnvil = median(forgeTimes.anvil);
     const forgePublic = median(forgeTimes.public);
-    console.log(`forge test --fork-url (${SUITE_TESTS} tests): anvil ${(forgeAnvil / 1000).toFixed(2)} s, Public RPC ${(forgePublic / 1000).toFixed(2)} s (median of ${FORGE_RUNS})`);
+    console.log(
+      `forge test --fork-url (${SUITE_TESTS} tests): anvil ${(forgeAnvil / 1000).toFixed(2)} s, Public RPC ${(forgePublic / 1000).toFixed(2)} s (median of ${FORGE_RUNS})`,
+    );
 
     const ratios: Record<string, number> = {};
     for (const [name, f] of Object.entries(figures)) {

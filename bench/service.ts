@@ -55,7 +55,9 @@ function summary(name: string, result: AutocannonResult) {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-  console.log(`${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99Ms} ms, avg ${figures.averageMs} ms, ${figures.total} requests, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
+  console.log(
+    `${name}: ${figures.requestsPerSecond} req/s, p99 ${figures.p99Ms} ms, avg ${figures.averageMs} ms, ${figures.total} requests, ${figures.non2xx} non-2xx, ${figures.errors} errors`,
+  );
   return figures;
 }
 
@@ -89,7 +91,11 @@ async function main(): Promise<void> {
           },
           {
             method: "DELETE",
-            setupRequest: (request: { path: string }, context: { id?: string }) => ({ ...request, path: `${request.path}/${context.id}`, body: undefined }),
+            setupRequest: (request: { path: string }, context: { id?: string }) => ({
+              ...request,
+              path: `${request.path}/${context.id}`,
+              body: undefined,
+            }),
           },
         ],
       }),

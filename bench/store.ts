@@ -96,7 +96,11 @@ function measure(driver: SqliteDriver): Record<string, number> {
 const results: Record<string, Record<string, number>> = {};
 for (const driver of drivers) {
   results[driver] = measure(driver);
-  console.log(`${driver}: ${Object.entries(results[driver]).map(([k, v]) => `${k} ${v}/s`).join(", ")}`);
+  console.log(
+    `${driver}: ${Object.entries(results[driver])
+      .map(([k, v]) => `${k} ${v}/s`)
+      .join(", ")}`,
+  );
 }
 const ratios =
   results["node:sqlite"] && results["better-sqlite3"]
@@ -104,4 +108,6 @@ const ratios =
         Object.keys(results["node:sqlite"]).map((k) => [k, Number((results["node:sqlite"][k] / results["better-sqlite3"][k]).toFixed(2))]),
       )
     : undefined;
-console.log(JSON.stringify({ benchmark: "store", node: process.version, round: ROUND, repeats: REPEATS, operationsPerSecond: results, ratios }));
+console.log(
+  JSON.stringify({ benchmark: "store", node: process.version, round: ROUND, repeats: REPEATS, operationsPerSecond: results, ratios }),
+);

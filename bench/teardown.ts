@@ -34,7 +34,10 @@ async function main(): Promise<void> {
     const seeding = await startServer({ dataDir, port: 0, rateLimits: TEST_RATE_LIMITS });
     const seedClient = clientFor(seeding);
     const createStarted = performance.now();
-    await createEnvironments(seedClient, Array.from({ length: ENVIRONMENTS }, (_, i) => `bench-${String(i).padStart(3, "0")}`));
+    await createEnvironments(
+      seedClient,
+      Array.from({ length: ENVIRONMENTS }, (_, i) => `bench-${String(i).padStart(3, "0")}`),
+    );
     console.error(`created ${ENVIRONMENTS} environments in ${Math.round(performance.now() - createStarted)} ms (set-up, not measured)`);
     await seedClient.close();
     await seeding.close();
@@ -66,7 +69,9 @@ async function main(): Promise<void> {
 
       console.log(`environments:      ${ENVIRONMENTS} (deleted ${summary.deleted}, left ${left})`);
       console.log(`wall time:         ${Math.round(result.ms)} ms (target < ${TARGETS.wallMs} ms)`);
-      console.log(`API calls:         ${calls} (${listCalls} list pages + ${deleteCalls} batch deletes; ${rateLimited} answered 429) (target <= ${TARGETS.apiCalls})`);
+      console.log(
+        `API calls:         ${calls} (${listCalls} list pages + ${deleteCalls} batch deletes; ${rateLimited} answered 429) (target <= ${TARGETS.apiCalls})`,
+      );
       console.log(
         JSON.stringify({
           bench: "teardown",

@@ -58,7 +58,11 @@ function upOnce(env: NodeJS.ProcessEnv, traceFile: string): Promise<Run> {
       const steps: Record<string, number> = {};
       for (const [, label, shown] of stderr.matchAll(/^✓ (.+) \(([^()]+)\)$/gm)) steps[label!] = parseShownDuration(shown!);
       const events = existsSync(traceFile)
-        ? readFileSync(traceFile, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as TraceEvent)
+        ? readFileSync(traceFile, "utf8")
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as TraceEvent)
         : [];
       rmSync(traceFile, { force: true });
       resolve({ wallMs, steps, provider: summarizeTrace(events) });
@@ -104,11 +108,18 @@ async function main(): Promise<void> {
   const [first, ...rest] = runs;
   const warmWall = median(rest.map((r) => r.wallMs));
   const medianRun = rest.reduce((best, run) => (Math.abs(run.wallMs - warmWall) < Math.abs(best.wallMs - warmWall) ? run : best));
-  const stepMedians = Object.fromEntries(Object.keys(rest[0]!.steps).map((step) => [step, round(median(rest.map((r) => r.steps[step] ?? 0)))]));
+  const stepMedians = Object.fromEntries(
+    Object.keys(rest[0]!.steps).map((step) => [step, round(median(rest.map((r) => r.steps[step] ?? 0)))]),
+  );
   const figures = {
     repeat: REPEAT,
     firstRun: { wallMs: round(first!.wallMs), steps: first!.steps, provider: first!.provider },
-    warm: { wallMedianMs: round(warmWall), wallRunsMs: rest.map((r) => round(r.wallMs)), stepMediansMs: stepMedians, providerOfMedianRun: medianRun.provider },
+    warm: {
+      wallMedianMs: round(warmWall),
+      wallRunsMs: rest.map((r) => round(r.wallMs)),
+      stepMediansMs: stepMedians,
+      providerOfMedianRun: medianRun.provider,
+    },
     targetMs: TARGET_MS,
     ratios: { firstRun: +(first!.wallMs / TARGET_MS).toFixed(2), warmMedian: +(warmWall / TARGET_MS).toFixed(2) },
   };

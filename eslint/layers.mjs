@@ -52,7 +52,8 @@ export const layersRule = {
       ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === "type"),
       ImportExpression: (node) => node.source.type === "Literal" && check(node, node.source.value),
       CallExpression: (node) => {
-        if (node.callee.type === "Identifier" && node.callee.name === "require" && node.arguments[0]?.type === "Literal") check(node, node.arguments[0].value);
+        if (node.callee.type === "Identifier" && node.callee.name === "require" && node.arguments[0]?.type === "Literal")
+          check(node, node.arguments[0].value);
       },
     };
   },

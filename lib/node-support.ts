@@ -20,8 +20,7 @@ export const SUPPORTED_NODE_WORDS = "Node.js 20 (20.18.1 or later), 22 (22.13 or
  */
 export function unsupportedNodeMessage(version: string = process.versions.node): string | undefined {
   const [major, minor, patch] = version.split(".").map((part) => Number.parseInt(part, 10));
-  const supported =
-    (major === 20 && (minor > 18 || (minor === 18 && patch >= 1))) || (major === 22 && minor >= 13) || major >= 24;
+  const supported = (major === 20 && (minor > 18 || (minor === 18 && patch >= 1))) || (major === 22 && minor >= 13) || major >= 24;
   return supported ? undefined : `chainform does not run on Node.js ${version}: use ${SUPPORTED_NODE_WORDS}.`;
 }
 

@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const stepsDir = join(root, "scripts", "build");
 const only = process.argv[2];
-for (const file of readdirSync(stepsDir).filter((f) => f.endsWith(".mjs")).sort()) {
+for (const file of readdirSync(stepsDir)
+  .filter((f) => f.endsWith(".mjs"))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   const started = performance.now();
   const step = await import(pathToFileURL(join(stepsDir, file)).href);

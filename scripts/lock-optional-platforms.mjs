@@ -14,7 +14,17 @@ const lockPath = join(root, "package-lock.json");
 const lock = JSON.parse(readFileSync(lockPath, "utf8"));
 
 const OS = ["android", "darwin", "freebsd", "linux", "openharmony", "win32"];
-const CPU = { amd64: "x64", x64: "x64", arm64: "arm64", arm: "arm", ia32: "ia32", loong64: "loong64", ppc64: "ppc64", riscv64: "riscv64", s390x: "s390x" };
+const CPU = {
+  amd64: "x64",
+  x64: "x64",
+  arm64: "arm64",
+  arm: "arm",
+  ia32: "ia32",
+  loong64: "loong64",
+  ppc64: "ppc64",
+  riscv64: "riscv64",
+  s390x: "s390x",
+};
 
 /** The os and cpu a platform package's name says, e.g. anvil-darwin-amd64 -> darwin/x64; null when it says none. */
 function platformOf(name) {

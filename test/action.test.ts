@@ -23,7 +23,11 @@ const DEPLOYER = "0x1111111111111111111111111111111111111111";
 
 /** eth_chainId of an RPC URL, as a number. */
 async function chainIdAt(url: string): Promise<number> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+  });
   return Number(((await response.json()) as { result: string }).result);
 }
 
@@ -99,10 +103,11 @@ async function holdingProxy(
   return {
     baseUrl,
     held,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -138,7 +143,8 @@ describe("action.yml", () => {
     const { Network } = require("../lib/constructs/network") as typeof import("../lib/constructs/network");
     const outputs = Object.keys(actionMetadata().outputs);
     for (const name of Object.keys(Network.all()).map((n) => n.toLowerCase())) {
-      for (const suffix of ["rpc_url", "chain_id", "network_id", "environment_id", "admin_rpc_url"]) expect(outputs).toContain(`${name}_${suffix}`);
+      for (const suffix of ["rpc_url", "chain_id", "network_id", "environment_id", "admin_rpc_url"])
+        expect(outputs).toContain(`${name}_${suffix}`);
     }
   });
 });
@@ -148,10 +154,24 @@ describe("the inline inputs", () => {
     inlineConfig(inputs: Record<string, string>): { resource: { chainform_environment: { this: Record<string, unknown> } } };
     checkSlugPrefix(prefix: string): string;
   };
-  const base = { networks: "1, 8453", chainIdPrefix: "", blockNumber: "latest", accounts: "", bridge: "none", slugPrefix: "gh-1-1-abc-", displayName: "run" };
+  const base = {
+    networks: "1, 8453",
+    chainIdPrefix: "",
+    blockNumber: "latest",
+    accounts: "",
+    bridge: "none",
+    slugPrefix: "gh-1-1-abc-",
+    displayName: "run",
+  };
 
   it("become one environment with the run's slug prefix", () => {
-    const config = inlineConfig({ ...base, chainIdPrefix: "7357", blockNumber: "21000000", accounts: `${DEPLOYER}=5ether\n0x2222222222222222222222222222222222222222`, bridge: "delayed:30" });
+    const config = inlineConfig({
+      ...base,
+      chainIdPrefix: "7357",
+      blockNumber: "21000000",
+      accounts: `${DEPLOYER}=5ether\n0x2222222222222222222222222222222222222222`,
+      bridge: "delayed:30",
+    });
     expect(config.resource.chainform_environment.this).toEqual({
       display_name: "run",
       slug_prefix: "gh-1-1-abc-",
@@ -183,7 +203,9 @@ describe("the inline inputs", () => {
   it("node-version: empty runs chainform with the action's own Node; a version the node on PATH lacks is an error saying what to add", () => {
     const { nodeFor } = require("../action/chainform") as { nodeFor(wanted: string): string };
     expect(nodeFor("")).toBe(process.execPath);
-    expect(() => nodeFor("19")).toThrow(/^input node-version asks for Node 19, but the node on PATH is v\d+\.\d+\.\d+: add actions\/setup-node with node-version: 19 before this step/);
+    expect(() => nodeFor("19")).toThrow(
+      /^input node-version asks for Node 19, but the node on PATH is v\d+\.\d+\.\d+: add actions\/setup-node with node-version: 19 before this step/,
+    );
   });
 
   it("reject a slug prefix that is not one", () => {
@@ -214,8 +236,14 @@ describe("where the action gets chainform", () => {
     const same = workspaceWith(version);
     const older = workspaceWith("0.0.1");
     try {
-      expect(locateChainform({ searchFrom: [same] })).toEqual({ bin: join(same, "node_modules", "chainform", "bin", "chainform"), source: `the workspace's own chainform (${join(same, "node_modules", "chainform")})` });
-      expect(locateChainform({ searchFrom: [older] })).toEqual({ bin: join(ACTION_ROOT, "bin", "chainform"), source: `the action's own build (${ACTION_ROOT})` });
+      expect(locateChainform({ searchFrom: [same] })).toEqual({
+        bin: join(same, "node_modules", "chainform", "bin", "chainform"),
+        source: `the workspace's own chainform (${join(same, "node_modules", "chainform")})`,
+      });
+      expect(locateChainform({ searchFrom: [older] })).toEqual({
+        bin: join(ACTION_ROOT, "bin", "chainform"),
+        source: `the action's own build (${ACTION_ROOT})`,
+      });
     } finally {
       rmSync(same, { recursive: true, force: true });
       rmSync(older, { recursive: true, force: true });
@@ -252,8 +280,20 @@ describe("the action with the local service it starts itself", () => {
     expect(outputs.base_environment_id).toBe(outputs.mainnet_environment_id);
     expect(outputs["slug-prefix"]).toMatch(/^gh-4242-1-[0-9a-f]{6}-$/);
     expect(JSON.parse(outputs.networks)).toEqual({
-      mainnet: { network_id: "1", chain_id: 73571, rpc_url: outputs.mainnet_rpc_url, environment_id: outputs.mainnet_environment_id, environment_slug: expect.stringMatching(/^gh-4242-1-/) },
-      base: { network_id: "8453", chain_id: 73578453, rpc_url: outputs.base_rpc_url, environment_id: outputs.mainnet_environment_id, environment_slug: expect.stringMatching(/^gh-4242-1-/) },
+      mainnet: {
+        network_id: "1",
+        chain_id: 73571,
+        rpc_url: outputs.mainnet_rpc_url,
+        environment_id: outputs.mainnet_environment_id,
+        environment_slug: expect.stringMatching(/^gh-4242-1-/),
+      },
+      base: {
+        network_id: "8453",
+        chain_id: 73578453,
+        rpc_url: outputs.base_rpc_url,
+        environment_id: outputs.mainnet_environment_id,
+        environment_slug: expect.stringMatching(/^gh-4242-1-/),
+      },
     });
     expect(outputs.eth_rpc_url).toBe(outputs.mainnet_rpc_url);
     expect(await chainIdAt(outputs.mainnet_rpc_url)).toBe(73571);
@@ -301,7 +341,10 @@ contract ForkTest {
       const tested = await project.forge(["test", "--match-path", "src/Fork.t.sol", "--contracts", "src"]);
       expect(tested.stdout).toMatch(/2 tests passed, 0 failed/);
       const env = job.stepEnv();
-      for (const [alias, chainId] of [["mainnet", "73571"], ["base", "73578453"]]) {
+      for (const [alias, chainId] of [
+        ["mainnet", "73571"],
+        ["base", "73578453"],
+      ]) {
         const { stdout } = await run(CAST, ["chain-id", "--rpc-url", alias], { cwd: project.dir, env });
         expect(stdout.trim()).toBe(chainId);
       }
@@ -323,7 +366,9 @@ contract ForkTest {
 module.exports = { solidity: "0.8.24", networks: { ...require("./chainform-networks.json") } };
 `,
       );
-      const config = require(join(dir, "hardhat.config.js")) as { networks: Record<string, { type: string; url: string; chainId: number }> };
+      const config = require(join(dir, "hardhat.config.js")) as {
+        networks: Record<string, { type: string; url: string; chainId: number }>;
+      };
       expect(Object.keys(config.networks)).toEqual(["mainnet", "base"]);
       for (const network of Object.values(config.networks)) {
         expect(network.type).toBe("http");
@@ -360,7 +405,12 @@ describe("the action against a given service", () => {
   let service: TestService;
   let client: Client;
   let job: RunnerJob;
-  const serviceInputs = () => ({ "base-url": service.baseUrl, "access-key": service.accessKey, account: service.accountSlug, project: service.projectSlug });
+  const serviceInputs = () => ({
+    "base-url": service.baseUrl,
+    "access-key": service.accessKey,
+    account: service.accountSlug,
+    project: service.projectSlug,
+  });
 
   beforeAll(async () => {
     assertCliBuilt();
@@ -412,7 +462,9 @@ output "admin_rpc_urls" {
     expect(await slugsWithPrefix(client, "failed-test-")).toHaveLength(1);
 
     // WHEN a test step fails
-    const failed = await run(process.execPath, ["-e", "process.exit(Number(process.env.OPTIMISM_CHAIN_ID) === 11 ? 0 : 1)"], { env: job.stepEnv() }).then(
+    const failed = await run(process.execPath, ["-e", "process.exit(Number(process.env.OPTIMISM_CHAIN_ID) === 11 ? 0 : 1)"], {
+      env: job.stepEnv(),
+    }).then(
       () => 0,
       (error: { code: number }) => error.code,
     );
@@ -455,7 +507,14 @@ output "admin_rpc_urls" {
     // GIVEN a proxy in front of the service that holds its answer to the environment's creation
     const proxy = await holdingProxy(service.baseUrl, (method, url) => method === "POST" && /\/environments$/.test(url));
     try {
-      const inputs = { "base-url": proxy.baseUrl, "access-key": service.accessKey, account: service.accountSlug, project: service.projectSlug, networks: "8453", "slug-prefix": "in-flight-" };
+      const inputs = {
+        "base-url": proxy.baseUrl,
+        "access-key": service.accessKey,
+        account: service.accountSlug,
+        project: service.projectSlug,
+        networks: "8453",
+        "slug-prefix": "in-flight-",
+      };
       const step = job.main(inputs);
       await heldBeforeTheEnd(proxy, step);
       expect(await slugsWithPrefix(client, "in-flight-")).toHaveLength(1);
@@ -490,7 +549,7 @@ output "admin_rpc_urls" {
     const inputs = { ...serviceInputs(), networks: "1", bridge: "sometimes" };
     const main = await job.main(inputs).done;
     expect(main.code).toBe(1);
-    expect(main.stdout).toContain("::error::input bridge must be none, auto or delayed:SECONDS (e.g. delayed:30), got \"sometimes\"");
+    expect(main.stdout).toContain('::error::input bridge must be none, auto or delayed:SECONDS (e.g. delayed:30), got "sometimes"');
     const post = await job.post(inputs, main.state).done;
     expect({ code: post.code, stdout: post.stdout }).toMatchObject({ code: 0 });
     expect(post.stdout).toContain("chainform never ran in this job: nothing to clean up");

@@ -16,7 +16,9 @@ import { startTestService, type TestService } from "./helpers/service";
  * returns, so a failing call would look like a success through it.
  */
 const CAST = join(
-  require.resolve(`@foundry-rs/cast-${process.platform === "win32" ? "win32" : process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/package.json`),
+  require.resolve(
+    `@foundry-rs/cast-${process.platform === "win32" ? "win32" : process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/package.json`,
+  ),
   "..",
   "bin",
   "cast",
@@ -35,10 +37,15 @@ let token: Hex;
 
 const client = () => createPublicClient({ transport: http(adminUrl) });
 /** One Admin RPC call; resolves to its result or rejects with the JSON-RPC error. */
-const admin = (method: string, params: unknown[]) => client().request({ method: method as "eth_chainId", params: params as never }) as Promise<unknown>;
+const admin = (method: string, params: unknown[]) =>
+  client().request({ method: method as "eth_chainId", params: params as never }) as Promise<unknown>;
 /** The JSON-RPC error of a call that must fail. */
 async function rpcError(method: string, params: unknown[]): Promise<{ code: number; message: string }> {
-  const response = await fetch(adminUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(adminUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await response.json()) as { error?: { code: number; message: string } };
   if (!body.error) throw new Error(`${method} succeeded: ${JSON.stringify(body)}`);
   return body.error;
@@ -53,14 +60,22 @@ beforeAll(async () => {
   const response = await fetch(`${service.baseUrl}/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`, {
     method: "POST",
     headers: { ...service.headersOf("alice"), "content-type": "application/json" },
-    body: JSON.stringify({ display_name: "admin rpc", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "73572" } }] }),
+    body: JSON.stringify({
+      display_name: "admin rpc",
+      network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "73572" } }],
+    }),
   });
   environment = (await response.json()) as Environment;
   adminUrl = environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
   // eth_sendTransaction from an address nobody holds the key of: the Admin RPC impersonates any sender.
   await admin("tenderly_setBalance", [DEPLOYER, "0x56bc75e2d63100000"]);
   const wallet = createWalletClient({ account: DEPLOYER, transport: http(adminUrl) });
-  const hash = await wallet.deployContract({ abi: tokenArtifact.abi, bytecode: tokenArtifact.bytecode, args: ["Chainform Token", "CFT", 18, 1000n], chain: null });
+  const hash = await wallet.deployContract({
+    abi: tokenArtifact.abi,
+    bytecode: tokenArtifact.bytecode,
+    args: ["Chainform Token", "CFT", 18, 1000n],
+    chain: null,
+  });
   const receipt = await client().waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
   token = receipt.contractAddress!;
@@ -95,9 +110,18 @@ describe("viem", () => {
       message: `${ALICE} is not an ERC-20 token: it has no code (an account, or nothing deployed there yet)`,
     });
     await admin("tenderly_setCode", [CAROL, "0x6001600055"]); // code without balanceOf: stores 1 and stops
-    expect(await rpcError("tenderly_setErc20Balance", [CAROL, BOB, "0x1"])).toMatchObject({ code: -32602, message: expect.stringMatching(/is not an ERC-20 token: balanceOf\(address\) returned 0x/) });
-    expect(await rpcError("tenderly_setErc20Balance", [token, BOB])).toMatchObject({ code: -32602, message: expect.stringMatching(/expected 3 params/) });
-    expect(await rpcError("tenderly_setErc20Balance", [token, "0x12", "0x1"])).toMatchObject({ code: -32602, message: expect.stringMatching(/params\[1\] must be an address/) });
+    expect(await rpcError("tenderly_setErc20Balance", [CAROL, BOB, "0x1"])).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/is not an ERC-20 token: balanceOf\(address\) returned 0x/),
+    });
+    expect(await rpcError("tenderly_setErc20Balance", [token, BOB])).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/expected 3 params/),
+    });
+    expect(await rpcError("tenderly_setErc20Balance", [token, "0x12", "0x1"])).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/params\[1\] must be an address/),
+    });
   });
 
   test("native balances for one address or a list; storage, code and nonce", async () => {
@@ -200,4 +224,3 @@ function mappingSlot(holder: string, index: bigint): Hex {
   const { keccak256 } = require("viem") as { keccak256: (hex: Hex) => Hex };
   return keccak256(`0x${holder.slice(2).padStart(64, "0")}${index.toString(16).padStart(64, "0")}`);
 }
-

@@ -23,7 +23,11 @@ function twoNetworks(host: TestChainHost, relayMode: "autoRelay" | "delayedRelay
 }
 
 async function balance(engine: ReturnType<typeof createAnvilEngine>, vnetId: string, address: string): Promise<bigint> {
-  const answer = (await engine.rpc(vnetId, { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] }, "public")) as JsonRpcResponse;
+  const answer = (await engine.rpc(
+    vnetId,
+    { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] },
+    "public",
+  )) as JsonRpcResponse;
   if ("error" in answer) throw new Error(answer.error.message);
   return BigInt(answer.result as string);
 }
@@ -36,9 +40,18 @@ test("autoRelay: a deposit on one vnet is paid out on the other before the call 
   const engine = createAnvilEngine(host);
   const [source, destination] = twoNetworks(host, "autoRelay", 0);
   try {
-    const code = (await engine.rpc(destination.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [BRIDGE_ADDRESS, "latest"] }, "public")) as JsonRpcResponse;
+    const code = (await engine.rpc(
+      destination.vnetId,
+      { jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [BRIDGE_ADDRESS, "latest"] },
+      "public",
+    )) as JsonRpcResponse;
     expect("result" in code && code.result).toBe(bridge.deployedBytecode);
-    const tx = await engine.sendTransaction(source.vnetId, { from: ALICE, to: BRIDGE_ADDRESS, value: hex(2n * ETHER), data: deposit(7002) });
+    const tx = await engine.sendTransaction(source.vnetId, {
+      from: ALICE,
+      to: BRIDGE_ADDRESS,
+      value: hex(2n * ETHER),
+      data: deposit(7002),
+    });
     expect(tx.status).toBe("success");
     expect(tx.logs![0]).toMatchObject({ name: "Deposited" });
     expect(await balance(engine, destination.vnetId, RECIPIENT)).toBe(2n * ETHER);
@@ -48,7 +61,16 @@ test("autoRelay: a deposit on one vnet is paid out on the other before the call 
     expect(relays[0].logs![0].inputs.find((i) => i.name === "recipient")?.value).toBe(RECIPIENT);
 
     // A deposit through the Admin RPC is relayed too; one to a chain outside the environment stays locked.
-    await engine.rpc(source.vnetId, { jsonrpc: "2.0", id: 2, method: "eth_sendTransaction", params: [{ from: ALICE, to: BRIDGE_ADDRESS, value: hex(ETHER), data: deposit(7002) }] }, "admin");
+    await engine.rpc(
+      source.vnetId,
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "eth_sendTransaction",
+        params: [{ from: ALICE, to: BRIDGE_ADDRESS, value: hex(ETHER), data: deposit(7002) }],
+      },
+      "admin",
+    );
     expect(await balance(engine, destination.vnetId, RECIPIENT)).toBe(3n * ETHER);
     await engine.sendTransaction(source.vnetId, { from: ALICE, to: BRIDGE_ADDRESS, value: hex(ETHER), data: deposit(999) });
     expect(host.transactions(destination.vnetId).filter((t) => t.origin === "bridge")).toHaveLength(2);

@@ -39,7 +39,12 @@ describe("anvil engine", () => {
 
   test("starts one chain on concurrent first calls, with the chain id, balances and fork point of the spec", async () => {
     expect(engine.runningNode(vnet.vnetId)).toBeNull();
-    const answers = await Promise.all([rpc("eth_chainId"), rpc("eth_getBalance", [ALICE, "latest"]), rpc("eth_blockNumber"), rpc("eth_chainId", [], "public")]);
+    const answers = await Promise.all([
+      rpc("eth_chainId"),
+      rpc("eth_getBalance", [ALICE, "latest"]),
+      rpc("eth_blockNumber"),
+      rpc("eth_chainId", [], "public"),
+    ]);
     expect(starts).toBe(1);
     expect(answers.map(result)).toEqual([hex(73571), hex(100n * ETHER), "0x1234", hex(73571)]);
     const node = engine.runningNode(vnet.vnetId)!;
@@ -88,7 +93,19 @@ describe("anvil engine", () => {
   test("transactions sent through the RPC and the API are mined and recorded", async () => {
     const hash = result(await rpc("eth_sendTransaction", [{ from: ALICE, to: BOB, value: hex(ETHER) }])) as string;
     const viaRpc = host.transactions(vnet.vnetId).find((t) => t.tx_hash === hash)!;
-    expect(viaRpc).toMatchObject({ from: ALICE, to: BOB, value: hex(ETHER), status: "success", category: "write", kind: "blockchain", origin: "rpc", rpc_method: "eth_sendTransaction", reverted: false, error_reason: null, gas_used: "0x5208" });
+    expect(viaRpc).toMatchObject({
+      from: ALICE,
+      to: BOB,
+      value: hex(ETHER),
+      status: "success",
+      category: "write",
+      kind: "blockchain",
+      origin: "rpc",
+      rpc_method: "eth_sendTransaction",
+      reverted: false,
+      error_reason: null,
+      gas_used: "0x5208",
+    });
     expect(viaRpc.block_number).toBe("0x1235");
 
     const token = artifact("ProbeToken");
@@ -126,7 +143,9 @@ describe("anvil engine", () => {
   });
 
   test("an unknown vnet is a 404", async () => {
-    await expect(engine.rpc("0b6a1c2e-0000-4000-8000-000000000000", { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin")).rejects.toMatchObject({
+    await expect(
+      engine.rpc("0b6a1c2e-0000-4000-8000-000000000000", { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin"),
+    ).rejects.toMatchObject({
       status: 404,
     });
     await expect(engine.simulateOnVnet("0b6a1c2e-0000-4000-8000-000000000000", {})).rejects.toBeInstanceOf(ChainRequestError);
@@ -147,7 +166,9 @@ describe("anvil engine", () => {
       await again.destroyVnets([other.vnetId]);
       expect(restarted.some(processAlive)).toBe(false);
       expect(existsSync(join(dataDir, "chains", `${other.vnetId}.json`))).toBe(false);
-      await expect(again.rpc(other.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin")).rejects.toMatchObject({ status: 404 });
+      await expect(again.rpc(other.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin")).rejects.toMatchObject({
+        status: 404,
+      });
     } finally {
       await again.close();
     }

@@ -32,7 +32,10 @@ export class TestChainHost implements ChainHost {
   }
 
   /** Creates an environment: one vnet per network, peers of each other; returns their specs in order. */
-  createEnvironment(networks: readonly TestNetwork[], bridge: { relayMode: RelayMode; delaySeconds: number } | null = null): VnetChainSpec[] {
+  createEnvironment(
+    networks: readonly TestNetwork[],
+    bridge: { relayMode: RelayMode; delaySeconds: number } | null = null,
+  ): VnetChainSpec[] {
     const environmentId = randomUUID();
     const instanceId = randomUUID();
     const ids = networks.map(() => randomUUID());
@@ -49,7 +52,11 @@ export class TestChainHost implements ChainHost {
       peers: ids.flatMap((id, j) => (j === i ? [] : [{ vnetId: id, chainId: chainIds[j] }])),
     }));
     const insert = this.db.prepare("INSERT INTO test_vnets (id, spec) VALUES (?, ?)");
-    for (const spec of specs) insert.run(spec.vnetId, JSON.stringify(spec, (_key, value) => (typeof value === "bigint" ? `${value}n` : value)));
+    for (const spec of specs)
+      insert.run(
+        spec.vnetId,
+        JSON.stringify(spec, (_key, value) => (typeof value === "bigint" ? `${value}n` : value)),
+      );
     return specs;
   }
 
@@ -60,12 +67,16 @@ export class TestChainHost implements ChainHost {
   resolveVnet(vnetId: string): VnetChainSpec | undefined {
     const row = this.db.prepare("SELECT spec FROM test_vnets WHERE id = ?").get(vnetId) as { spec: string } | undefined;
     return row
-      ? (JSON.parse(row.spec, (_key, value) => (typeof value === "string" && /^[0-9]+n$/.test(value) ? BigInt(value.slice(0, -1)) : value)) as VnetChainSpec)
+      ? (JSON.parse(row.spec, (_key, value) =>
+          typeof value === "string" && /^[0-9]+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
+        ) as VnetChainSpec)
       : undefined;
   }
 
   recordTransaction(transaction: Transaction): void {
-    this.db.prepare("INSERT INTO test_transactions (hash, vnet_id, record) VALUES (?, ?, ?)").run(transaction.tx_hash, transaction.vnet_id, JSON.stringify(transaction));
+    this.db
+      .prepare("INSERT INTO test_transactions (hash, vnet_id, record) VALUES (?, ?, ?)")
+      .run(transaction.tx_hash, transaction.vnet_id, JSON.stringify(transaction));
   }
 
   /** Recorded transactions of a vnet, oldest first. */

@@ -30,7 +30,8 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
 }
-const rpcUrl = (name: "Admin RPC" | "Public RPC", index = 0) => environment.active_instance.vnets[index].rpcs.find((r) => r.name === name)!.url;
+const rpcUrl = (name: "Admin RPC" | "Public RPC", index = 0) =>
+  environment.active_instance.vnets[index].rpcs.find((r) => r.name === name)!.url;
 const clientOf = (url: string) => createPublicClient({ transport: http(url) });
 const instancePath = () => `/environments/${environment.id}/instance/${environment.active_instance.id}`;
 const engineOf = (s: TestService) => s.app.service.engine as BackendChainEngine;
@@ -40,7 +41,11 @@ beforeAll(async () => {
   environment = await call<Environment>("POST", api("/environments"), {
     display_name: "chains http",
     network_configs: [
-      { network_id: "1", chain_config_overrides: { chain_id: "73571" }, accounts: [{ address: deployer.address, balance: "0x56bc75e2d63100000" }] },
+      {
+        network_id: "1",
+        chain_config_overrides: { chain_id: "73571" },
+        accounts: [{ address: deployer.address, balance: "0x56bc75e2d63100000" }],
+      },
       { network_id: "10" },
     ],
   });
@@ -59,14 +64,21 @@ test("the RPC URLs answer with the chain id override and the prefunded balance",
 });
 
 test("a contract deployed and called with signed transactions through the Public RPC, and recorded", async () => {
-  const chain = { id: 73571, name: "vnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl("Public RPC")] } } };
+  const chain = {
+    id: 73571,
+    name: "vnet",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl("Public RPC")] } },
+  };
   const wallet = createWalletClient({ account: deployer, chain, transport: http(rpcUrl("Public RPC")) });
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl("Public RPC")) });
   const deployHash = await wallet.deployContract({ abi: token.abi, bytecode: token.bytecode });
   const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash: deployHash });
   const mintHash = await wallet.writeContract({ address: contractAddress!, abi: token.abi, functionName: "mint", args: [OTHER, 12n] });
   await publicClient.waitForTransactionReceipt({ hash: mintHash });
-  expect(await publicClient.readContract({ address: contractAddress!, abi: token.abi, functionName: "balanceOf", args: [OTHER] })).toBe(12n);
+  expect(await publicClient.readContract({ address: contractAddress!, abi: token.abi, functionName: "balanceOf", args: [OTHER] })).toBe(
+    12n,
+  );
 
   const transactions = await call<Transaction[]>("GET", api(`${instancePath()}/transactions?kind=blockchain`));
   expect(transactions.map((t) => [t.tx_hash, t.to === null, t.function_name])).toEqual([
@@ -74,13 +86,25 @@ test("a contract deployed and called with signed transactions through the Public
     [deployHash, true, null],
   ]);
   const transaction = await call<Transaction>("GET", api(`${instancePath()}/transactions/${mintHash}`));
-  expect(transaction).toMatchObject({ tx_hash: mintHash, origin: "rpc", rpc_method: "eth_sendRawTransaction", category: "write", kind: "blockchain", status: "success" });
+  expect(transaction).toMatchObject({
+    tx_hash: mintHash,
+    origin: "rpc",
+    rpc_method: "eth_sendRawTransaction",
+    category: "write",
+    kind: "blockchain",
+    status: "success",
+  });
   expect(transaction.dashboard_url).toBe(`${service.baseUrl}/explorer/${transaction.vnet_id}/tx/${mintHash}`);
-  expect(transaction.logs![0]).toMatchObject({ name: "Transfer", inputs: [expect.anything(), { name: "to", type: "address", value: OTHER }, { name: "value", type: "uint256", value: "12" }] });
+  expect(transaction.logs![0]).toMatchObject({
+    name: "Transfer",
+    inputs: [expect.anything(), { name: "to", type: "address", value: OTHER }, { name: "value", type: "uint256", value: "12" }],
+  });
 });
 
 test("the Public RPC refuses cheatcodes; the Admin RPC runs tenderly_setBalance and records it", async () => {
-  await expect(clientOf(rpcUrl("Public RPC")).request({ method: "anvil_setBalance" as "eth_chainId", params: [OTHER, "0x1"] as never })).rejects.toMatchObject({
+  await expect(
+    clientOf(rpcUrl("Public RPC")).request({ method: "anvil_setBalance" as "eth_chainId", params: [OTHER, "0x1"] as never }),
+  ).rejects.toMatchObject({
     code: -32601,
   });
   const admin = clientOf(rpcUrl("Admin RPC"));
@@ -88,7 +112,13 @@ test("the Public RPC refuses cheatcodes; the Admin RPC runs tenderly_setBalance 
   expect(await clientOf(rpcUrl("Public RPC")).getBalance({ address: OTHER })).toBe(parseEther("1"));
   const transactions = await call<Transaction[]>("GET", api(`${instancePath()}/transactions?kind=cheatcode`));
   expect(transactions).toHaveLength(1);
-  expect(transactions[0]).toMatchObject({ to: OTHER, kind: "cheatcode", category: "write", rpc_method: "tenderly_setBalance", status: "success" });
+  expect(transactions[0]).toMatchObject({
+    to: OTHER,
+    kind: "cheatcode",
+    category: "write",
+    rpc_method: "tenderly_setBalance",
+    status: "success",
+  });
 });
 
 test("the API sends transactions and simulates at vnet and instance level", async () => {
@@ -96,7 +126,13 @@ test("the API sends transactions and simulates at vnet and instance level", asyn
   const transaction = await call<Transaction>("POST", api(`${instancePath()}/vnet/${vnetId}/transactions`), {
     callArgs: { from: OTHER, to: deployer.address, value: "0x1" },
   });
-  expect(transaction).toMatchObject({ from: OTHER, to: deployer.address.toLowerCase(), status: "success", category: "write", origin: "api" });
+  expect(transaction).toMatchObject({
+    from: OTHER,
+    to: deployer.address.toLowerCase(),
+    status: "success",
+    category: "write",
+    origin: "api",
+  });
   const head = await clientOf(rpcUrl("Public RPC")).getBlockNumber();
   const sim = await call<{ status: boolean; blockNumber: string; trace: unknown[] }>(
     "POST",
@@ -104,9 +140,13 @@ test("the API sends transactions and simulates at vnet and instance level", asyn
     { callArgs: { from: OTHER, to: deployer.address, value: "0x2" } },
   );
   expect(sim).toMatchObject({ status: true, blockNumber: `0x${head.toString(16)}` });
-  const instanceSim = await call<{ stateChanges: { address: string; field: string }[] }>("POST", api(`${instancePath()}/vnet/${vnetId}/transactions/simulate`), {
-    callArgs: { from: OTHER, to: deployer.address, value: "0x2" },
-  });
+  const instanceSim = await call<{ stateChanges: { address: string; field: string }[] }>(
+    "POST",
+    api(`${instancePath()}/vnet/${vnetId}/transactions/simulate`),
+    {
+      callArgs: { from: OTHER, to: deployer.address, value: "0x2" },
+    },
+  );
   expect(instanceSim.stateChanges.map((c) => [c.address, c.field])).toEqual(
     expect.arrayContaining([
       [OTHER, "balance"],
@@ -134,6 +174,10 @@ test("chain state survives a restart of the service, and deleting the environmen
   expect(pids.every(processAlive)).toBe(true);
   await call("DELETE", api(`/environments/${environment.id}`));
   expect(pids.some(processAlive)).toBe(false);
-  const gone = await fetch(rpcUrl("Public RPC"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
+  const gone = await fetch(rpcUrl("Public RPC"), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
+  });
   expect(gone.status).toBe(404);
 });

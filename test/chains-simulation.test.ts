@@ -109,7 +109,9 @@ test("block and state overrides take effect", async () => {
   });
   expect(sim.status).toBe(true);
   expect(sim.blockNumber).toBe("0x5f5e100");
-  const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] }) as { args: unknown };
+  const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] }) as {
+    args: unknown;
+  };
   expect(event.args).toEqual({ blockNumber: 100_000_000n, timestamp: 0x7fffffffn, senderBalance: 42n * ETHER });
   expect(await rpc("eth_getBalance", [BOB, "latest"])).toBe("0x0");
 });
@@ -121,9 +123,14 @@ test("blockNumber runs on the state of an earlier block", async () => {
   });
   expect(before.status).toBe(false); // the probe had no tokens yet
   expect(before.blockNumber).toBe(hex(mintBlock - 1n));
-  const after = await engine.simulateOnVnet(vnet.vnetId, { callArgs: { from: ALICE, to: probeAddress, data: runCall(1n) }, blockNumber: hex(mintBlock) });
+  const after = await engine.simulateOnVnet(vnet.vnetId, {
+    callArgs: { from: ALICE, to: probeAddress, data: runCall(1n) },
+    blockNumber: hex(mintBlock),
+  });
   expect(after.status).toBe(true);
-  await expect(engine.simulateOnVnet(vnet.vnetId, { callArgs: { from: ALICE, to: probeAddress }, blockNumber: "0xffffff" })).rejects.toMatchObject({
+  await expect(
+    engine.simulateOnVnet(vnet.vnetId, { callArgs: { from: ALICE, to: probeAddress }, blockNumber: "0xffffff" }),
+  ).rejects.toMatchObject({
     status: 400,
     field: "/blockNumber",
   });
@@ -138,7 +145,13 @@ test("the instance simulation reports state changes", async () => {
   const byAddress = (a: string) => sim.stateChanges.filter((c) => c.address === a);
   expect(byAddress(ALICE)).toEqual([{ address: ALICE, field: "nonce", previous: hex(nonce), next: hex(nonce + 1n) }]);
   expect(byAddress(probeAddress)).toEqual([
-    { address: probeAddress, field: "storage", slot: `0x${"0".repeat(64)}`, previous: `0x${counter.toString(16).padStart(64, "0")}`, next: `0x${(counter + 1n).toString(16).padStart(64, "0")}` },
+    {
+      address: probeAddress,
+      field: "storage",
+      slot: `0x${"0".repeat(64)}`,
+      previous: `0x${counter.toString(16).padStart(64, "0")}`,
+      next: `0x${(counter + 1n).toString(16).padStart(64, "0")}`,
+    },
   ]);
   expect(byAddress(tokenAddress).map((c) => c.field)).toEqual(["storage", "storage"]); // two balances
   const transfer = await engine.simulateOnInstanceVnet(vnet.vnetId, { callArgs: { from: ALICE, to: BOB, value: hex(ETHER) } });
@@ -152,12 +165,17 @@ test("simulations and transactions running at once never see each other's state"
     Array.from({ length: 30 }, (_, i) =>
       i % 3 === 0
         ? engine.sendTransaction(vnet.vnetId, { from: ALICE, to: BOB, value: "0x1" })
-        : engine.simulateOnVnet(vnet.vnetId, { callArgs: { from: BOB, to: probeAddress, data: observe }, stateOverrides: { [BOB]: { balance: hex(i) } } }),
+        : engine.simulateOnVnet(vnet.vnetId, {
+            callArgs: { from: BOB, to: probeAddress, data: observe },
+            stateOverrides: { [BOB]: { balance: hex(i) } },
+          }),
     ),
   );
   const sims = work.filter((w): w is Awaited<ReturnType<typeof engine.simulateOnVnet>> => "trace" in w);
   for (const [i, sim] of sims.entries()) {
-    const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] }) as { args: unknown };
+    const event = decodeEventLog({ abi: probe.abi, data: sim.logs[0].raw.data as Hex, topics: sim.logs[0].raw.topics as [Hex] }) as {
+      args: unknown;
+    };
     const expected = [...Array(30).keys()].filter((k) => k % 3 !== 0)[i];
     expect((event.args as { senderBalance: bigint }).senderBalance).toBe(BigInt(expected));
   }
@@ -168,9 +186,25 @@ test("simulations and transactions running at once never see each other's state"
 test("project-level simulation runs on a replica of the network: the documented { transaction, simulation, contracts }", async () => {
   // An offline replica is a fresh chain: nobody holds funds there.
   const result = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, value: "0", input: "0x", block_number: 12345 });
-  expect(result.simulation).toMatchObject({ network_id: "137", block_number: 12345, from: ALICE, to: BOB, value: "0x0", status: true, gas_used: 21000, logs: [] });
+  expect(result.simulation).toMatchObject({
+    network_id: "137",
+    block_number: 12345,
+    from: ALICE,
+    to: BOB,
+    value: "0x0",
+    status: true,
+    gas_used: 21000,
+    logs: [],
+  });
   expect(result.simulation.trace).toHaveLength(1);
-  expect(result.transaction).toMatchObject({ network_id: "137", from: ALICE, to: BOB, status: true, gas_used: 21000, transaction_info: { logs: [] } });
+  expect(result.transaction).toMatchObject({
+    network_id: "137",
+    from: ALICE,
+    to: BOB,
+    status: true,
+    gas_used: 21000,
+    transaction_info: { logs: [] },
+  });
   expect(result.transaction.transaction_info.call_trace).toMatchObject({ type: "CALL", from: ALICE, to: BOB, calls: [] });
   expect(result.contracts).toEqual([]);
   // A valid request that cannot run is the spec's 402, naming no field the endpoint lacks.
@@ -184,7 +218,12 @@ test("project simulation: every field optional (network 1, the zero address); ac
   const bare = await engine.simulateOnNetwork({});
   expect(bare.simulation).toMatchObject({ network_id: "1", from: "0x0000000000000000000000000000000000000000", status: true });
   const plain = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB });
-  const listed = await engine.simulateOnNetwork({ network_id: "137", from: ALICE, to: BOB, access_list: [{ address: BOB, storage_keys: [`0x${"0".repeat(64)}`] }] });
+  const listed = await engine.simulateOnNetwork({
+    network_id: "137",
+    from: ALICE,
+    to: BOB,
+    access_list: [{ address: BOB, storage_keys: [`0x${"0".repeat(64)}`] }],
+  });
   // EIP-2930: 2400 gas per address and 1900 per storage key, paid up front.
   expect(listed.simulation.gas_used - plain.simulation.gas_used).toBe(2400 + 1900);
   expect(listed.transaction.access_list).toEqual([{ address: BOB, storage_keys: [`0x${"0".repeat(64)}`] }]);
@@ -196,7 +235,17 @@ test("project simulation: every field optional (network 1, the zero address); ac
 test("project simulation at a transaction_index runs after the block's earlier transactions, not after the whole block", async () => {
   const FRESH = "0x00000000000000000000000000000000000f4e55";
   // Put two transactions in one block of the replica: ALICE pays FRESH 0.5 ether, twice.
-  const replicas = (engine as unknown as { replicas: { use<T>(key: string, mode: "exclusive", work: (node: { rpc: { request<R>(m: string, p?: unknown[]): Promise<R> } }) => Promise<T>): Promise<T> } }).replicas;
+  const replicas = (
+    engine as unknown as {
+      replicas: {
+        use<T>(
+          key: string,
+          mode: "exclusive",
+          work: (node: { rpc: { request<R>(m: string, p?: unknown[]): Promise<R> } }) => Promise<T>,
+        ): Promise<T>;
+      };
+    }
+  ).replicas;
   const block = await replicas.use("10", "exclusive", async (node) => {
     const call = <R>(method: string, params: unknown[] = []) => node.rpc.request<R>(method, params);
     await call("anvil_setBalance", [ALICE, "0x1bc16d674ec80000"]);
@@ -212,7 +261,13 @@ test("project simulation at a transaction_index runs after the block's earlier t
   const pay = { network_id: "10", from: FRESH, to: BOB, value: "0x9b6e64a8ec60000", block_number: block };
   await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 0 })).rejects.toMatchObject({ status: 402 });
   await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 1 })).rejects.toMatchObject({ status: 402 });
-  expect((await engine.simulateOnNetwork({ ...pay, transaction_index: 2 })).transaction).toMatchObject({ status: true, transaction_index: 2 });
+  expect((await engine.simulateOnNetwork({ ...pay, transaction_index: 2 })).transaction).toMatchObject({
+    status: true,
+    transaction_index: 2,
+  });
   expect((await engine.simulateOnNetwork(pay)).simulation.status).toBe(true);
-  await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 3 })).rejects.toMatchObject({ status: 400, field: "/transaction_index" });
+  await expect(engine.simulateOnNetwork({ ...pay, transaction_index: 3 })).rejects.toMatchObject({
+    status: 400,
+    field: "/transaction_index",
+  });
 });

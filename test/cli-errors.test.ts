@@ -11,9 +11,7 @@ import { startTestService, type TestService } from "./helpers/service";
 
 /** The CLI's error output is one line (plus the --verbose hint). */
 function errorLines(result: CliResult): string[] {
-  return result.stderr
-    .split("\n")
-    .filter((line) => line.startsWith("chainform "));
+  return result.stderr.split("\n").filter((line) => line.startsWith("chainform "));
 }
 
 /** A port nothing listens on: bound, then released. */
@@ -64,7 +62,10 @@ describe("chainform error messages", () => {
       ],
     });
     const up = await runCli(["up", "--port", String(port), workDir], { env: { CHAINFORM_BASE_URL: undefined } });
-    expect({ code: up.code, line: errorLines(up).at(-1) }).toEqual({ code: 1, line: expect.stringMatching(/^chainform up: port \d+ on 127\.0\.0\.1 is already in use/) });
+    expect({ code: up.code, line: errorLines(up).at(-1) }).toEqual({
+      code: 1,
+      line: expect.stringMatching(/^chainform up: port \d+ on 127\.0\.0\.1 is already in use/),
+    });
   }, 60_000);
 
   it("https:// against the plain-HTTP service: says to use http://, at once (one attempt, exit 1)", async () => {
@@ -142,7 +143,9 @@ describe("chainform error messages", () => {
     writeFileSync(join(noCommand, "cdktf.json"), JSON.stringify({ language: "typescript" }));
     const empty = await runCli(["deploy", noCommand], { env: serviceEnv(service) });
     expect(empty.code).toBe(1);
-    expect(errorLines(empty)[0]).toBe(`chainform deploy: ${join(noCommand, "cdktf.json")} has no "app" command: add one, e.g. "app": "npx tsx main.ts"`);
+    expect(errorLines(empty)[0]).toBe(
+      `chainform deploy: ${join(noCommand, "cdktf.json")} has no "app" command: add one, e.g. "app": "npx tsx main.ts"`,
+    );
   });
 
   it("an app that fails to synthesize: says so and shows the app's error", async () => {
@@ -152,7 +155,12 @@ describe("chainform error messages", () => {
     writeFileSync(join(broken, "main.js"), 'throw new Error("the app is broken on purpose");\n');
     const result = await runCli(["deploy", broken], { env: serviceEnv(service) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${broken} exited 1\\): Error: the app is broken on purpose$`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${broken} exited 1\\): Error: the app is broken on purpose$`,
+        "m",
+      ),
+    );
   });
 
   it("a construct that rejects its input: the construct's message alone, no stack trace, no problems dump", async () => {
@@ -173,7 +181,11 @@ app.synth();
     const result = await runCli(["deploy", invalid], { env: serviceEnv(service) });
     expect(result.code).toBe(1);
     const [line, ...rest] = errorLines(result);
-    expect(line).toMatch(new RegExp(`^chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${invalid} exited 1\\): ChainformValidationError: \\[ci/environment\\] networks\\[0\\]\\.accounts\\[0\\]: address "0x12" is not an address`));
+    expect(line).toMatch(
+      new RegExp(
+        `^chainform deploy: synthesizing the app failed \\(\`node main.js\` in ${invalid} exited 1\\): ChainformValidationError: \\[ci/environment\\] networks\\[0\\]\\.accounts\\[0\\]: address "0x12" is not an address`,
+      ),
+    );
     expect(result.stderr).toMatch(/0x12/);
     expect(rest).toEqual([]);
     expect(result.stderr).not.toMatch(/^\s+at |problems: \[|Node\.js v/m);
@@ -197,7 +209,9 @@ app.synth();
   it("bad usage: one line and exit 2", async () => {
     const unknownFlag = await runCli(["environments", "--colour"], { env: serviceEnv(service) });
     expect(unknownFlag.code).toBe(2);
-    expect(errorLines(unknownFlag)).toEqual(["chainform environments: unknown option --colour: `chainform environments --help` lists the options"]);
+    expect(errorLines(unknownFlag)).toEqual([
+      "chainform environments: unknown option --colour: `chainform environments --help` lists the options",
+    ]);
     const mistyped = await runCli(["deploy", "--stak", "ci", "some/app"]);
     expect(mistyped.code).toBe(2);
     expect(mistyped.stderr).toBe("chainform deploy: unknown option --stak: `chainform deploy --help` lists the options\n");
@@ -215,7 +229,23 @@ app.synth();
   it("--help and --version", async () => {
     const help = await runCli(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["init", "up", "deploy", "plan", "destroy", "outputs", "teardown", "environments", "networks", "projects", "channels", "action", "serve", "token", "terraformrc"]) {
+    for (const command of [
+      "init",
+      "up",
+      "deploy",
+      "plan",
+      "destroy",
+      "outputs",
+      "teardown",
+      "environments",
+      "networks",
+      "projects",
+      "channels",
+      "action",
+      "serve",
+      "token",
+      "terraformrc",
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S`, "m"));
     }
     const teardownHelp = await runCli(["teardown", "--help"]);

@@ -9,7 +9,10 @@ import { assertCliBuilt, runCli } from "./helpers/cli";
 function flagsOf(usage: string): { line: string[]; listed: string[] } {
   const [head, ...rest] = usage.split("\n\n");
   const flags = (text: string) => [...new Set(text.match(/--[a-z][a-z-]*/g) ?? [])].sort();
-  const optionLines = rest.join("\n").split("\n").filter((line) => /^ {2}(--|[A-Z_]+ )/.test(line));
+  const optionLines = rest
+    .join("\n")
+    .split("\n")
+    .filter((line) => /^ {2}(--|[A-Z_]+ )/.test(line));
   return { line: flags(head), listed: flags(optionLines.map((line) => line.trim().split(/\s{2,}/)[0]).join(" ")) };
 }
 

@@ -48,7 +48,10 @@ describe("chainform lookups", () => {
   it("environments: every page, newest first, without Admin RPC URLs even in JSON", async () => {
     const client = clientFor(service);
     try {
-      await createEnvironments(client, Array.from({ length: 105 }, (_, i) => `lookup-${String(i).padStart(3, "0")}`));
+      await createEnvironments(
+        client,
+        Array.from({ length: 105 }, (_, i) => `lookup-${String(i).padStart(3, "0")}`),
+      );
       const environments = await json<Environment[]>("environments");
       expect(environments).toHaveLength(105);
       const rpcs = environments.flatMap((e) => e.active_instance.vnets.flatMap((v) => v.rpcs));
@@ -69,7 +72,8 @@ describe("chainform lookups", () => {
 
   it("action stop: stops the running action; an unknown id is a 404 line", async () => {
     // The API has no list of actions: read the seeded running one's id from the store.
-    const running = service.app.service.store.db.prepare("SELECT id, name FROM actions WHERE status = 'running'").get() as Web3Action | undefined;
+    const running = service.app.service.store.db.prepare("SELECT id, name FROM actions WHERE status = 'running'").get() as
+      Web3Action | undefined;
     expect(running).toBeDefined();
     const stopped = await json<Web3Action>("action", "stop", running!.id);
     expect(stopped).toEqual({ id: running!.id, name: running!.name, status: "stopped" });
@@ -85,4 +89,3 @@ describe("chainform lookups", () => {
     expect(usage.stderr).toBe("chainform action: expected `action stop ID`, got `action start`\n");
   });
 });
-

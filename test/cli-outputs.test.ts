@@ -64,14 +64,19 @@ describe("chainform outputs", () => {
   it("before a deploy: synthesizes the app, then says to deploy first", async () => {
     const result = await cli(["outputs", app]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^chainform outputs: stack ci was never deployed \(terraform init has not run in .*\): deploy it first \(`chainform deploy .*`\)$/m);
+    expect(result.stderr).toMatch(
+      /^chainform outputs: stack ci was never deployed \(terraform init has not run in .*\): deploy it first \(`chainform deploy .*`\)$/m,
+    );
   });
 
   it("synthesized but never deployed: one line saying to deploy, not terraform's box about init", async () => {
     const synthesized = mkdtempSync(join(tmpdir(), "chainform-cli-outputs-synth-"));
     try {
       writeFileSync(join(synthesized, "synth.js"), SYNTH);
-      execFileSync(process.execPath, ["synth.js"], { cwd: synthesized, env: { ...process.env, CDKTF_OUTDIR: join(synthesized, "cdktf.out") } });
+      execFileSync(process.execPath, ["synth.js"], {
+        cwd: synthesized,
+        env: { ...process.env, CDKTF_OUTDIR: join(synthesized, "cdktf.out") },
+      });
       writeFileSync(join(synthesized, "cdktf.json"), JSON.stringify({ app: "node synth.js" }));
       const result = await cli(["outputs", synthesized]);
       expect(result.code).toBe(1);
@@ -86,7 +91,14 @@ describe("chainform outputs", () => {
   it("deploy runs the pipeline step by step with timings, showing the plan", async () => {
     const result = await cli(["deploy", app]);
     expect(result.code).toBe(0);
-    for (const step of ["find terraform", "check the chainform service", `synthesize ${app}`, "terraform init", "terraform plan", "terraform apply"]) {
+    for (const step of [
+      "find terraform",
+      "check the chainform service",
+      `synthesize ${app}`,
+      "terraform init",
+      "terraform plan",
+      "terraform apply",
+    ]) {
       expect(result.stderr).toContain(`✓ ${step} (`);
     }
     expect(result.stderr).toMatch(/✓ deployed in \d/);
@@ -146,17 +158,24 @@ describe("chainform outputs", () => {
     });
 
     // With --include-sensitive inside GitHub Actions, the secret is masked for the rest of the job first.
-    const masked = await cli(["outputs", app, "--format", "github", "--include-sensitive"], { GITHUB_OUTPUT: githubOutput, GITHUB_ACTIONS: "true" });
+    const masked = await cli(["outputs", app, "--format", "github", "--include-sensitive"], {
+      GITHUB_OUTPUT: githubOutput,
+      GITHUB_ACTIONS: "true",
+    });
     expect(masked.code).toBe(0);
     expect(masked.stdout).toBe("::add-mask::http://127.0.0.1:8787/rpc/admin/s3cr3t-admin-secret\n");
-    expect(readFileSync(githubOutput, "utf8")).toMatch(/^mainnet_admin_rpc_url<<\S+\nhttp:\/\/127\.0\.0\.1:8787\/rpc\/admin\/s3cr3t-admin-secret\n/m);
+    expect(readFileSync(githubOutput, "utf8")).toMatch(
+      /^mainnet_admin_rpc_url<<\S+\nhttp:\/\/127\.0\.0\.1:8787\/rpc\/admin\/s3cr3t-admin-secret\n/m,
+    );
   });
 
   it("--format foundry and hardhat on a stack without a chainform environment: says what to use instead", async () => {
     for (const format of ["foundry", "hardhat"]) {
       const result = await cli(["outputs", app, "--format", format]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe(`chainform outputs: stack ci holds no chainform environment, so --format ${format} has no network to write: use --format json for its outputs\n`);
+      expect(result.stderr).toBe(
+        `chainform outputs: stack ci holds no chainform environment, so --format ${format} has no network to write: use --format json for its outputs\n`,
+      );
     }
   });
 

@@ -28,7 +28,8 @@ describe("prefunded accounts that pay gas", () => {
     return dir;
   };
   const cli = (args: string[]) => runCli(args, { env: serviceEnv(service), timeoutMs: 300_000 });
-  const outputs = async (dir: string) => JSON.parse(ok(await cli(["outputs", "--include-sensitive", dir]), "outputs").stdout) as Record<string, string>;
+  const outputs = async (dir: string) =>
+    JSON.parse(ok(await cli(["outputs", "--include-sensitive", dir]), "outputs").stdout) as Record<string, string>;
 
   beforeAll(async () => {
     assertCliBuilt();
@@ -59,7 +60,9 @@ describe("prefunded accounts that pay gas", () => {
     const failed = await cli(["deploy", dir]);
     expect({ code: failed.code, stderr: failed.stderr }).toEqual({
       code: 1,
-      stderr: expect.stringMatching(new RegExp(`1 RPC check\\(s\\) failed: .*${FUNDED_ACCOUNT.address} holds 0 wei and paid 0 wei .*was the account funded\\?`, "i")),
+      stderr: expect.stringMatching(
+        new RegExp(`1 RPC check\\(s\\) failed: .*${FUNDED_ACCOUNT.address} holds 0 wei and paid 0 wei .*was the account funded\\?`, "i"),
+      ),
     });
     ok(await cli(["destroy", dir]), "destroy");
   }, 600_000);

@@ -57,7 +57,9 @@ describe("chainform teardown", () => {
     // WHEN the environments are younger than the duration THEN nothing matches
     const none = await teardown("--older-than", "1h", "--yes");
     expect(none.code).toBe(TEARDOWN_EXIT.nothingToDo);
-    expect(none.stdout).toMatch(/Nothing to do: acme\/demo has 2 environment\(s\) and the selection \(environments created more than 60 min ago\) matches none\./);
+    expect(none.stdout).toMatch(
+      /Nothing to do: acme\/demo has 2 environment\(s\) and the selection \(environments created more than 60 min ago\) matches none\./,
+    );
     expect(await slugsOf(client)).toEqual(["young-a", "young-b"]);
     // WHEN they have grown older than it THEN they go
     await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -70,7 +72,9 @@ describe("chainform teardown", () => {
   it("--all with nothing there exits 3; without --yes and without a terminal it refuses (exit 2) and deletes nothing", async () => {
     const empty = await teardown("--all", "--yes");
     expect(empty.code).toBe(TEARDOWN_EXIT.nothingToDo);
-    expect(empty.stdout).toMatch(/Nothing to do: acme\/demo has 0 environment\(s\) and the selection \(every environment of the project\) matches none\./);
+    expect(empty.stdout).toMatch(
+      /Nothing to do: acme\/demo has 0 environment\(s\) and the selection \(every environment of the project\) matches none\./,
+    );
 
     await createEnvironments(client, ["pr-4-a"]);
     const refused = await teardown("--all");
@@ -96,11 +100,15 @@ describe("chainform teardown", () => {
     afterAll(async () => {
       await proxy?.close();
     });
-    const viaProxy = (...args: string[]) => runCli(["teardown", ...args], { env: { ...serviceEnv(service), CHAINFORM_BASE_URL: proxy.baseUrl } });
+    const viaProxy = (...args: string[]) =>
+      runCli(["teardown", ...args], { env: { ...serviceEnv(service), CHAINFORM_BASE_URL: proxy.baseUrl } });
 
     it("tears down 250 environments with 3 list calls and 3 batch deletes", async () => {
       // GIVEN 250 environments
-      const ids = await createEnvironments(client, Array.from({ length: 250 }, (_, i) => `bulk-${String(i).padStart(3, "0")}`));
+      const ids = await createEnvironments(
+        client,
+        Array.from({ length: 250 }, (_, i) => `bulk-${String(i).padStart(3, "0")}`),
+      );
       proxy.log.length = 0;
       // WHEN all are torn down
       const result = await viaProxy("--all", "--yes", "--json");
@@ -119,13 +127,18 @@ describe("chainform teardown", () => {
 
     it("reports a partial failure with exit 4 when one batch cannot be deleted, and a rerun finishes the job", async () => {
       // GIVEN 150 environments (two batches) and a service that fails the first batch delete on every attempt
-      await createEnvironments(client, Array.from({ length: 150 }, (_, i) => `part-${String(i).padStart(3, "0")}`));
+      await createEnvironments(
+        client,
+        Array.from({ length: 150 }, (_, i) => `part-${String(i).padStart(3, "0")}`),
+      );
       for (let attempt = 0; attempt <= DEFAULT_MAX_RETRIES; attempt++) proxy.inject("503", (r) => r.method === "DELETE");
       // WHEN torn down
       const result = await viaProxy("--prefix", "part-", "--yes");
       // THEN the other batch is deleted and the summary says what failed
       expect(result.code).toBe(TEARDOWN_EXIT.partialFailure);
-      expect(result.stdout).toMatch(/Partial failure: deleted 50 of 150; 100 could not be deleted \(the service answered 503.*\)\. Run the same command again to retry them\./);
+      expect(result.stdout).toMatch(
+        /Partial failure: deleted 50 of 150; 100 could not be deleted \(the service answered 503.*\)\. Run the same command again to retry them\./,
+      );
       expect(await slugsOf(client)).toHaveLength(100);
       // AND the same command removes the rest
       const rerun = await viaProxy("--prefix", "part-", "--yes");

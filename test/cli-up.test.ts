@@ -51,7 +51,9 @@ describe("chainform up", () => {
     expect(result.stdout).toMatch(/Plan: 1 to add, 0 to change, 0 to destroy\./);
     expect(result.stdout).toMatch(/^ENVIRONMENT +NETWORK +CHAIN ID +PUBLIC RPC URL$/m);
     for (const [networkId, chainId] of NETWORKS) {
-      expect(result.stdout).toMatch(new RegExp(`^pr-${pr}-multichain +.*\\(${networkId}\\) +${chainId} +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"));
+      expect(result.stdout).toMatch(
+        new RegExp(`^pr-${pr}-multichain +.*\\(${networkId}\\) +${chainId} +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"),
+      );
     }
     expect(result.stdout + result.stderr).not.toMatch(/rpc\/admin\/(?!\[redacted\])/);
     expect(result.stdout).not.toMatch(/ADMIN RPC URL/);

@@ -78,7 +78,9 @@ describe("environment creation through faults", () => {
   it("does not take a stranger's environment with the same caller-chosen slug for its own", async () => {
     await direct.createEnvironment({ display_name: "Stranger", slug: "contested", network_configs: [{ network_id: "8453" }] });
     proxy.inject("drop-before", isCreate);
-    const error = await client.createEnvironment({ display_name: "Mine", slug: "contested", network_configs: oneNetwork }).catch((e: unknown) => e);
+    const error = await client
+      .createEnvironment({ display_name: "Mine", slug: "contested", network_configs: oneNetwork })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, data: expect.objectContaining({ field: "/slug" }) });
     expect(await named("Mine")).toHaveLength(0);
   });
@@ -99,7 +101,9 @@ describe("other requests through faults", () => {
   });
 
   it("finishes a batch delete whose first attempt was cut off after the service acted", async () => {
-    const made = await Promise.all([1, 2, 3].map((i) => direct.createEnvironment({ display_name: "Batch gone", network_configs: oneNetwork, slug: `batch-gone-${i}` })));
+    const made = await Promise.all(
+      [1, 2, 3].map((i) => direct.createEnvironment({ display_name: "Batch gone", network_configs: oneNetwork, slug: `batch-gone-${i}` })),
+    );
     proxy.inject("drop-after", (r) => r.method === "DELETE");
     const result = await client.deleteEnvironments({ environmentIds: made.map((e) => e.id) });
     expect(result).toEqual({ requested: 3, deleted: 0, alreadyMissing: 3, batches: 1 });

@@ -63,10 +63,7 @@ describe("account and project operations", () => {
   });
 
   it("authenticates with Basic and Bearer as well as the key header", async () => {
-    for (const auth of [
-      { accessKey: service.keys.alice, authMode: "basic" as const },
-      { bearerToken: service.token("alice") },
-    ]) {
+    for (const auth of [{ accessKey: service.keys.alice, authMode: "basic" as const }, { bearerToken: service.token("alice") }]) {
       const other = createClient({ baseUrl: service.baseUrl, accountSlug: "acme", ...auth });
       await expect(other.listProjects()).resolves.toHaveLength(2);
       await other.close();
@@ -83,7 +80,12 @@ describe("account and project operations", () => {
     expect(forbidden).toMatchObject({ status: 403, slug: "insufficient_permissions", method: "POST" });
     expect((forbidden as ApiError).errorId).not.toBe("");
     await readOnly.close();
-    const outsider = createClient({ baseUrl: service.baseUrl, accessKey: service.keys.outsider, accountSlug: "acme", projectSlug: "secret-sauce" });
+    const outsider = createClient({
+      baseUrl: service.baseUrl,
+      accessKey: service.keys.outsider,
+      accountSlug: "acme",
+      projectSlug: "secret-sauce",
+    });
     await expect(outsider.listEnvironments()).rejects.toMatchObject({ status: 404, slug: "resource_not_found" });
     await outsider.close();
   });
@@ -130,7 +132,9 @@ describe("environments", () => {
   it("keeps a caller's slug and reports a taken one as 400 naming /slug", async () => {
     const env = await client.createEnvironment({ display_name: "Fixed", slug: "fixed-slug", network_configs: oneNetwork });
     expect(env.slug).toBe("fixed-slug");
-    const taken = await client.createEnvironment({ display_name: "Fixed", slug: "fixed-slug", network_configs: oneNetwork }).catch((e: unknown) => e);
+    const taken = await client
+      .createEnvironment({ display_name: "Fixed", slug: "fixed-slug", network_configs: oneNetwork })
+      .catch((e: unknown) => e);
     expect(taken).toMatchObject({ status: 400, slug: "bad_request", data: expect.objectContaining({ field: "/slug" }) });
     await client.deleteEnvironment({ environmentId: env.id });
   });
@@ -143,7 +147,11 @@ describe("environments", () => {
     const again = await client.ensureEnvironment(spec);
     expect(again).toMatchObject({ created: false, differences: [] });
     expect(again.environment.id).toBe(first.environment.id);
-    const drifted = await client.ensureEnvironment({ ...spec, network_configs: [{ network_id: "1", block_number: "0x200" }], bridge_config: { enabled: true } });
+    const drifted = await client.ensureEnvironment({
+      ...spec,
+      network_configs: [{ network_id: "1", block_number: "0x200" }],
+      bridge_config: { enabled: true },
+    });
     expect(drifted.created).toBe(false);
     // Only what the documented response shows is compared: the bridge is not in it.
     expect(drifted.differences).toEqual([{ path: "/network_configs/0/block_number", expected: "0x200", actual: "0x100" }]);
@@ -151,7 +159,9 @@ describe("environments", () => {
   });
 
   it("reports a 400 for an invalid create body with the field at fault", async () => {
-    const error = await client.createEnvironment({ display_name: "Bad", network_configs: [{ network_id: "999999999" }] }).catch((e: unknown) => e);
+    const error = await client
+      .createEnvironment({ display_name: "Bad", network_configs: [{ network_id: "999999999" }] })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, slug: "bad_request" });
     expect((error as ApiError).data?.["field"]).toMatch(/^\/network_configs\/0/);
   });
@@ -188,7 +198,10 @@ describe("pagination across 250 environments", () => {
     expect(result).toEqual({ requested: 251, deleted: 250, alreadyMissing: 1, batches: 3 });
     expect(events.filter((e) => e.method === "DELETE")).toHaveLength(3);
     await expect(client.listEnvironments()).resolves.toEqual([]);
-    await expect(client.deleteEnvironments({ environmentIds: ids.slice(0, 10) })).resolves.toMatchObject({ deleted: 0, alreadyMissing: 10 });
+    await expect(client.deleteEnvironments({ environmentIds: ids.slice(0, 10) })).resolves.toMatchObject({
+      deleted: 0,
+      alreadyMissing: 10,
+    });
   });
 });
 
@@ -229,9 +242,7 @@ describe("transactions and simulations on anvil chains", () => {
     expect(onVnet.blockNumber).toMatch(/^0x[0-9a-f]+$/);
     const onInstance = await client.simulateInstanceTransaction({ ...instance, vnetId, callArgs: { from, to, value: "0x1" } });
     expect(onInstance.status).toBe(true);
-    expect(onInstance.stateChanges).toEqual(
-      expect.arrayContaining([expect.objectContaining({ address: to, field: "balance" })]),
-    );
+    expect(onInstance.stateChanges).toEqual(expect.arrayContaining([expect.objectContaining({ address: to, field: "balance" })]));
     const before = await client.listTransactions(instance);
     await client.simulateVnetTransaction({ vnetId, callArgs: { from, to, value: "0x1" } });
     expect(await client.listTransactions(instance)).toHaveLength(before.length);
@@ -242,7 +253,9 @@ describe("transactions and simulations on anvil chains", () => {
     expect(simulation.simulation).toMatchObject({ network_id: "1" });
     const saved = await client.listSimulations({ perPage: 100 });
     expect(saved.map((s) => s.id)).toContain(simulation.simulation.id);
-    const unfunded = await client.simulateTransaction({ network_id: "1", from, to, value: "0xffffffffffffffffffff" }).catch((e: unknown) => e);
+    const unfunded = await client
+      .simulateTransaction({ network_id: "1", from, to, value: "0xffffffffffffffffffff" })
+      .catch((e: unknown) => e);
     expect(unfunded).toBeInstanceOf(ApiError);
     expect(unfunded).toMatchObject({ status: 402, slug: "request_failed" });
   }, 60_000);

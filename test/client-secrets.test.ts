@@ -78,7 +78,9 @@ describe("Admin RPC URLs", () => {
   it("redacts the secret from a timeout on the Admin RPC path", async () => {
     proxy.inject({ delayMs: 500 });
     const client = createClient({ baseUrl: proxy.baseUrl, timeoutMs: 100, maxRetries: 0 });
-    const error = await client.request({ method: "POST", path: secretPath, body: { jsonrpc: "2.0", id: 1, method: "eth_chainId" } }).catch((e: unknown) => e);
+    const error = await client
+      .request({ method: "POST", path: secretPath, body: { jsonrpc: "2.0", id: 1, method: "eth_chainId" } })
+      .catch((e: unknown) => e);
     await client.close();
     expect(error).toBeInstanceOf(TimeoutError);
     expectFreeOf(error, [secretPath.split("/").pop()!, adminUrl]);
@@ -87,10 +89,15 @@ describe("Admin RPC URLs", () => {
 
 it("pins the message of a real 404 from the service", async () => {
   const client = createClient({ baseUrl: service.baseUrl, accessKey: service.keys.alice, ...scope });
-  const error = (await client.getEnvironment({ environmentId: "00000000-0000-4000-8000-000000000000" }).catch((e: unknown) => e)) as ApiError;
+  const error = (await client
+    .getEnvironment({ environmentId: "00000000-0000-4000-8000-000000000000" })
+    .catch((e: unknown) => e)) as ApiError;
   await client.close();
   expect(error.errorId).toMatch(/\S/);
-  const stable = error.message.split(error.errorId).join("<error id>").replace(/chainform@\S+/, "chainform@<version>");
+  const stable = error.message
+    .split(error.errorId)
+    .join("<error id>")
+    .replace(/chainform@\S+/, "chainform@<version>");
   expect(stable).toMatchInlineSnapshot(`
 "environment 00000000-0000-4000-8000-000000000000 not found
 

@@ -14,7 +14,11 @@ describe("Check through terraform", () => {
     // GIVEN a synthesized stack
     const stack = new TerraformStack(Testing.app(), "checked");
     new ChainformProvider(stack, "chainform", { adoptExisting: true });
-    const env = new Environment(stack, "env", { displayName: "Checked", slug: "checked", networks: [{ networkId: Network.MAINNET, chainId: 73571 }] });
+    const env = new Environment(stack, "env", {
+      displayName: "Checked",
+      slug: "checked",
+      networks: [{ networkId: Network.MAINNET, chainId: 73571 }],
+    });
     new Check(stack, "chain-id", {
       assertions: [
         { condition: Op.eq(env.vnet(Network.MAINNET).chainId, "73571"), errorMessage: "This one holds." },

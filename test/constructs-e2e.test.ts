@@ -60,9 +60,17 @@ describe("multichain-ci example against the local service (terraform)", () => {
     await terraform("apply", "-auto-approve", "-input=false");
     const outputs = JSON.parse(await terraform("output", "-json")) as Record<string, { value: unknown; sensitive: boolean }>;
     // THEN every network has a public URL, a sensitive admin URL and its chain id
-    for (const [name, chainId] of [["mainnet", 73571], ["base", 84530], ["arbitrum", 42170]] as const) {
+    for (const [name, chainId] of [
+      ["mainnet", 73571],
+      ["base", 84530],
+      ["arbitrum", 42170],
+    ] as const) {
       expect(outputs[`${name}_rpc_url`].value).toEqual(expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/public/`)));
-      expect(outputs[`${name}_admin_rpc_url`]).toEqual({ value: expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/admin/`)), sensitive: true, type: "string" });
+      expect(outputs[`${name}_admin_rpc_url`]).toEqual({
+        value: expect.stringMatching(new RegExp(`^${service.baseUrl}/rpc/admin/`)),
+        sensitive: true,
+        type: "string",
+      });
       expect(outputs[`${name}_chain_id`].value).toBe(String(chainId));
       // AND the public RPC answers with that chain id
       const response = await fetch(outputs[`${name}_rpc_url`].value as string, {

@@ -22,7 +22,8 @@ function assertConstructsBuilt(): void {
   const sources = join(ROOT, "lib", "constructs");
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []);
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [join(dir, e.name)] : [],
+    );
   for (const source of walk(sources)) {
     const built = join(ROOT, "dist", "constructs", relative(sources, source).replace(/\.ts$/, ".js"));
     if (!existsSync(built) || statSync(built).mtimeMs < statSync(source).mtimeMs) {
@@ -78,12 +79,23 @@ describe("examples/cdktf/multichain-ci", () => {
     const output = JSON.parse(json).output as Record<string, { value: string; sensitive?: boolean }>;
     // THEN one public URL, one sensitive admin URL and one chain id per network, plus the environment's id and slug
     expect(Object.keys(output).sort()).toEqual([
-      "arbitrum_admin_rpc_url", "arbitrum_chain_id", "arbitrum_rpc_url",
-      "base_admin_rpc_url", "base_chain_id", "base_rpc_url",
-      "environment_id", "environment_slug",
-      "mainnet_admin_rpc_url", "mainnet_chain_id", "mainnet_rpc_url",
+      "arbitrum_admin_rpc_url",
+      "arbitrum_chain_id",
+      "arbitrum_rpc_url",
+      "base_admin_rpc_url",
+      "base_chain_id",
+      "base_rpc_url",
+      "environment_id",
+      "environment_slug",
+      "mainnet_admin_rpc_url",
+      "mainnet_chain_id",
+      "mainnet_rpc_url",
     ]);
-    for (const [name, networkId] of [["mainnet", "1"], ["base", "8453"], ["arbitrum", "42161"]]) {
+    for (const [name, networkId] of [
+      ["mainnet", "1"],
+      ["base", "8453"],
+      ["arbitrum", "42161"],
+    ]) {
       expect(output[`${name}_rpc_url`]).toEqual({ value: expect.stringMatching(new RegExp(`\\.public_rpc_urls\\["${networkId}"\\]\\}$`)) });
       expect(output[`${name}_admin_rpc_url`]).toEqual({
         value: expect.stringMatching(new RegExp(`\\.admin_rpc_urls\\["${networkId}"\\]\\}$`)),

@@ -24,7 +24,9 @@ describe("a mistyped network through terraform", () => {
       command: "plan",
       check(_ctx, result) {
         const output = (result.stdout + result.stderr).replace(/\s+/g, " ");
-        expect(output).toMatch(/Error: Unsupported network .*network_config\[1\]: \d+: "network_id": "84533" Network 84533 is not supported by the service\. Networks with Virtual Environments: 1 \(Mainnet\), .*8453 \(Base\)/);
+        expect(output).toMatch(
+          /Error: Unsupported network .*network_config\[1\]: \d+: "network_id": "84533" Network 84533 is not supported by the service\. Networks with Virtual Environments: 1 \(Mainnet\), .*8453 \(Base\)/,
+        );
         expect(output.match(/Error:/g)).toHaveLength(1);
       },
       expectError: /Unsupported network/,

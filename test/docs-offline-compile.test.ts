@@ -30,15 +30,25 @@ test("forge build --offline --use ./solc.cjs compiles a contract with npm's solc
     mkdirSync(join(dir, "src"));
     mkdirSync(join(dir, "home"));
     writeFileSync(join(dir, "foundry.toml"), '[profile.default]\nsrc = "src"\nout = "out"\n');
-    writeFileSync(join(dir, "src", "Counter.sol"), "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Counter { uint256 public count; function bump() external { count++; } }\n");
+    writeFileSync(
+      join(dir, "src", "Counter.sol"),
+      "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Counter { uint256 public count; function bump() external { count++; } }\n",
+    );
     writeFileSync(join(dir, "solc.cjs"), documentedWrapper());
     chmodSync(join(dir, "solc.cjs"), 0o755);
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules")); // `npm install --save-dev solc`, already here
-    await run(FORGE, ["build", "--offline", "--use", "./solc.cjs"], { cwd: dir, env: { ...process.env, HOME: join(dir, "home") }, timeout: 240_000 });
+    await run(FORGE, ["build", "--offline", "--use", "./solc.cjs"], {
+      cwd: dir,
+      env: { ...process.env, HOME: join(dir, "home") },
+      timeout: 240_000,
+    });
     const artifact = join(dir, "out", "Counter.sol", "Counter.json");
     expect(existsSync(artifact)).toBe(true);
     const loaded = loadArtifact(artifact);
-    expect("error" in loaded ? loaded.error : loaded.abi.map((item) => ("name" in item ? item.name : item.type)).sort()).toEqual(["bump", "count"]);
+    expect("error" in loaded ? loaded.error : loaded.abi.map((item) => ("name" in item ? item.name : item.type)).sort()).toEqual([
+      "bump",
+      "count",
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,15 +34,27 @@ async function api(method: string, path: string, body?: unknown): Promise<CallRe
 }
 
 async function createEnvironment(slug: string, networkConfig: Record<string, unknown>): Promise<CallResult> {
-  return api("POST", `/public${project}/environments`, { display_name: slug, slug, network_configs: [{ network_id: "1", ...networkConfig }] });
+  return api("POST", `/public${project}/environments`, {
+    display_name: slug,
+    slug,
+    network_configs: [{ network_id: "1", ...networkConfig }],
+  });
 }
 
 function adminUrl(environment: Environment): string {
   return environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 }
 
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+async function rpc(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: any; error?: { code: number; message: string } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const text = await response.text();
   answers.push(text);
   return JSON.parse(text);
@@ -116,7 +128,8 @@ test("without block_number the upstream's head is pinned at creation and returne
 
 test("Admin RPC, a transaction with its record, both simulations and the explorer work on forked state", async () => {
   const { history } = upstream;
-  const environment = (await createEnvironment("work", { block_number: hex(history.aliceTopped), explorer_config: { enabled: true } })).body as Environment;
+  const environment = (await createEnvironment("work", { block_number: hex(history.aliceTopped), explorer_config: { enabled: true } }))
+    .body as Environment;
   const url = adminUrl(environment);
   const vnet = environment.active_instance.vnets[0];
 
@@ -128,18 +141,27 @@ test("Admin RPC, a transaction with its record, both simulations and the explore
   // A transaction through the API: ALICE (impersonated) moves 10 of her forked tokens to CAROL.
   const transfer = encodeFunctionData({ abi: TOKEN.abi, functionName: "transfer", args: [CAROL, 10n] });
   await rpc(url, "tenderly_setBalance", [ALICE, "0xde0b6b3a7640000"]);
-  const sent = await api("POST", `/public${project}/environments/${environment.id}/instance/${environment.active_instance.id}/vnet/${vnet.id}/transactions`, {
-    callArgs: { from: ALICE, to: history.token, data: transfer },
-  });
+  const sent = await api(
+    "POST",
+    `/public${project}/environments/${environment.id}/instance/${environment.active_instance.id}/vnet/${vnet.id}/transactions`,
+    {
+      callArgs: { from: ALICE, to: history.token, data: transfer },
+    },
+  );
   expect(sent.status).toBe(200);
   expect(sent.body.status).toBe("success");
   expect(await tokenBalance(url, CAROL)).toBe(52n);
   expect(await tokenBalance(url, ALICE)).toBe(290n);
-  const records = await api("GET", `/public${project}/environments/${environment.id}/instance/${environment.active_instance.id}/transactions`);
+  const records = await api(
+    "GET",
+    `/public${project}/environments/${environment.id}/instance/${environment.active_instance.id}/transactions`,
+  );
   expect(records.body.map((t: { tx_hash: string }) => t.tx_hash)).toContain(sent.body.tx_hash);
 
   // Vnet simulation: the same transfer again, nothing kept.
-  const simulated = await api("POST", `${project}/vnets/${vnet.id}/transactions/simulate`, { callArgs: { from: ALICE, to: history.token, data: transfer } });
+  const simulated = await api("POST", `${project}/vnets/${vnet.id}/transactions/simulate`, {
+    callArgs: { from: ALICE, to: history.token, data: transfer },
+  });
   expect(simulated.status).toBe(200);
   expect(simulated.body.status).toBe(true);
   expect(await tokenBalance(url, CAROL)).toBe(52n);
@@ -166,13 +188,21 @@ test("the upstream received reads only, and its URL shows in no answer", () => {
 });
 
 test("an upstream of another chain is refused naming both ids; an unreachable one names the network; nothing is half-made", async () => {
-  const other = await startTestService({ forkUrls: { "1": upstream.url.replace("127.0.0.1", "localhost"), "10": upstream.url, "8453": "http://127.0.0.1:9/v2/sk-dead-key" } });
+  const other = await startTestService({
+    forkUrls: { "1": upstream.url.replace("127.0.0.1", "localhost"), "10": upstream.url, "8453": "http://127.0.0.1:9/v2/sk-dead-key" },
+  });
   try {
     const path = `/public/v1/account/${other.accountSlug}/project/${other.projectSlug}/environments`;
-    const wrong = await call(other, "POST", path, { as: "alice", body: { display_name: "wrong", network_configs: [{ network_id: "10" }] } });
+    const wrong = await call(other, "POST", path, {
+      as: "alice",
+      body: { display_name: "wrong", network_configs: [{ network_id: "10" }] },
+    });
     expect(wrong.status).toBe(502);
     expect(wrong.body.error.message).toMatch(/upstream of network 10 answers chain id 1, not 10/);
-    const dead = await call(other, "POST", path, { as: "alice", body: { display_name: "dead", network_configs: [{ network_id: "1" }, { network_id: "8453" }] } });
+    const dead = await call(other, "POST", path, {
+      as: "alice",
+      body: { display_name: "dead", network_configs: [{ network_id: "1" }, { network_id: "8453" }] },
+    });
     expect(dead.status).toBe(502);
     expect(dead.body.error.message).toMatch(/cannot fork network 8453: the upstream of network 8453 cannot be reached/);
     for (const text of [wrong.text, dead.text]) expect(text).not.toMatch(/sk-dead-key|sk-upstream/);
@@ -184,7 +214,10 @@ test("an upstream of another chain is refused naming both ids; an unreachable on
 });
 
 test("a slow upstream is bounded by a timeout that names the network", async () => {
-  const slow = await startTestService({ forkUrls: { "1": upstream.url }, createChainEngine: (host) => createAnvilEngine(host, { upstreamTimeoutMs: 300 }) });
+  const slow = await startTestService({
+    forkUrls: { "1": upstream.url },
+    createChainEngine: (host) => createAnvilEngine(host, { upstreamTimeoutMs: 300 }),
+  });
   upstream.delayMs = 2_000;
   try {
     const path = `/public/v1/account/${slow.accountSlug}/project/${slow.projectSlug}/environments`;

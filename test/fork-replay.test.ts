@@ -39,7 +39,10 @@ function environmentsPath(service: TestService): string {
 }
 
 async function create(service: TestService, networkConfig: Record<string, unknown>): Promise<Environment> {
-  const result = await call(service, "POST", environmentsPath(service), { as: "alice", body: { display_name: "replay", network_configs: [{ network_id: "1", ...networkConfig }] } });
+  const result = await call(service, "POST", environmentsPath(service), {
+    as: "alice",
+    body: { display_name: "replay", network_configs: [{ network_id: "1", ...networkConfig }] },
+  });
   if (result.status !== 200) throw new Error(`create failed: ${result.text}`);
   return result.body as Environment;
 }
@@ -52,11 +55,18 @@ const adminUrl = (environment: Environment) => environment.active_instance.vnets
 
 /** One call's answer as the bytes the RPC URL sent. */
 async function raw(url: string, method: string, params: unknown[]): Promise<string> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+  });
   return response.text();
 }
 
-const balanceOfCall = (holder: string) => ({ to: upstream.history.token, data: encodeFunctionData({ abi: TOKEN.abi, functionName: "balanceOf", args: [holder] }) });
+const balanceOfCall = (holder: string) => ({
+  to: upstream.history.token,
+  data: encodeFunctionData({ abi: TOKEN.abi, functionName: "balanceOf", args: [holder] }),
+});
 
 /** Reads of state no local change touches: they must answer the same bytes live and replayed. */
 const READS: [string, () => unknown[]][] = [
@@ -158,11 +168,18 @@ test("recorded live, replayed offline with the upstream gone: the same bytes; a 
   expect(missing.error.message).toMatch(new RegExp(`never recorded: eth_get\\w+ of account ${NOBODY} at block ${block} of network 1`, "i"));
   expect(missing.error.message).toMatch(/offline/);
   const unread = JSON.parse(await raw(replayUrl, "eth_call", [balanceOfCall(NOBODY), "latest"]));
-  expect(unread.error.message).toMatch(new RegExp(`never recorded: eth_getStorageAt of account ${upstream.history.token} slot 0x[0-9a-f]+ at block ${block}`, "i"));
+  expect(unread.error.message).toMatch(
+    new RegExp(`never recorded: eth_getStorageAt of account ${upstream.history.token} slot 0x[0-9a-f]+ at block ${block}`, "i"),
+  );
   const slot = JSON.parse(await raw(replayUrl, "eth_getStorageAt", [upstream.history.token, "0x77", "latest"]));
-  expect(slot.error.message).toMatch(new RegExp(`never recorded: eth_getStorageAt of account ${upstream.history.token} slot 0x77 at block ${block} of network 1`, "i"));
+  expect(slot.error.message).toMatch(
+    new RegExp(`never recorded: eth_getStorageAt of account ${upstream.history.token} slot 0x77 at block ${block} of network 1`, "i"),
+  );
   // A block never recorded cannot be forked offline, and says so before anything is made.
-  const other = await call(replay, "POST", environmentsPath(replay), { as: "alice", body: { display_name: "other", network_configs: [{ network_id: "1", block_number: hex(block + 1n) }] } });
+  const other = await call(replay, "POST", environmentsPath(replay), {
+    as: "alice",
+    body: { display_name: "other", network_configs: [{ network_id: "1", block_number: hex(block + 1n) }] },
+  });
   expect(other.status).toBe(502);
   expect(other.body.error.message).toMatch(new RegExp(`network 1 has no recordings at block ${block + 1n} and the service is offline`));
   expect(upstream.methods.length).toBe(before);

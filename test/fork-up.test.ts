@@ -27,23 +27,28 @@ describe("chainform up with the fork-mainnet app", () => {
   afterAll(async () => {
     await upstream?.close();
     rmSync(root, { recursive: true, force: true });
-    for (const file of readdirSync(APP)) if (file.startsWith(`terraform.fork-mainnet-${name}.tfstate`)) rmSync(join(APP, file), { force: true });
+    for (const file of readdirSync(APP))
+      if (file.startsWith(`terraform.fork-mainnet-${name}.tfstate`)) rmSync(join(APP, file), { force: true });
   });
 
   it("chainform serve takes CHAINFORM_FORK_URLS and --fork-cache: its environments fork the upstream", async () => {
     const cache = join(root, "serve-cache");
-    const serve = startCli(["serve", "--in-memory", "--port", "0", "--fork-cache", cache], { env: { CHAINFORM_FORK_URLS: `1=${upstream.url}` } });
+    const serve = startCli(["serve", "--in-memory", "--port", "0", "--fork-cache", cache], {
+      env: { CHAINFORM_FORK_URLS: `1=${upstream.url}` },
+    });
     let output = "";
     try {
-      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>((resolve, reject) => {
-        serve.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          const line = output.split("\n").find((l) => l.includes('"event":"ready"'));
-          if (line) resolve(JSON.parse(line));
-        });
-        serve.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-        serve.once("exit", (code) => reject(new Error(`chainform serve exited ${code}: ${output}`)));
-      });
+      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>(
+        (resolve, reject) => {
+          serve.stdout.on("data", (chunk: Buffer) => {
+            output += chunk.toString();
+            const line = output.split("\n").find((l) => l.includes('"event":"ready"'));
+            if (line) resolve(JSON.parse(line));
+          });
+          serve.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          serve.once("exit", (code) => reject(new Error(`chainform serve exited ${code}: ${output}`)));
+        },
+      );
       const response = await fetch(`${ready.baseUrl}/public/v1/account/${ready.accountSlug}/project/${ready.projectSlug}/environments`, {
         method: "POST",
         headers: { "x-access-key": ready.accessKey, "content-type": "application/json" },
@@ -52,7 +57,11 @@ describe("chainform up with the fork-mainnet app", () => {
       const environment = (await response.json()) as Environment;
       expect(environment.networks[0].block_number).toBe(`0x${upstream.history.head.toString(16)}`);
       const url = environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Public RPC")!.url;
-      const code = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [upstream.history.token, "latest"] }) });
+      const code = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getCode", params: [upstream.history.token, "latest"] }),
+      });
       expect(((await code.json()) as { result: string }).result.length).toBeGreaterThan(100);
     } finally {
       serve.kill("SIGTERM");
@@ -71,7 +80,9 @@ describe("chainform up with the fork-mainnet app", () => {
     });
     if (live.code !== 0) throw new Error(`up exited ${live.code}:\n${live.stderr}\n${live.stdout}`);
     expect(live.stdout).toMatch(/chainform_erc20_balance\.\S+ will be created/);
-    expect(live.stdout).toMatch(new RegExp(`^fork-mainnet-${name} +Mainnet \\(1\\) +73571 +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"));
+    expect(live.stdout).toMatch(
+      new RegExp(`^fork-mainnet-${name} +Mainnet \\(1\\) +73571 +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"),
+    );
     expect(live.stderr).toMatch(/✓ up: applied, checked and destroyed in/);
     // The fork read the upstream's token storage: it is the upstream's state, not a fresh chain.
     expect(upstream.methods).toContain("eth_getStorageAt");
@@ -79,7 +90,10 @@ describe("chainform up with the fork-mainnet app", () => {
     expect(live.stdout + live.stderr).not.toContain(UPSTREAM_SECRET);
 
     await upstream.close();
-    const replayed = await runCli(["up", APP, "--offline", "--fork-cache", cache], { env: { ...env, CDKTF_OUTDIR: join(root, "offline") }, timeoutMs: 300_000 });
+    const replayed = await runCli(["up", APP, "--offline", "--fork-cache", cache], {
+      env: { ...env, CDKTF_OUTDIR: join(root, "offline") },
+      timeoutMs: 300_000,
+    });
     if (replayed.code !== 0) throw new Error(`up --offline exited ${replayed.code}:\n${replayed.stderr}\n${replayed.stdout}`);
     expect(replayed.stderr).toMatch(/✓ up: applied, checked and destroyed in/);
   }, 620_000);

@@ -15,7 +15,9 @@ import { actionMetadata, readYaml } from "./helpers/actions-runner";
 import { ROOT } from "./helpers/cli";
 
 // ajv comes with fastify (a dependency); js-yaml with jest (see helpers/actions-runner.ts).
-const Ajv = require("ajv") as new (options: object) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown[] | null } };
+const Ajv = require("ajv") as new (options: object) => {
+  compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown[] | null };
+};
 const yaml = require("js-yaml") as { load(text: string): unknown };
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -25,14 +27,21 @@ const validateWorkflow = ajv.compile(JSON.parse(readFileSync(join(__dirname, "sc
 /** How chainform's own action is named in a workflow. */
 const OUR_ACTION = /^chainform\/chainform@/;
 
-type Workflow = { jobs: Record<string, { steps: { id?: string; uses?: string; with?: Record<string, unknown>; run?: string; env?: Record<string, unknown> }[] }> };
+type Workflow = {
+  jobs: Record<
+    string,
+    { steps: { id?: string; uses?: string; with?: Record<string, unknown>; run?: string; env?: Record<string, unknown> }[] }
+  >;
+};
 
 /** The workflows chainform ships: file name -> parsed YAML. */
 function workflows(): Record<string, unknown> {
   const found: Record<string, unknown> = {};
   const dir = join(ROOT, "examples", "github-actions");
-  for (const name of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n))) found[`examples/github-actions/${name}`] = readYaml(join(dir, name));
-  for (const template of INIT_TEMPLATES) found[`chainform init --template ${template}`] = yaml.load(initFiles(template, "payments", "1.0.0")[".github/workflows/chainform.yml"]);
+  for (const name of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)))
+    found[`examples/github-actions/${name}`] = readYaml(join(dir, name));
+  for (const template of INIT_TEMPLATES)
+    found[`chainform init --template ${template}`] = yaml.load(initFiles(template, "payments", "1.0.0")[".github/workflows/chainform.yml"]);
   return found;
 }
 
@@ -44,13 +53,15 @@ function workflowProblems(workflow: Workflow): string[] {
     const ids = new Map(job.steps.filter((s) => s.id).map((s) => [s.id!, s]));
     for (const step of job.steps) {
       if (step.uses && OUR_ACTION.test(step.uses)) {
-        for (const input of Object.keys(step.with ?? {})) if (!(input in metadata.inputs)) problems.push(`${jobName}: input ${input} is not declared`);
+        for (const input of Object.keys(step.with ?? {}))
+          if (!(input in metadata.inputs)) problems.push(`${jobName}: input ${input} is not declared`);
       }
       const text = JSON.stringify(step);
       for (const [, id, output] of text.matchAll(/steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)/g)) {
         const target = ids.get(id);
         if (!target) problems.push(`${jobName}: no step with id ${id}`);
-        else if (target.uses && OUR_ACTION.test(target.uses) && !(output in metadata.outputs)) problems.push(`${jobName}: output ${output} of ${id} is not declared`);
+        else if (target.uses && OUR_ACTION.test(target.uses) && !(output in metadata.outputs))
+          problems.push(`${jobName}: output ${output} of ${id} is not declared`);
       }
     }
   }
@@ -95,6 +106,10 @@ describe("GitHub Actions files", () => {
       },
     };
     expect(validateWorkflow(bad)).toBe(false);
-    expect(workflowProblems(bad)).toEqual(["test: input network is not declared", "test: no step with id chainfrom", "test: output mainnet_rpc of chainform is not declared"]);
+    expect(workflowProblems(bad)).toEqual([
+      "test: input network is not declared",
+      "test: no step with id chainfrom",
+      "test: output mainnet_rpc of chainform is not declared",
+    ]);
   });
 });

@@ -10,7 +10,11 @@ const ESLINT = join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
 
 /** The layer errors the project's ESLint (its own CLI, as `npm run lint` runs it) reports for `source` at `file`. */
 function layerErrors(file: string, source: string): string[] {
-  const run = spawnSync(process.execPath, [ESLINT, "--stdin", "--stdin-filename", file, "--format", "json"], { cwd: ROOT, input: source, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [ESLINT, "--stdin", "--stdin-filename", file, "--format", "json"], {
+    cwd: ROOT,
+    input: source,
+    encoding: "utf8",
+  });
   const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];
   return result.messages.filter((m) => m.ruleId === "chainform/layers").map((m) => m.message);
 }
@@ -19,17 +23,33 @@ describe("the import boundaries", () => {
   test.each([
     ["lib/client/planted.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n', "lib/service"],
     ["lib/constructs/planted.ts", 'import { createClient } from "../client";\nexport const x = createClient;\n', "lib/client"],
-    ["lib/terraform/protocol/planted.ts", 'import { Diagnostics } from "../framework/diagnostics";\nexport const x = Diagnostics;\n', "lib/terraform/framework"],
+    [
+      "lib/terraform/protocol/planted.ts",
+      'import { Diagnostics } from "../framework/diagnostics";\nexport const x = Diagnostics;\n',
+      "lib/terraform/framework",
+    ],
     ["lib/terraform/framework/planted.ts", 'export * from "../provider/provider";\n', "lib/terraform/provider"],
-    ["lib/terraform/provider/resources/planted.ts", 'const wire = require("../../protocol/cty/type");\nexport const x = wire;\n', "lib/terraform/protocol"],
+    [
+      "lib/terraform/provider/resources/planted.ts",
+      'const wire = require("../../protocol/cty/type");\nexport const x = wire;\n',
+      "lib/terraform/protocol",
+    ],
     ["lib/domain/planted.ts", 'export const load = () => import("../service/store");\n', "lib/service"],
     ["lib/domain/planted-schema.ts", 'import { Slug } from "../api/common";\nexport const x = Slug;\n', "lib/api"],
     ["lib/constructs/planted-schema.ts", 'import { Slug } from "../api/common";\nexport const x = Slug;\n', "lib/api"],
     ["lib/client/planted-schema.ts", 'import { Environment } from "../api";\nexport const x = Environment;\n', "lib/api"],
     ["lib/terraform/provider/planted-schema.ts", 'export { Address } from "../../api/common";\n', "lib/api"],
-    ["lib/service/planted.ts", 'import { ChainformProvider } from "../constructs/provider";\nexport const x = ChainformProvider;\n', "lib/constructs"],
+    [
+      "lib/service/planted.ts",
+      'import { ChainformProvider } from "../constructs/provider";\nexport const x = ChainformProvider;\n',
+      "lib/constructs",
+    ],
     ["lib/web/planted.ts", 'import { Store } from "../service/store";\nexport const x = Store;\n', "lib/service"],
-    ["lib/web/dashboard/planted.ts", 'import type { TransactionFilters } from "../../service/store/records";\nexport type X = TransactionFilters;\n', "lib/service"],
+    [
+      "lib/web/dashboard/planted.ts",
+      'import type { TransactionFilters } from "../../service/store/records";\nexport type X = TransactionFilters;\n',
+      "lib/service",
+    ],
     ["lib/web/planted-beside.ts", 'export { baseUrlOf } from "../service/routes/common";\n', "lib/service"],
     ["lib/service/planted-web.ts", 'import { Sessions } from "../web/dashboard/sessions";\nexport const x = Sessions;\n', "lib/web"],
   ])("%s: a planted import is refused", async (file, source, forbidden) => {
@@ -42,10 +62,22 @@ describe("the import boundaries", () => {
   });
 
   test("allow imports within a layer, of the domain, the API's types where allowed, and from tests", async () => {
-    expect(layerErrors("lib/client/planted.ts", 'import { isSlug } from "../domain";\nimport { BaseError } from "./errors/base";\nexport const x = [isSlug, BaseError];\n')).toEqual([]);
+    expect(
+      layerErrors(
+        "lib/client/planted.ts",
+        'import { isSlug } from "../domain";\nimport { BaseError } from "./errors/base";\nexport const x = [isSlug, BaseError];\n',
+      ),
+    ).toEqual([]);
     expect(layerErrors("lib/client/planted.ts", 'import type { Environment } from "../api";\nexport type X = Environment;\n')).toEqual([]);
-    expect(layerErrors("lib/client/planted.test.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n')).toEqual([]);
-    expect(layerErrors("lib/web/planted.ts", 'import { ServiceError, type StoreViews } from "../service/web-interface";\nexport const x = ServiceError;\nexport type X = StoreViews;\n')).toEqual([]);
+    expect(layerErrors("lib/client/planted.test.ts", 'import { buildApp } from "../service/app";\nexport const x = buildApp;\n')).toEqual(
+      [],
+    );
+    expect(
+      layerErrors(
+        "lib/web/planted.ts",
+        'import { ServiceError, type StoreViews } from "../service/web-interface";\nexport const x = ServiceError;\nexport type X = StoreViews;\n',
+      ),
+    ).toEqual([]);
     expect(layerErrors("lib/web/dashboard/planted.ts", 'export type { Requester } from "../../service/web-interface";\n')).toEqual([]);
     expect(layerErrors("lib/service/planted.ts", 'import { registerWeb } from "../web";\nexport const x = registerWeb;\n')).toEqual([]);
   });

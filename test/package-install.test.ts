@@ -32,9 +32,19 @@ const NEEDS_BETTER_SQLITE3 = NODE_MAJOR < 22;
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 /** Runs a command to completion in `cwd` with a clean environment plus `env`; never throws on a non-zero exit. */
-function run(command: string, args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}, timeoutMs = 600_000): Promise<CliResult> {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 600_000,
+): Promise<CliResult> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd, env: cleanEnv({ CHECKPOINT_DISABLE: "1", npm_config_update_notifier: "false", ...env }), stdio: "pipe" });
+  const child = spawn(command, args, {
+    cwd,
+    env: cleanEnv({ CHECKPOINT_DISABLE: "1", npm_config_update_notifier: "false", ...env }),
+    stdio: "pipe",
+  });
   return collect(child, timeoutMs, started);
 }
 
@@ -104,7 +114,8 @@ describe("the packed package, installed into a fresh project", () => {
   let work: string;
   let project: string;
   let service: TestService;
-  const npx = (args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}) => run("npx", ["--no", "--", "chainform", ...args], cwd, env);
+  const npx = (args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}) =>
+    run("npx", ["--no", "--", "chainform", ...args], cwd, env);
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "chainform-package-"));
@@ -117,13 +128,30 @@ describe("the packed package, installed into a fresh project", () => {
     mkdirSync(project);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-infra", version: "0.0.0", private: true }));
     const started = performance.now();
-    ok(await run("npm", ["install", "--no-audit", "--no-fund", tarball, "cdktn@0.24", "cdktf@0.21", "constructs@~10.7.0"], project, {}, 1_800_000), "npm install");
-    process.stderr.write(`package-install: npm install took ${Math.round((performance.now() - started) / 1000)} s on Node.js ${process.versions.node}\n`);
+    ok(
+      await run(
+        "npm",
+        ["install", "--no-audit", "--no-fund", tarball, "cdktn@0.24", "cdktf@0.21", "constructs@~10.7.0"],
+        project,
+        {},
+        1_800_000,
+      ),
+      "npm install",
+    );
+    process.stderr.write(
+      `package-install: npm install took ${Math.round((performance.now() - started) / 1000)} s on Node.js ${process.versions.node}\n`,
+    );
     if (NEEDS_BETTER_SQLITE3) {
       // What a Node.js 20 user meets first, then the one command it names.
       const serve = await npx(["serve", "--in-memory", "--port", "0"], project);
-      expect({ code: serve.code, stderr: serve.stderr }).toEqual({ code: 1, stderr: expect.stringContaining("run `npm install better-sqlite3` in your project") });
-      ok(await run("npm", ["install", "--no-audit", "--no-fund", "better-sqlite3@^12"], project, {}, 1_800_000), "npm install better-sqlite3");
+      expect({ code: serve.code, stderr: serve.stderr }).toEqual({
+        code: 1,
+        stderr: expect.stringContaining("run `npm install better-sqlite3` in your project"),
+      });
+      ok(
+        await run("npm", ["install", "--no-audit", "--no-fund", "better-sqlite3@^12"], project, {}, 1_800_000),
+        "npm install better-sqlite3",
+      );
     }
     service = await startTestService();
   }, 2_700_000);
@@ -187,7 +215,9 @@ describe("the packed package, installed into a fresh project", () => {
       }
     };
     walk(installed);
-    expect(markdown.map((file) => relative(installed, file))).toEqual(expect.arrayContaining(["README.md", "docs/installing.md", "lib/client/README.md"]));
+    expect(markdown.map((file) => relative(installed, file))).toEqual(
+      expect.arrayContaining(["README.md", "docs/installing.md", "lib/client/README.md"]),
+    );
     const dead: string[] = [];
     for (const file of markdown) {
       for (const [, target] of readFileSync(file, "utf8").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
@@ -201,19 +231,28 @@ describe("the packed package, installed into a fresh project", () => {
 
   it("serve runs the local service from the installed package; teardown talks to it", async () => {
     // The installed executable itself (what npx runs), so that the test can stop it with a signal.
-    const serve = spawn(join(project, "node_modules", ".bin", "chainform"), ["serve", "--in-memory", "--port", "0"], { cwd: project, env: cleanEnv(), stdio: "pipe" });
+    const serve = spawn(join(project, "node_modules", ".bin", "chainform"), ["serve", "--in-memory", "--port", "0"], {
+      cwd: project,
+      env: cleanEnv(),
+      stdio: "pipe",
+    });
     const exited = collect(serve, 300_000);
     try {
-      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>((resolve, reject) => {
-        let text = "";
-        serve.stdout.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-          if (text.includes("\n")) resolve(JSON.parse(text.split("\n")[0]) as never);
-        });
-        void exited.then((result) => reject(new Error(`chainform serve exited ${result.code}: ${result.stderr}`)));
-      });
+      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>(
+        (resolve, reject) => {
+          let text = "";
+          serve.stdout.on("data", (chunk: Buffer) => {
+            text += chunk.toString("utf8");
+            if (text.includes("\n")) resolve(JSON.parse(text.split("\n")[0]) as never);
+          });
+          void exited.then((result) => reject(new Error(`chainform serve exited ${result.code}: ${result.stderr}`)));
+        },
+      );
       const teardown = await npx(["teardown", "--prefix", "nothing-here-", "--yes"], project, serviceEnv(ready));
-      expect({ code: teardown.code, said: `${teardown.stdout}${teardown.stderr}` }).toEqual({ code: 3, said: expect.stringMatching(/Nothing to do/) });
+      expect({ code: teardown.code, said: `${teardown.stdout}${teardown.stderr}` }).toEqual({
+        code: 3,
+        said: expect.stringMatching(/Nothing to do/),
+      });
     } finally {
       serve.kill("SIGTERM");
     }
@@ -225,7 +264,9 @@ describe("the packed package, installed into a fresh project", () => {
     mkdirSync(dir);
     writeFileSync(join(dir, "main.tf"), HCL);
     const config = ok(await npx(["terraformrc"], project), "chainform terraformrc").stdout.trim();
-    expect(readFileSync(config, "utf8")).toContain(JSON.stringify(join(realpathSync(project), "node_modules", "chainform", "dist", "terraform", "mirror")));
+    expect(readFileSync(config, "utf8")).toContain(
+      JSON.stringify(join(realpathSync(project), "node_modules", "chainform", "dist", "terraform", "mirror")),
+    );
     const env = { ...serviceEnv(service), TF_CLI_CONFIG_FILE: config };
     const terraform = (args: string[]) => run("terraform", [...args, "-input=false", "-no-color"], dir, env);
     const init = ok(await terraform(["init"]), "terraform init");
@@ -247,7 +288,9 @@ describe("the packed package, installed into a fresh project", () => {
       const env = serviceEnv(service);
       ok(await npx(["deploy", dir], project, env), "chainform deploy");
       // The stack was synthesized by the app's own framework, not by a copy chainform brought along.
-      const stack = JSON.parse(readFileSync(join(dir, "cdktf.out", "stacks", "ci", "cdk.tf.json"), "utf8")) as { "//": { metadata: { version: string } } };
+      const stack = JSON.parse(readFileSync(join(dir, "cdktf.out", "stacks", "ci", "cdk.tf.json"), "utf8")) as {
+        "//": { metadata: { version: string } };
+      };
       expect(stack["//"].metadata.version).toBe(framework === "cdktn" ? "0.24.0" : "0.21.0");
       const plan = ok(await npx(["plan", dir], project, env), "chainform plan");
       expect(plan.stdout).toMatch(/No changes\./);
@@ -266,10 +309,14 @@ describe("the packed package, installed into a fresh project", () => {
       expect(created.stdout).toMatch(/npm install\n {2}npx chainform up\n$/);
       // The project installed chainform from the tarball on disk: the new one gets a copy of it, inside itself, so
       // that its CI's `npm ci` can install it too (issue 26, item 2).
-      expect(created.stdout).toContain(`Its chainform dependency is "file:vendor/chainform-${version}.tgz", from the tarball ${join(work, `chainform-${version}.tgz`)}`);
+      expect(created.stdout).toContain(
+        `Its chainform dependency is "file:vendor/chainform-${version}.tgz", from the tarball ${join(work, `chainform-${version}.tgz`)}`,
+      );
       const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
       expect(manifest.dependencies.chainform).toBe(`file:vendor/chainform-${version}.tgz`);
-      expect(readFileSync(join(dir, "vendor", `chainform-${version}.tgz`)).equals(readFileSync(join(work, `chainform-${version}.tgz`)))).toBe(true);
+      expect(
+        readFileSync(join(dir, "vendor", `chainform-${version}.tgz`)).equals(readFileSync(join(work, `chainform-${version}.tgz`))),
+      ).toBe(true);
       for (const file of [".gitignore", ".github/workflows/chainform.yml", template === "hcl" ? "main.tf" : "cdktf.json"]) {
         expect(existsSync(join(dir, file))).toBe(true);
       }
@@ -285,7 +332,8 @@ describe("the packed package, installed into a fresh project", () => {
         const semver = require("semver") as { satisfies(v: string, range: string): boolean };
         for (const [name, range] of Object.entries(manifest.dependencies)) {
           if (name === "chainform") continue;
-          const installed = (JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+          const installed = (JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")) as { version: string })
+            .version;
           expect({ name, installed, satisfies: semver.satisfies(installed, range) }).toEqual({ name, installed, satisfies: true });
         }
         symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
@@ -306,7 +354,9 @@ describe("the packed package, installed into a fresh project", () => {
       return dir;
     };
     const outputs = async (dir: string) =>
-      JSON.parse(ok(await npx(["outputs", "--include-sensitive", dir], project, serviceEnv(service)), "chainform outputs").stdout) as Record<string, string>;
+      JSON.parse(
+        ok(await npx(["outputs", "--include-sensitive", dir], project, serviceEnv(service)), "chainform outputs").stdout,
+      ) as Record<string, string>;
 
     it("the account deploys a contract and sends transactions; deploy again and up still exit 0", async () => {
       const dir = app("funded", { slug: "week-funded", chainId: 73_561, contract: true });
@@ -327,7 +377,9 @@ describe("the packed package, installed into a fresh project", () => {
       const failed = await npx(["deploy", dir], project, env);
       expect({ code: failed.code, stderr: failed.stderr }).toEqual({
         code: 1,
-        stderr: expect.stringContaining(`${FUNDED_ACCOUNT.address} holds 0 wei and paid 0 wei in 0 transaction(s) of its own since the fork`),
+        stderr: expect.stringContaining(
+          `${FUNDED_ACCOUNT.address} holds 0 wei and paid 0 wei in 0 transaction(s) of its own since the fork`,
+        ),
       });
       ok(await npx(["destroy", dir], project, env), "destroy");
     }, 900_000);

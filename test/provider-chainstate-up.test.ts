@@ -24,7 +24,8 @@ describe("chainform up with the seeded-testnet app", () => {
     const result = await runCli(["up", APP], { env: { SEED_NAME: name, CDKTF_OUTDIR: outDir }, timeoutMs: 300_000 });
     if (result.code !== 0) throw new Error(`up exited ${result.code}:\n${result.stderr}\n${result.stdout}`);
     expect(result.stdout).toMatch(/Plan: 9 to add, 0 to change, 0 to destroy\./);
-    for (const type of ["chainform_contract", "chainform_erc20_balance", "chainform_snapshot"]) expect(result.stdout).toMatch(new RegExp(`${type}\\.\\S+ will be created`));
+    for (const type of ["chainform_contract", "chainform_erc20_balance", "chainform_snapshot"])
+      expect(result.stdout).toMatch(new RegExp(`${type}\\.\\S+ will be created`));
     expect(result.stdout).toMatch(new RegExp(`^seeded-${name} +Mainnet \\(1\\) +73575 +http://127\\.0\\.0\\.1:\\d+/rpc/public/\\S+$`, "m"));
     expect(result.stderr).toMatch(/✓ check 2 Public RPC URL\(s\) and 4 prefunded balance\(s\)/);
     expect(result.stderr).toMatch(/✓ up: applied, checked and destroyed in/);

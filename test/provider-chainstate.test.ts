@@ -127,7 +127,12 @@ describe("chain state through terraform", () => {
   const chainOf = (env: Environment, index: number) =>
     createPublicClient({ transport: http(env.active_instance.vnets[index]!.rpcs.find((r) => r.name === "Admin RPC")!.url) });
   const balanceOf = (env: Environment, index: number, token: string, holder: string) =>
-    chainOf(env, index).readContract({ address: token as `0x${string}`, abi: TOKEN.abi, functionName: "balanceOf", args: [holder] }) as Promise<bigint>;
+    chainOf(env, index).readContract({
+      address: token as `0x${string}`,
+      abi: TOKEN.abi,
+      functionName: "balanceOf",
+      args: [holder],
+    }) as Promise<bigint>;
 
   test("deploy, fund, snapshot, check; drift; replacement; re-creation; bad input; destroy", async () => {
     let firstTokens: string[] = [];
@@ -160,9 +165,16 @@ describe("chain state through terraform", () => {
           expect(snapshots.map((s) => s.id)).toEqual([expect.stringMatching(/^0x[0-9a-f]+$/), expect.stringMatching(/^0x[0-9a-f]+$/)]);
           const outputs = await ctx.outputs();
           expect(outputs.alice_on_base!.value).toBe("1000000000000000000000");
-          expect(outputs.revert!.value).toEqual(snapshots.map((s) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "evm_revert", params: [s.id] })));
+          expect(outputs.revert!.value).toEqual(
+            snapshots.map((s) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "evm_revert", params: [s.id] })),
+          );
           // The Admin RPC URLs are in state only where the environment keeps them (sensitive), never in chain state.
-          const secrets = env.active_instance.vnets.map((v) => v.rpcs.find((r) => r.name === "Admin RPC")!.url.split("/").pop()!);
+          const secrets = env.active_instance.vnets.map((v) =>
+            v.rpcs
+              .find((r) => r.name === "Admin RPC")!
+              .url.split("/")
+              .pop()!,
+          );
           const chainState = JSON.stringify((await ctx.state()).filter((r) => r.type !== "chainform_environment"));
           for (const secret of secrets) expect(chainState).not.toContain(secret);
         },
@@ -172,7 +184,10 @@ describe("chain state through terraform", () => {
         name: "a balance set out of band plans an in-place update",
         async before(ctx) {
           const env = await environment(ctx);
-          await chainOf(env, 0).request({ method: "tenderly_setErc20Balance" as "eth_chainId", params: [firstTokens[0], BOB, "0x5"] as never });
+          await chainOf(env, 0).request({
+            method: "tenderly_setErc20Balance" as "eth_chainId",
+            params: [firstTokens[0], BOB, "0x5"] as never,
+          });
         },
         command: "plan",
         check(_ctx, result) {
@@ -181,7 +196,12 @@ describe("chain state through terraform", () => {
             before: { amount: "5" },
             after: { amount: "0x3635c9adc5dea00000" },
           });
-          const others = result.plan!.resource_changes!.filter((c) => c.address !== 'chainform_erc20_balance.holders["0-bob"]' && !c.change.actions.includes("no-op") && !c.change.actions.includes("read"));
+          const others = result.plan!.resource_changes!.filter(
+            (c) =>
+              c.address !== 'chainform_erc20_balance.holders["0-bob"]' &&
+              !c.change.actions.includes("no-op") &&
+              !c.change.actions.includes("read"),
+          );
           expect(others).toEqual([]);
         },
       },
@@ -202,7 +222,10 @@ describe("chain state through terraform", () => {
         command: "plan",
         check(_ctx, result) {
           for (const i of [0, 1]) {
-            expect(changeOf(result, `chainform_contract.token[${i}]`)).toMatchObject({ actions: ["delete", "create"], replace_paths: [["bytecode_hash"]] });
+            expect(changeOf(result, `chainform_contract.token[${i}]`)).toMatchObject({
+              actions: ["delete", "create"],
+              replace_paths: [["bytecode_hash"]],
+            });
           }
         },
       },
@@ -210,7 +233,10 @@ describe("chain state through terraform", () => {
         name: "an environment deleted out of band is re-created, and its contracts re-deployed",
         async before(ctx) {
           copyFileSync(join(__dirname, "..", "dist", "contracts", "ChainformToken.json"), join(ctx.tf.dir, "token.json"));
-          await client.deleteEnvironment({ environmentId: (await ctx.resource("chainform_environment.seeded")).id as string, ensureDeleted: true });
+          await client.deleteEnvironment({
+            environmentId: (await ctx.resource("chainform_environment.seeded")).id as string,
+            ensureDeleted: true,
+          });
         },
         command: "apply",
         async check(ctx) {
@@ -272,7 +298,9 @@ resource "chainform_contract" "bad_args" {
           const output = (result.stdout + result.stderr).replace(/\s+/g, " ");
           expect(output).toMatch(/Cannot read nowhere\/Token\.json \(no such file/);
           expect(output).toMatch(/artifact_path = "interface\.json" interface\.json has no bytecode/);
-          expect(output).toMatch(/constructor_args = \["Chainform Token", "CFT", 300, 1\] Argument 2 \(uint8 decimals_\) of the constructor: 300 does not fit uint8/);
+          expect(output).toMatch(
+            /constructor_args = \["Chainform Token", "CFT", 300, 1\] Argument 2 \(uint8 decimals_\) of the constructor: 300 does not fit uint8/,
+          );
         },
       },
       {
@@ -301,7 +329,9 @@ resource "chainform_snapshot" "elsewhere" {
         async check(ctx, result) {
           const output = (result.stdout + result.stderr).replace(/\s+/g, " ");
           expect(output).toMatch(/token = "0x0+a11ce" 0x0+a11ce is not an ERC-20 token: it has no code/);
-          expect(output).toMatch(/vnet_id = "00000000-0000-4000-8000-000000000000" Environment [0-9a-f-]+ has no Virtual Environment 00000000-0000-4000-8000-000000000000/);
+          expect(output).toMatch(
+            /vnet_id = "00000000-0000-4000-8000-000000000000" Environment [0-9a-f-]+ has no Virtual Environment 00000000-0000-4000-8000-000000000000/,
+          );
           expect(output).toMatch(/constructor_args = \["", "CFT", 18, 1\] Deploying would revert: "ChainformToken: empty name"/);
           const addresses = (await ctx.state()).map((r) => r.address);
           expect(addresses).not.toContain("chainform_contract.reverts");

@@ -22,7 +22,13 @@ let stub: DocumentedStub;
 let client: Client;
 beforeAll(async () => {
   stub = await startDocumentedStub();
-  client = createClient({ baseUrl: stub.baseUrl, accessKey: stub.accessKey, accountSlug: "acme", projectSlug: "demo", retryBaseDelayMs: 1 });
+  client = createClient({
+    baseUrl: stub.baseUrl,
+    accessKey: stub.accessKey,
+    accountSlug: "acme",
+    projectSlug: "demo",
+    retryBaseDelayMs: 1,
+  });
 });
 afterAll(async () => {
   await client?.close();
@@ -42,7 +48,12 @@ describe("the client against the documented shapes", () => {
   });
 
   test("project simulate keeps transaction (logs, call trace) and contracts; a list that ignores page still ends", async () => {
-    const result = await client.simulateTransaction({ network_id: "1", from: "0x0000000000000000000000000000000000000001", to: "0x0000000000000000000000000000000000000002", save: true });
+    const result = await client.simulateTransaction({
+      network_id: "1",
+      from: "0x0000000000000000000000000000000000000001",
+      to: "0x0000000000000000000000000000000000000002",
+      save: true,
+    });
     expect(result).toEqual(PROJECT_SIMULATION);
     expect(result.transaction?.transaction_info?.call_trace).toBeDefined();
     expect(await client.listSimulations()).toEqual(SIMULATIONS.simulations);
@@ -52,13 +63,25 @@ describe("the client against the documented shapes", () => {
   });
 
   test("vnet simulate", async () => {
-    await expect(client.simulateVnetTransaction({ vnetId: "8c0b1d2e-3f4a-4b5c-8d6e-7f8091a2b3c4", callArgs: { from: "0x0000000000000000000000000000000000000001" } })).resolves.toEqual(VNET_SIMULATION);
+    await expect(
+      client.simulateVnetTransaction({
+        vnetId: "8c0b1d2e-3f4a-4b5c-8d6e-7f8091a2b3c4",
+        callArgs: { from: "0x0000000000000000000000000000000000000001" },
+      }),
+    ).resolves.toEqual(VNET_SIMULATION);
   });
 
   test("environments: create, get, list, by slug, transactions, conflict, ensure, delete and batch delete", async () => {
     const created = await client.createEnvironment({
       display_name: "Contract",
-      network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "9007199254740993" }, accounts: [{ address: "0x0000000000000000000000000000000000000001", balance: "0x1" }] }, { network_id: "8453" }],
+      network_configs: [
+        {
+          network_id: "1",
+          chain_config_overrides: { chain_id: "9007199254740993" },
+          accounts: [{ address: "0x0000000000000000000000000000000000000001", balance: "0x1" }],
+        },
+        { network_id: "8453" },
+      ],
       bridge_config: { enabled: true },
     });
     expect(created).toEqual(stub.environments.get(created.id));
@@ -66,22 +89,40 @@ describe("the client against the documented shapes", () => {
     expect(await client.listEnvironments()).toEqual([created]);
     expect(await client.getEnvironmentBySlug({ slug: "contract" })).toEqual(created);
     // The WebSocket entries are documented rpcs too: kept as they came.
-    expect(created.active_instance.vnets[0]!.rpcs.map((r) => r.name)).toEqual(["Admin RPC", "Public RPC", "Admin websocket RPC", "Public websocket RPC"]);
+    expect(created.active_instance.vnets[0]!.rpcs.map((r) => r.name)).toEqual([
+      "Admin RPC",
+      "Public RPC",
+      "Admin websocket RPC",
+      "Public websocket RPC",
+    ]);
 
     const instance = { environmentId: created.id, instanceId: created.active_instance.id };
     const vnetId = created.active_instance.vnets[0]!.id;
     const record = transactionRecord(vnetId);
-    await expect(client.sendTransaction({ ...instance, vnetId, callArgs: { from: "0x0000000000000000000000000000000000000001" } })).resolves.toEqual(record);
+    await expect(
+      client.sendTransaction({ ...instance, vnetId, callArgs: { from: "0x0000000000000000000000000000000000000001" } }),
+    ).resolves.toEqual(record);
     await expect(client.getTransaction({ ...instance, txHash: record.tx_hash })).resolves.toEqual(record);
-    await expect(client.listTransactions({ ...instance, status: "pending", category: "write", kind: "cheatcode" })).resolves.toEqual([record]);
-    const onInstance = await client.simulateInstanceTransaction({ ...instance, vnetId, callArgs: { from: "0x0000000000000000000000000000000000000001" } });
+    await expect(client.listTransactions({ ...instance, status: "pending", category: "write", kind: "cheatcode" })).resolves.toEqual([
+      record,
+    ]);
+    const onInstance = await client.simulateInstanceTransaction({
+      ...instance,
+      vnetId,
+      callArgs: { from: "0x0000000000000000000000000000000000000001" },
+    });
     expect(onInstance).toMatchObject(VNET_SIMULATION);
 
     // A taken slug is answered with a 400 that names nothing: the create is not retried as ours, and the
     // conflict is recognized by looking the slug up.
-    const again = await client.createEnvironment({ display_name: "Contract", slug: "contract", network_configs: [{ network_id: "10" }] }).catch((e: unknown) => e);
+    const again = await client
+      .createEnvironment({ display_name: "Contract", slug: "contract", network_configs: [{ network_id: "10" }] })
+      .catch((e: unknown) => e);
     expect(again).toMatchObject({ status: 400 });
-    const ensured = await client.ensureEnvironment({ display_name: "Contract", network_configs: [{ network_id: "1" }, { network_id: "8453" }] });
+    const ensured = await client.ensureEnvironment({
+      display_name: "Contract",
+      network_configs: [{ network_id: "1" }, { network_id: "8453" }],
+    });
     expect(ensured).toMatchObject({ created: false, differences: [] });
     expect(ensured.environment.id).toBe(created.id);
 
@@ -89,7 +130,11 @@ describe("the client against the documented shapes", () => {
     // Batch delete with a missing id: a 404 without missing_ids is resolved one by one; the answer does not say
     // which ids the batch itself deleted, so both count as gone without this call confirming it.
     const missing = "00000000-0000-4000-8000-000000000000";
-    await expect(client.deleteEnvironments({ environmentIds: [other.id, missing] })).resolves.toMatchObject({ requested: 2, deleted: 0, alreadyMissing: 2 });
+    await expect(client.deleteEnvironments({ environmentIds: [other.id, missing] })).resolves.toMatchObject({
+      requested: 2,
+      deleted: 0,
+      alreadyMissing: 2,
+    });
     expect(stub.environments.has(other.id)).toBe(false);
     await expect(client.deleteEnvironment({ environmentId: created.id })).resolves.toEqual({ deleted: true });
     expect(stub.environments.size).toBe(0);
@@ -160,7 +205,9 @@ output "data_public" {
 `;
 
   test("create, empty plan, both data sources, import, drift, destroy", async () => {
-    run = await acceptance({ env: { CHAINFORM_BASE_URL: stub.baseUrl, CHAINFORM_ACCESS_KEY: stub.accessKey, CHAINFORM_ACCOUNT: "acme", CHAINFORM_PROJECT: "demo" } });
+    run = await acceptance({
+      env: { CHAINFORM_BASE_URL: stub.baseUrl, CHAINFORM_ACCESS_KEY: stub.accessKey, CHAINFORM_ACCOUNT: "acme", CHAINFORM_PROJECT: "demo" },
+    });
     let id = "";
     await run.steps([
       {
@@ -171,7 +218,13 @@ output "data_public" {
           const env = await ctx.resource("chainform_environment.stub");
           id = env.id as string;
           expect(env.network_config).toEqual([
-            { network_id: "1", block_number: "0x1220b5c", chain_id: "9007199254740993", explorer: [], account: [{ address: "0x0000000000000000000000000000000000000001", balance: "1ether" }] },
+            {
+              network_id: "1",
+              block_number: "0x1220b5c",
+              chain_id: "9007199254740993",
+              explorer: [],
+              account: [{ address: "0x0000000000000000000000000000000000000001", balance: "1ether" }],
+            },
             { network_id: "8453", block_number: "0x1220b5c", chain_id: null, explorer: [], account: [] },
           ]);
           const outputs = await ctx.outputs();

@@ -142,7 +142,8 @@ const changeOf = (result: StepResult, address = "chainform_environment.ci"): Pla
 // import cannot recover (explorer, accounts, bridge, and what depends on them): the first plan after the import
 // takes those from the configuration, in place. Chain ids are compared: import reads them from each chain.
 const NOT_RECOVERABLE = Object.fromEntries(
-  [0, 1, 2].flatMap((i) => [`network_config.${i}.explorer.*`, `network_config.${i}.account.*`, `vnets.${i}.bridge_address`])
+  [0, 1, 2]
+    .flatMap((i) => [`network_config.${i}.explorer.*`, `network_config.${i}.account.*`, `vnets.${i}.bridge_address`])
     .concat(["bridge.*"])
     .map((path) => [path, true as const]),
 );
@@ -182,7 +183,11 @@ describe("chainform_environment through terraform", () => {
             slug: "acc-ci",
             bridge: [{ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 }],
           });
-          const networks = env.network_config as { network_id: string; block_number: string; account: { address: string; balance: string }[] }[];
+          const networks = env.network_config as {
+            network_id: string;
+            block_number: string;
+            account: { address: string; balance: string }[];
+          }[];
           expect(networks.map((n) => n.network_id)).toEqual(["1", "8453", "42161"]);
           // State keeps the configuration's spelling; the service holds canonical hex.
           expect(networks[0]!.account).toEqual([
@@ -199,7 +204,9 @@ describe("chainform_environment through terraform", () => {
           const remote = (await client.getEnvironment({ environmentId: id })) as unknown as Record<string, unknown>;
           expect(Object.keys(remote).sort()).toEqual(["active_instance", "created_at", "display_name", "id", "networks", "slug"]);
           expect(env.vnets).toEqual(
-            expect.arrayContaining([expect.objectContaining({ network_id: "1", chain_id: "73571", bridge_address: "0x00000000000000000000000000000000c4a1b71d" })]),
+            expect.arrayContaining([
+              expect.objectContaining({ network_id: "1", chain_id: "73571", bridge_address: "0x00000000000000000000000000000000c4a1b71d" }),
+            ]),
           );
           // The vnets' admin URL is sensitive on its own; the rest of each vnet is not.
           const [resource] = (await ctx.state()).filter((r) => r.address === "chainform_environment.ci");
@@ -248,7 +255,11 @@ describe("chainform_environment through terraform", () => {
           expect(change.replace_paths ?? []).toEqual([]);
         },
       },
-      { name: "apply the spelling (no API call needed)", command: "apply", check: async (ctx) => expect((await ctx.resource("chainform_environment.ci")).id).toBe(id) },
+      {
+        name: "apply the spelling (no API call needed)",
+        command: "apply",
+        check: async (ctx) => expect((await ctx.resource("chainform_environment.ci")).id).toBe(id),
+      },
       { name: "plan is empty again", command: "plan", expectNoChanges: true },
       {
         name: "import by slug, verify",
@@ -337,7 +348,9 @@ resource "chainform_environment" "twin" {
       {
         name: "slug already taken: apply fails with the import command",
         command: "apply",
-        expectError: new RegExp(`already has environment ${id} with slug "acc-ci"[\\s\\S]*terraform import <address> ${id}[\\s\\S]*chainform environments`),
+        expectError: new RegExp(
+          `already has environment ${id} with slug "acc-ci"[\\s\\S]*terraform import <address> ${id}[\\s\\S]*chainform environments`,
+        ),
       },
       {
         name: "a slug derived from display_name is checked too",

@@ -64,7 +64,9 @@ describe("Admin RPC URLs kept out of state", () => {
   });
 
   const balance = async (environment: Environment, address: string) =>
-    createPublicClient({ transport: http(environment.active_instance.vnets[0]!.rpcs.find((r) => r.name === "Public RPC")!.url) }).getBalance({
+    createPublicClient({
+      transport: http(environment.active_instance.vnets[0]!.rpcs.find((r) => r.name === "Public RPC")!.url),
+    }).getBalance({
       address: address as `0x${string}`,
     });
 
@@ -101,7 +103,9 @@ ${castSend("ephemeral.chainform_admin_rpc.main.url")}
       await run.steps([
         {
           name: "both network_id and vnet_id",
-          config: config(`environment_id = "${environment.id}"\n  network_id = "1"\n  vnet_id = "${environment.active_instance.vnets[0]!.id}"`),
+          config: config(
+            `environment_id = "${environment.id}"\n  network_id = "1"\n  vnet_id = "${environment.active_instance.vnets[0]!.id}"`,
+          ),
           command: "plan",
           expectError: /Conflicting arguments[\s\S]*vnet_id = [\s\S]*Set network_id or vnet_id, not both/,
         },
@@ -149,7 +153,9 @@ ${castSend("ephemeral.chainform_admin_rpc.main.url")}
           async check(ctx) {
             const plan = await ctx.tf.withEnv({ CHAINFORM_ACCESS_KEY: service.keys.bob }).run("plan", "-input=false", "-no-color");
             expect(plan.code).toBe(1);
-            expect(plan.stderr.replace(/\s+/g, " ")).toMatch(/The service did not give the Admin RPC .*leaves it out for credentials that may not write/);
+            expect(plan.stderr.replace(/\s+/g, " ")).toMatch(
+              /The service did not give the Admin RPC .*leaves it out for credentials that may not write/,
+            );
             expect(plan.stdout + plan.stderr).not.toContain(ADMIN_PATH);
           },
           command: "validate",
@@ -273,7 +279,9 @@ output "public_rpc_url_of_vnet" {
         {
           name: "the chain state is there: the token balance, and the provisioner's transfer",
           async before() {
-            const chain = createPublicClient({ transport: http(environment!.active_instance.vnets[0]!.rpcs.find((r) => r.name === "Public RPC")!.url) });
+            const chain = createPublicClient({
+              transport: http(environment!.active_instance.vnets[0]!.rpcs.find((r) => r.name === "Public RPC")!.url),
+            });
             expect(await balance(environment!, BOB)).toBe(10n ** 18n);
             expect(await chain.getBalance({ address: ALICE })).toBeLessThan(99n * 10n ** 18n);
           },

@@ -22,28 +22,46 @@ ${extra}
 /** One resource per mistake, all in one configuration: one `terraform validate` reports them all. */
 const badConfigs = `${PROVIDER_BLOCK}
 provider "chainform" {}
-${environment("bad_address", network(`    account {
+${environment(
+  "bad_address",
+  network(`    account {
       address = "0x1234"
       balance = "1ether"
-    }`))}
-${environment("bad_balance", network(`    account {
+    }`),
+)}
+${environment(
+  "bad_balance",
+  network(`    account {
       address = "0x1111111111111111111111111111111111111111"
       balance = "a lot"
-    }`))}
-${environment("bad_enum", network(`    explorer {
+    }`),
+)}
+${environment(
+  "bad_enum",
+  network(`    explorer {
       verification_visibility = "everything"
-    }`))}
-${environment("bad_delay", `${network()}
+    }`),
+)}
+${environment(
+  "bad_delay",
+  `${network()}
   bridge {
     enabled       = true
     delay_seconds = 30
-  }`)}
-${environment("duplicate_network", `${network()}
-${network("    chain_id = 5")}`)}
-${environment("bad_checksum", network(`    account {
+  }`,
+)}
+${environment(
+  "duplicate_network",
+  `${network()}
+${network("    chain_id = 5")}`,
+)}
+${environment(
+  "bad_checksum",
+  network(`    account {
       address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"
       balance = "1ether"
-    }`))}
+    }`),
+)}
 ${environment("bad_block", network(`    block_number = "0123"`))}
 `;
 
@@ -68,22 +86,40 @@ describe("provider errors through terraform", () => {
       expectError: /"valid": false/,
       check(_ctx, result) {
         const diagnostics = (JSON.parse(result.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;
-        const about = (resource: string) => diagnostics.filter((d) => d.snippet?.context === `resource "chainform_environment" "${resource}"`);
+        const about = (resource: string) =>
+          diagnostics.filter((d) => d.snippet?.context === `resource "chainform_environment" "${resource}"`);
         // Each diagnostic points at the attribute: Terraform quotes its line of the configuration.
         expect(about("bad_address")).toEqual([
-          expect.objectContaining({ severity: "error", detail: expect.stringMatching(/"0x1234".*0x followed by 40 hex digits/), snippet: expect.objectContaining({ code: expect.stringMatching(/address = "0x1234"/) }) }),
+          expect.objectContaining({
+            severity: "error",
+            detail: expect.stringMatching(/"0x1234".*0x followed by 40 hex digits/),
+            snippet: expect.objectContaining({ code: expect.stringMatching(/address = "0x1234"/) }),
+          }),
         ]);
         expect(about("bad_balance")).toEqual([
-          expect.objectContaining({ detail: expect.stringMatching(/"a lot" is not a balance.*100ether/), snippet: expect.objectContaining({ code: expect.stringMatching(/balance = "a lot"/) }) }),
+          expect.objectContaining({
+            detail: expect.stringMatching(/"a lot" is not a balance.*100ether/),
+            snippet: expect.objectContaining({ code: expect.stringMatching(/balance = "a lot"/) }),
+          }),
         ]);
         expect(about("bad_enum")).toEqual([
-          expect.objectContaining({ detail: expect.stringMatching(/"everything".*"bytecode", "abi", "source"/), snippet: expect.objectContaining({ code: expect.stringMatching(/verification_visibility = "everything"/) }) }),
+          expect.objectContaining({
+            detail: expect.stringMatching(/"everything".*"bytecode", "abi", "source"/),
+            snippet: expect.objectContaining({ code: expect.stringMatching(/verification_visibility = "everything"/) }),
+          }),
         ]);
         expect(about("bad_delay")).toEqual([
-          expect.objectContaining({ summary: "delay_seconds needs delayedRelay", snippet: expect.objectContaining({ code: expect.stringMatching(/delay_seconds = 30/) }) }),
+          expect.objectContaining({
+            summary: "delay_seconds needs delayedRelay",
+            snippet: expect.objectContaining({ code: expect.stringMatching(/delay_seconds = 30/) }),
+          }),
         ]);
         expect(about("duplicate_network")).toEqual([
-          expect.objectContaining({ summary: "Duplicate network", detail: expect.stringMatching(/already network_config\[0\]/), snippet: expect.objectContaining({ code: expect.stringMatching(/network_id = "1"/) }) }),
+          expect.objectContaining({
+            summary: "Duplicate network",
+            detail: expect.stringMatching(/already network_config\[0\]/),
+            snippet: expect.objectContaining({ code: expect.stringMatching(/network_id = "1"/) }),
+          }),
         ]);
         // A mixed-case address whose EIP-55 checksum does not match (the last letter's case flipped).
         expect(about("bad_checksum")).toEqual([
@@ -94,7 +130,10 @@ describe("provider errors through terraform", () => {
           }),
         ]);
         expect(about("bad_block")).toEqual([
-          expect.objectContaining({ detail: expect.stringMatching(/"0123" is not a block number: use a block number in decimal \("19500000"\) or hex/), snippet: expect.objectContaining({ code: expect.stringMatching(/block_number = "0123"/) }) }),
+          expect.objectContaining({
+            detail: expect.stringMatching(/"0123" is not a block number: use a block number in decimal \("19500000"\) or hex/),
+            snippet: expect.objectContaining({ code: expect.stringMatching(/block_number = "0123"/) }),
+          }),
         ]);
         expect(diagnostics).toHaveLength(7);
       },
@@ -105,7 +144,8 @@ describe("provider errors through terraform", () => {
 provider "chainform" {}
 ${environment("unsupported", network("", "999999"))}`,
       command: "plan",
-      expectError: /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported by the service\. Networks with Virtual Environments: 1 \(Mainnet\),[\s\S]*8453 \(Base\)/,
+      expectError:
+        /Unsupported network[\s\S]*network_id = "999999"[\s\S]*Network 999999 is not supported by the service\. Networks with Virtual Environments: 1 \(Mainnet\),[\s\S]*8453 \(Base\)/,
     });
     expect(await suite.client.listEnvironments()).toEqual([]);
   }, 60_000);
@@ -154,7 +194,8 @@ ${environment("env", network())}
       name: "plan with a wrong key and nothing but the environment",
       config,
       command: "plan",
-      expectError: /Could not plan chainform_environment: authentication failed \(401\)[\s\S]*rejected the access key from CHAINFORM_ACCESS_KEY/,
+      expectError:
+        /Could not plan chainform_environment: authentication failed \(401\)[\s\S]*rejected the access key from CHAINFORM_ACCESS_KEY/,
       check(_ctx, result) {
         expect(result.stdout + result.stderr).not.toContain(wrongKey);
         // Once, however many resources: one check per provider process.
@@ -167,7 +208,8 @@ ${environment("env", network())}
       name: "plan with no key",
       config: config + environment("second", network()),
       command: "plan",
-      expectError: /Could not plan chainform_environment: authentication failed \(401\)[\s\S]*No credentials are configured\. Set access_key in the provider block or CHAINFORM_ACCESS_KEY/,
+      expectError:
+        /Could not plan chainform_environment: authentication failed \(401\)[\s\S]*No credentials are configured\. Set access_key in the provider block or CHAINFORM_ACCESS_KEY/,
       check(_ctx, result) {
         expect((result.stdout + result.stderr).match(/authentication failed/g)).toHaveLength(1);
       },
@@ -234,7 +276,10 @@ resource "chainform_environment" "many" {
     expect(code).not.toBe(0);
     // ...and every environment the service has is in state (the in-flight creates finished and were saved).
     const inState = (await run.state()).map((r) => r.values.id as string).sort();
-    const remote = (await suite.client.listEnvironments({ perPage: 100 })).filter((e) => e.slug.startsWith("interrupted-")).map((e) => e.id).sort();
+    const remote = (await suite.client.listEnvironments({ perPage: 100 }))
+      .filter((e) => e.slug.startsWith("interrupted-"))
+      .map((e) => e.id)
+      .sort();
     if (remote.length === 0 || remote.length >= 4) console.error(`terraform apply, interrupted after "Creating...", printed:\n${output}`);
     expect(remote.length).toBeGreaterThan(0);
     expect(remote.length).toBeLessThan(4);

@@ -50,7 +50,12 @@ describe("examples/hcl through terraform", () => {
         },
       },
       { name: "plan is empty", command: "plan", args: [`-var=action_id=${id}`], expectNoChanges: true },
-      { name: "destroy does nothing to the action", command: "destroy", args: [`-var=action_id=${id}`], check: () => expect(actionStatus(id)).toBe("stopped") },
+      {
+        name: "destroy does nothing to the action",
+        command: "destroy",
+        args: [`-var=action_id=${id}`],
+        check: () => expect(actionStatus(id)).toBe("stopped"),
+      },
       {
         name: "an unknown action id fails at apply, naming action_id",
         command: "apply",

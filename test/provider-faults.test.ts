@@ -37,7 +37,8 @@ afterAll(async () => {
 
 async function displayNamesStartingWith(prefix: string): Promise<string[]> {
   const names: string[] = [];
-  for await (const environment of direct.iterateEnvironments()) if (environment.display_name.startsWith(prefix)) names.push(environment.display_name);
+  for await (const environment of direct.iterateEnvironments())
+    if (environment.display_name.startsWith(prefix)) names.push(environment.display_name);
   return names.sort();
 }
 
@@ -73,23 +74,19 @@ async function converges(seed: number): Promise<ProxyLogEntry[]> {
   }
 }
 
-test(
-  `terraform apply, a refresh plan and destroy of ${ENVIRONMENTS} environments converge through a quarter of requests faulted, with the CPU loaded (seeds ${SEEDS.join(", ")})`,
-  async () => {
-    // The seeds run side by side: three terraform runs are load of their own, and the suite stays under two minutes.
-    const outcomes = await Promise.allSettled(SEEDS.map(converges));
-    const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [String((outcome.reason as Error).message)] : []));
-    expect(failures).toEqual([]);
+test(`terraform apply, a refresh plan and destroy of ${ENVIRONMENTS} environments converge through a quarter of requests faulted, with the CPU loaded (seeds ${SEEDS.join(", ")})`, async () => {
+  // The seeds run side by side: three terraform runs are load of their own, and the suite stays under two minutes.
+  const outcomes = await Promise.allSettled(SEEDS.map(converges));
+  const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [String((outcome.reason as Error).message)] : []));
+  expect(failures).toEqual([]);
 
-    const seen = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? outcome.value : []));
-    const faulted = seen.filter((entry) => entry.fault !== "pass");
-    // Every kind of transient fault was injected, into creates, reads and deletes, in about a quarter of requests.
-    expect(new Set(faulted.map((entry) => entry.fault))).toEqual(new Set(TRANSIENT_FAULTS));
-    expect(new Set(faulted.map((entry) => entry.method))).toEqual(new Set(["POST", "GET", "DELETE"]));
-    expect(faulted.length / seen.length).toBeGreaterThan(0.1);
-  },
-  150_000,
-);
+  const seen = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? outcome.value : []));
+  const faulted = seen.filter((entry) => entry.fault !== "pass");
+  // Every kind of transient fault was injected, into creates, reads and deletes, in about a quarter of requests.
+  expect(new Set(faulted.map((entry) => entry.fault))).toEqual(new Set(TRANSIENT_FAULTS));
+  expect(new Set(faulted.map((entry) => entry.method))).toEqual(new Set(["POST", "GET", "DELETE"]));
+  expect(faulted.length / seen.length).toBeGreaterThan(0.1);
+}, 150_000);
 
 test("a request that really ran out of retries says how many attempts it made over how long", async () => {
   const proxy = await startFaultProxy(service.baseUrl);

@@ -96,7 +96,11 @@ describe("provider functions from HCL", () => {
   }, 120_000);
 
   test("examples/hcl/functions applies as written", async () => {
-    await run.step({ name: "apply the example", config: readFileSync(join(__dirname, "..", "examples", "hcl", "functions", "main.tf"), "utf8"), command: "apply" });
+    await run.step({
+      name: "apply the example",
+      config: readFileSync(join(__dirname, "..", "examples", "hcl", "functions", "main.tf"), "utf8"),
+      command: "apply",
+    });
     const values = Object.fromEntries(Object.entries(await run.outputs()).map(([name, { value }]) => [name, value]));
     expect(values).toEqual({
       amounts: { one_and_a_half_ether: "1500000000000000000", usdc: "250000000", formatted: "1.5" },

@@ -21,7 +21,11 @@ const actionsOf = (result: StepResult, address: string) => result.plan?.resource
 
 /** eth_chainId through a Public RPC URL. */
 async function chainIdOf(url: string): Promise<string> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+  });
   return BigInt(((await response.json()) as { result: string }).result).toString();
 }
 
@@ -59,7 +63,12 @@ describe("import flows through terraform", () => {
           expect(change?.replace_paths).toEqual([["network_config", 0, "chain_id"]]);
         },
       },
-      { name: "with the chain's own chain id the plan is empty", config: withProvider(config({ slug: "imp-chain", chainId: "73571" })), command: "plan", expectNoChanges: true },
+      {
+        name: "with the chain's own chain id the plan is empty",
+        config: withProvider(config({ slug: "imp-chain", chainId: "73571" })),
+        command: "plan",
+        expectNoChanges: true,
+      },
       {
         name: "without a chain id it replaces too (the configuration wants the network's own)",
         config: withProvider(config({ slug: "imp-chain" })),

@@ -33,7 +33,11 @@ const CBD = `  lifecycle {
 describe("chainform_environment lifecycle through terraform", () => {
   const suite = useAcceptanceSuite();
   /** The project's environment slugs (those starting with `prefix`, when given: each test has its own). */
-  const slugs = async (prefix = "") => (await suite.client.listEnvironments()).map((e) => e.slug).filter((slug) => slug.startsWith(prefix)).sort();
+  const slugs = async (prefix = "") =>
+    (await suite.client.listEnvironments())
+      .map((e) => e.slug)
+      .filter((slug) => slug.startsWith(prefix))
+      .sort();
   const exists = async (id: string) =>
     suite.client.getEnvironment({ environmentId: id }).then(
       () => true,
@@ -127,11 +131,14 @@ describe("chainform_environment lifecycle through terraform", () => {
       {
         name: "someone creates the declared slug out of band; the plan warns with the import command",
         before: async () => {
-          outOfBand = (await suite.client.createEnvironment({ display_name: "Out of band", slug: "oob-env", network_configs: [{ network_id: "1" }] })).id;
+          outOfBand = (
+            await suite.client.createEnvironment({ display_name: "Out of band", slug: "oob-env", network_configs: [{ network_id: "1" }] })
+          ).id;
         },
         config: provider() + keeper + declared,
         command: "plan",
-        check: (_ctx, result) => expect((result.stdout + result.stderr).replace(/\s+/g, " ")).toMatch(new RegExp(`terraform import <address> ${outOfBand}`)),
+        check: (_ctx, result) =>
+          expect((result.stdout + result.stderr).replace(/\s+/g, " ")).toMatch(new RegExp(`terraform import <address> ${outOfBand}`)),
       },
       {
         name: "apply fails with the import command",
@@ -173,14 +180,25 @@ describe("chainform_environment lifecycle through terraform", () => {
   test("with adopt_existing = true the same apply converges to exactly the declared environments", async () => {
     const run = await suite.workspace();
     const declared =
-      environment("alpha", [`  display_name = "Adopt alpha"`, `  slug         = "adopt-alpha"`, network("1"), `  bridge {\n    enabled = true\n  }`].join("\n")) +
-      environment("beta", [`  display_name = "Adopt beta"`, `  slug         = "adopt-beta"`, network("8453")].join("\n"));
+      environment(
+        "alpha",
+        [`  display_name = "Adopt alpha"`, `  slug         = "adopt-alpha"`, network("1"), `  bridge {\n    enabled = true\n  }`].join(
+          "\n",
+        ),
+      ) + environment("beta", [`  display_name = "Adopt beta"`, `  slug         = "adopt-beta"`, network("8453")].join("\n"));
     let alpha = "";
     await run.steps([
       {
         name: "a create the service committed without answering (simulated: created out of band), and a mismatching squatter",
         before: async () => {
-          alpha = (await suite.client.createEnvironment({ display_name: "Adopt alpha", slug: "adopt-alpha", network_configs: [{ network_id: "1" }], bridge_config: { enabled: true } })).id;
+          alpha = (
+            await suite.client.createEnvironment({
+              display_name: "Adopt alpha",
+              slug: "adopt-alpha",
+              network_configs: [{ network_id: "1" }],
+              bridge_config: { enabled: true },
+            })
+          ).id;
         },
         config: provider() + declared,
         command: "apply",
@@ -194,14 +212,20 @@ describe("chainform_environment lifecycle through terraform", () => {
           expect((result.stdout + result.stderr).replace(/\s+/g, " ")).toMatch(/Adopted an existing environment/);
           expect((await ctx.resource("chainform_environment.alpha")).id).toBe(alpha);
           expect(await slugs("adopt-")).toEqual(["adopt-alpha", "adopt-beta"]);
-          expect((await ctx.resource("chainform_environment.alpha")).bridge).toEqual([{ enabled: true, relay_mode: null, delay_seconds: null }]);
+          expect((await ctx.resource("chainform_environment.alpha")).bridge).toEqual([
+            { enabled: true, relay_mode: null, delay_seconds: null },
+          ]);
         },
       },
       { name: "plan is empty", command: "plan", expectNoChanges: true },
       {
         name: "an environment that does not match is not adopted",
         before: async () => {
-          await suite.client.createEnvironment({ display_name: "Adopt gamma", slug: "adopt-gamma", network_configs: [{ network_id: "10" }] });
+          await suite.client.createEnvironment({
+            display_name: "Adopt gamma",
+            slug: "adopt-gamma",
+            network_configs: [{ network_id: "10" }],
+          });
         },
         config:
           provider("  adopt_existing = true") +
@@ -247,7 +271,8 @@ describe("chainform_environment lifecycle through terraform", () => {
         {
           name: "by default the next apply adopts nothing and says how to: import or adopt_existing",
           command: "apply",
-          expectError: /already has environment [0-9a-f-]{36} with slug "crash-(one|two)"[\s\S]*terraform import <address>[\s\S]*adopt_existing = true/,
+          expectError:
+            /already has environment [0-9a-f-]{36} with slug "crash-(one|two)"[\s\S]*terraform import <address>[\s\S]*adopt_existing = true/,
           check: async (ctx) => expect(await ctx.state()).toHaveLength(1),
         },
         {

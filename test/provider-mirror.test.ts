@@ -32,7 +32,10 @@ describe("the provider mirror across rebuilds", () => {
       filesystemMirror: { path: mirrorLayout(root).mirrorDir, include: [PROVIDER_ADDRESS] },
       env: { ...providerEnv(service), XDG_CACHE_HOME: join(root, "cache") },
     });
-    tf.write("main.tf", `${PROVIDER_BLOCK}\nprovider "chainform" {}\n\ndata "chainform_supported_networks" "all" {}\n\noutput "count" {\n  value = length(data.chainform_supported_networks.all.networks)\n}\n`);
+    tf.write(
+      "main.tf",
+      `${PROVIDER_BLOCK}\nprovider "chainform" {}\n\ndata "chainform_supported_networks" "all" {}\n\noutput "count" {\n  value = length(data.chainform_supported_networks.all.networks)\n}\n`,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -50,7 +53,10 @@ describe("the provider mirror across rebuilds", () => {
     // WHEN the provider is rebuilt from an entry that adds code (a different bundle)
     const before = readFileSync(mirrorLayout(root).bundlePath, "utf8");
     const entry = join(root, "entry.ts");
-    writeFileSync(entry, `import "${join(ROOT, "lib", "terraform", "provider", "main")}";\nexport const rebuiltAt = ${JSON.stringify(new Date().toISOString())};\n`);
+    writeFileSync(
+      entry,
+      `import "${join(ROOT, "lib", "terraform", "provider", "main")}";\nexport const rebuiltAt = ${JSON.stringify(new Date().toISOString())};\n`,
+    );
     await bundleProvider({ entry, outDir: join(root, "dist", "provider"), type: "chainform" });
     writeProviderMirror(root);
     expect(readFileSync(mirrorLayout(root).bundlePath, "utf8")).not.toBe(before);

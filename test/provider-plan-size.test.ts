@@ -13,19 +13,23 @@ const artifact = `-var=artifact_path=${join(__dirname, "..", "dist", "contracts"
 describe("plan size through terraform", () => {
   const suite = useAcceptanceSuite();
 
-  test.each(["contract", "contract_call"])("the first plan of examples/hcl/%s shows no ABI", async (name) => {
-    const run = await suite.workspace();
-    await run.step({
-      name: "plan",
-      config: example(name),
-      command: "plan",
-      args: [artifact],
-      check(_ctx, result) {
-        const lines = result.stdout.split("\n").length;
-        process.stdout.write(`plan of examples/hcl/${name}: ${lines} lines\n`);
-        expect(result.stdout).not.toMatch(/stateMutability/);
-        expect(lines).toBeLessThan(150);
-      },
-    });
-  }, 120_000);
+  test.each(["contract", "contract_call"])(
+    "the first plan of examples/hcl/%s shows no ABI",
+    async (name) => {
+      const run = await suite.workspace();
+      await run.step({
+        name: "plan",
+        config: example(name),
+        command: "plan",
+        args: [artifact],
+        check(_ctx, result) {
+          const lines = result.stdout.split("\n").length;
+          process.stdout.write(`plan of examples/hcl/${name}: ${lines} lines\n`);
+          expect(result.stdout).not.toMatch(/stateMutability/);
+          expect(lines).toBeLessThan(150);
+        },
+      });
+    },
+    120_000,
+  );
 });

@@ -13,7 +13,10 @@ const dir = mkdtempSync(join(tmpdir(), "chainform-sockets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A server that hands every connection to `serve`; returns it listening and the connections it saw. */
-async function serverOn(listen: (server: Server) => void, serve: (socket: Socket) => void): Promise<{ server: Server; connections: () => number }> {
+async function serverOn(
+  listen: (server: Server) => void,
+  serve: (socket: Socket) => void,
+): Promise<{ server: Server; connections: () => number }> {
   let connections = 0;
   const server = createServer((socket) => {
     connections += 1;
@@ -61,7 +64,9 @@ test("HTTP: the answer is read by its Content-Length, with its status; a chunked
     (s) => s.listen(0, "127.0.0.1"),
     (socket) =>
       socket.on("data", (data) => {
-        expect(data.toString()).toMatch(/^POST \/ HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\ncontent-type: application\/json\r\ncontent-length: 2\r\n\r\n\{\}$/);
+        expect(data.toString()).toMatch(
+          /^POST \/ HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\ncontent-type: application\/json\r\ncontent-length: 2\r\n\r\n\{\}$/,
+        );
         if (chunked) return void socket.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
         const body = '{"jsonrpc":"2.0","id":1,"result":"0x1"}';
         socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);

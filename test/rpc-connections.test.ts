@@ -50,7 +50,8 @@ class RawConnection {
     this.closed = new Promise((resolve) => socket.once("close", () => resolve()));
     void this.closed.then(() => {
       this.finished = true;
-      for (const waiter of this.waiting.splice(0)) waiter.reject(new Error(`connection closed with no answer; unread: ${JSON.stringify(this.buffer.toString("latin1"))}`));
+      for (const waiter of this.waiting.splice(0))
+        waiter.reject(new Error(`connection closed with no answer; unread: ${JSON.stringify(this.buffer.toString("latin1"))}`));
     });
   }
 
@@ -60,7 +61,8 @@ class RawConnection {
     return new Promise((resolve, reject) => {
       const target = { host: url.hostname, port: Number(url.port), allowHalfOpen: options.allowHalfOpen ?? false };
       const connected = () => resolve(new RawConnection(socket));
-      const socket: Socket = url.protocol === "https:" ? connectTls({ ...target, rejectUnauthorized: false }, connected) : connect(target, connected);
+      const socket: Socket =
+        url.protocol === "https:" ? connectTls({ ...target, rejectUnauthorized: false }, connected) : connect(target, connected);
       socket.once("error", reject);
     });
   }
@@ -216,7 +218,9 @@ class GateEngine implements ChainEngine {
 }
 
 /** A service on a GateEngine, with one environment: its Public and Admin RPC paths. */
-async function gatedService(options: TestServiceOptions = {}): Promise<{ service: TestService; engine: GateEngine; publicPath: string; adminPath: string }> {
+async function gatedService(
+  options: TestServiceOptions = {},
+): Promise<{ service: TestService; engine: GateEngine; publicPath: string; adminPath: string }> {
   const engine = new GateEngine();
   const service = await startTestService({ createChainEngine: () => engine, logger: false, ...options });
   const created = await call(service, "POST", "/public/v1/account/acme/project/demo/environments", {
@@ -241,7 +245,11 @@ const seen = (socket: Socket, event: "end" | "data") => new Promise<void>((resol
 const offTheConnection = (response: RawResponse) => /\r\nconnection: /.test(response.head);
 
 /** The NoChainEngine's answer to a call with `id`. */
-const noEngine = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32000, message: expect.stringContaining("no chain engine") } });
+const noEngine = (id: number | string) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code: -32000, message: expect.stringContaining("no chain engine") },
+});
 
 let main: Awaited<ReturnType<typeof gatedService>>;
 const opened: RawConnection[] = [];
@@ -263,7 +271,11 @@ afterAll(() => main?.service.close());
 describe("kept-alive calls", () => {
   test("plain calls are answered off the connection (not by Node's server), several on one connection", async () => {
     const connection = await open();
-    for (const [path, id] of [[main.publicPath, 1], [main.adminPath, "two"], [main.publicPath, 3]] as const) {
+    for (const [path, id] of [
+      [main.publicPath, 1],
+      [main.adminPath, "two"],
+      [main.publicPath, 3],
+    ] as const) {
       const answer = await connection.send(post(path, request(id)));
       expect({ status: answer.status, json: answer.json }).toEqual({ status: 200, json: noEngine(id) });
       expect(answer.headers.connection).toBe("keep-alive");
@@ -330,7 +342,9 @@ describe("kept-alive calls", () => {
   test("query strings and header case do not change the answer", async () => {
     const connection = await open();
     const text = JSON.stringify(request(5));
-    const answer = await connection.send(`POST ${main.publicPath}?a=1 HTTP/1.1\r\nhost: x\r\ncontent-length:   ${text.length}  \r\n\r\n${text}`);
+    const answer = await connection.send(
+      `POST ${main.publicPath}?a=1 HTTP/1.1\r\nhost: x\r\ncontent-length:   ${text.length}  \r\n\r\n${text}`,
+    );
     expect(answer.json).toEqual(noEngine(5));
     expect(offTheConnection(answer)).toBe(true);
   });
@@ -393,7 +407,9 @@ describe("as Node's server does (a chunked call: the connection handed over), wh
   test("after Connection: close, the service lets go of the connection even if the caller keeps its side open", async () => {
     const { service, publicPath } = await gatedService();
     const connection = await open({ allowHalfOpen: true }, service);
-    expect((await connection.send(chunkedPost(publicPath, request(1), ["Connection: close"]))).headers.connection?.toLowerCase()).toBe("close");
+    expect((await connection.send(chunkedPost(publicPath, request(1), ["Connection: close"]))).headers.connection?.toLowerCase()).toBe(
+      "close",
+    );
     await connection.ended;
     await service.close();
   });
@@ -471,7 +487,9 @@ describe("the hand-over to Node's server", () => {
   test("Expect: 100-continue gets 100 Continue, then the answer", async () => {
     const connection = await open();
     const text = JSON.stringify(request(4));
-    await connection.write(`POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${text.length}\r\nExpect: 100-continue\r\n\r\n`);
+    await connection.write(
+      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${text.length}\r\nExpect: 100-continue\r\n\r\n`,
+    );
     await new Promise<void>((resolve) => {
       const check = () => (connection.interim.length > 0 ? resolve() : connection.socket.once("data", () => setImmediate(check)));
       check();
@@ -484,7 +502,9 @@ describe("the hand-over to Node's server", () => {
   test("HTTP/1.0 is answered by Node's server and closed", async () => {
     const connection = await open();
     const text = JSON.stringify(request(6));
-    const answer = await connection.send(`POST ${main.publicPath} HTTP/1.0\r\nHost: ${HOST}\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
+    const answer = await connection.send(
+      `POST ${main.publicPath} HTTP/1.0\r\nHost: ${HOST}\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
+    );
     expect(answer.json).toEqual(noEngine(6));
     expect(offTheConnection(answer)).toBe(false);
     await connection.closed;
@@ -494,7 +514,9 @@ describe("the hand-over to Node's server", () => {
     const connection = await open();
     expect((await connection.send(post(main.publicPath, request(1)))).json).toEqual(noEngine(1));
     const length = 1024 * 1024 + 1;
-    const answer = await connection.send(`POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${length}\r\n\r\n${"[".repeat(1000)}`);
+    const answer = await connection.send(
+      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${length}\r\n\r\n${"[".repeat(1000)}`,
+    );
     expectErrorBody({ status: answer.status, headers: new Headers(), body: answer.json, text: answer.body.toString() }, 400, "bad_request");
     expect(answer.json.error.message).toBe("request body larger than 1048576 bytes");
     expect(answer.headers.connection?.toLowerCase()).toBe("close");
@@ -515,7 +537,9 @@ describe("the hand-over to Node's server", () => {
   test("a header line without a colon is Node's 400 (the spec's body), not a hang", async () => {
     const connection = await open();
     const text = JSON.stringify(request(1));
-    const answer = await connection.send(`POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nBroken\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
+    const answer = await connection.send(
+      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nBroken\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
+    );
     expect(answer.status).toBe(400);
     expect(answer.json.error.slug).toBe("bad_request");
     await connection.closed;
@@ -524,7 +548,9 @@ describe("the hand-over to Node's server", () => {
   test("a malformed request after a call on the same connection is Node's 400", async () => {
     const connection = await open();
     expect((await connection.send(post(main.publicPath, request(1)))).json).toEqual(noEngine(1));
-    const answer = await connection.send(`POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`);
+    const answer = await connection.send(
+      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+    );
     expect(answer.status).toBe(400);
     await connection.closed;
   });
@@ -550,7 +576,12 @@ describe("the hand-over to Node's server", () => {
     const connection = await open();
     expect((await connection.send(post(main.publicPath, request(1)))).json).toEqual(noEngine(1));
     const upgraded = await connection.send(
-      get(main.publicPath, ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"]),
+      get(main.publicPath, [
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+      ]),
     );
     expect(upgraded.status).toBe(101);
     expect(upgraded.headers["sec-websocket-accept"]).toBe("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
@@ -599,7 +630,17 @@ describe("answers are the same as through Node's server and Fastify", () => {
     expect(direct.headers["access-control-expose-headers"]).toBe("X-Svc-Limit, X-Svc-Remaining, X-Svc-Reset-Timestamp");
     expect(direct.headers.vary).toBe("Origin");
     const fastifyHeaders = comparable(throughFastify).headers;
-    for (const name of ["content-type", "x-svc-limit", "access-control-allow-origin", "access-control-allow-credentials", "access-control-allow-methods", "access-control-expose-headers", "access-control-max-age", "connection", "keep-alive"]) {
+    for (const name of [
+      "content-type",
+      "x-svc-limit",
+      "access-control-allow-origin",
+      "access-control-allow-credentials",
+      "access-control-allow-methods",
+      "access-control-expose-headers",
+      "access-control-max-age",
+      "connection",
+      "keep-alive",
+    ]) {
       expect([name, direct.headers[name]]).toEqual([name, fastifyHeaders[name]]);
     }
     expect(direct.json).toEqual(throughFastify.json);
@@ -608,7 +649,11 @@ describe("answers are the same as through Node's server and Fastify", () => {
   test("an unknown URL's 404: same status, headers and body shape", async () => {
     const unknown = () => "/rpc/admin/" + "Z".repeat(43);
     const { direct, node, throughFastify } = await threeWays(unknown, 22, [`Origin: ${ORIGIN}`]);
-    const withoutId = (response: RawResponse) => ({ ...comparable(response), json: { ...response.json, error: { ...response.json.error, id: "-" } }, headers: { ...comparable(response).headers, "content-length": "-" } });
+    const withoutId = (response: RawResponse) => ({
+      ...comparable(response),
+      json: { ...response.json, error: { ...response.json.error, id: "-" } },
+      headers: { ...comparable(response).headers, "content-length": "-" },
+    });
     expect(withoutId(direct)).toEqual(withoutId(node));
     expect(direct.status).toBe(404);
     expect({ ...throughFastify.json.error, id: "-" }).toEqual({ ...direct.json.error, id: "-" });
@@ -712,9 +757,12 @@ describe("over TLS", () => {
       expect(service.baseUrl).toMatch(/^https:/);
       const connection = await open(undefined, service);
       const created = await connection.send(
-        post("/public/v1/account/acme/project/demo/environments", { display_name: "tls", network_configs: [{ network_id: "1" }] }, [`X-Access-Key: ${service.keys.alice}`]),
+        post("/public/v1/account/acme/project/demo/environments", { display_name: "tls", network_configs: [{ network_id: "1" }] }, [
+          `X-Access-Key: ${service.keys.alice}`,
+        ]),
       );
-      const publicPath = new URL(created.json.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url).pathname;
+      const publicPath = new URL(created.json.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Public RPC").url)
+        .pathname;
       const first = await connection.send(post(publicPath, request(1)));
       expect(first.json).toEqual(noEngine(1));
       expect(offTheConnection(first)).toBe(false);
@@ -764,7 +812,14 @@ describe("with a real chain", () => {
     const refused = await connection.send(post(chain.publicPath, request(1, "anvil_setBalance")));
     expect(refused.status).toBe(200);
     expect(refused.json.error).toBeDefined();
-    const allowed = await connection.send(post(chain.adminPath, { jsonrpc: "2.0", id: 2, method: "anvil_setBalance", params: ["0x000000000000000000000000000000000000beef", "0x10"] }));
+    const allowed = await connection.send(
+      post(chain.adminPath, {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "anvil_setBalance",
+        params: ["0x000000000000000000000000000000000000beef", "0x10"],
+      }),
+    );
     expect(allowed.json).toEqual({ jsonrpc: "2.0", id: 2, result: null });
   });
 });

@@ -20,7 +20,9 @@ beforeAll(async () => {
     headers: { ...service.headersOf("alice"), "content-type": "application/json" },
     body: JSON.stringify({
       display_name: "foundry suite",
-      network_configs: [{ network_id: "1", accounts: [{ address: "0x00000000000000000000000000000000000a11ce", balance: "0x56bc75e2d63100000" }] }],
+      network_configs: [
+        { network_id: "1", accounts: [{ address: "0x00000000000000000000000000000000000a11ce", balance: "0x56bc75e2d63100000" }] },
+      ],
     }),
   });
   environment = (await response.json()) as Environment;

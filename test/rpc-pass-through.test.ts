@@ -7,7 +7,13 @@ import serve, { rpcRateLimit } from "../lib/cli/commands/serve";
 import { DEFAULT_RATE_LIMITS, RPC_LIMIT_OFF } from "../lib/service/rate-limit";
 import type { JsonRpcRequest } from "../lib/service/chains";
 
-const call = (method: string, extra: Partial<JsonRpcRequest> = {}): JsonRpcRequest => ({ jsonrpc: "2.0", id: 1, method, params: [], ...extra });
+const call = (method: string, extra: Partial<JsonRpcRequest> = {}): JsonRpcRequest => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method,
+  params: [],
+  ...extra,
+});
 
 test("reads the chain answers alone pass through; writes, cheatcodes, refusals and odd ids do not", () => {
   for (const method of ["eth_blockNumber", "eth_getBalance", "eth_call", "eth_getStorageAt", "eth_chainId", "net_version"]) {
@@ -17,7 +23,14 @@ test("reads the chain answers alone pass through; writes, cheatcodes, refusals a
   expect(passesThrough(call("eth_getBalance", { id: "abc" }), "public")).toBe(true);
   expect(passesThrough(call("eth_blockNumber", { params: undefined }), "public")).toBe(true);
   // Recorded, chainform's own, or answered by the proxy itself.
-  for (const method of ["eth_sendRawTransaction", "eth_sendTransaction", "anvil_setBalance", "tenderly_setBalance", "evm_snapshot", "eth_sign"]) {
+  for (const method of [
+    "eth_sendRawTransaction",
+    "eth_sendTransaction",
+    "anvil_setBalance",
+    "tenderly_setBalance",
+    "evm_snapshot",
+    "eth_sign",
+  ]) {
     expect(passesThrough(call(method), "admin")).toBe(false);
   }
   expect(passesThrough(call("eth_accounts"), "public")).toBe(false);

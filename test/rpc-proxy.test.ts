@@ -32,9 +32,14 @@ async function apiCall<T>(s: Service, method: string, path: string, body?: unkno
   return (text ? JSON.parse(text) : undefined) as T;
 }
 const createEnvironment = (s: Service, body: unknown) => apiCall<Environment>(s, "POST", "/environments", body);
-const urlOf = (e: Environment, name: "Admin RPC" | "Public RPC", index = 0) => e.active_instance.vnets[index].rpcs.find((r) => r.name === name)!.url;
+const urlOf = (e: Environment, name: "Admin RPC" | "Public RPC", index = 0) =>
+  e.active_instance.vnets[index].rpcs.find((r) => r.name === name)!.url;
 async function post(url: string, body: unknown): Promise<{ status: number; headers: Headers; text: string; json: any }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
 }
@@ -46,7 +51,14 @@ beforeAll(async () => {
   environment = await createEnvironment(service, {
     display_name: "rpc proxy",
     network_configs: [
-      { network_id: "1", chain_config_overrides: { chain_id: "7001" }, accounts: [{ address: signer.address, balance: "0x56bc75e2d63100000" }, { address: ALICE, balance: "0x56bc75e2d63100000" }] },
+      {
+        network_id: "1",
+        chain_config_overrides: { chain_id: "7001" },
+        accounts: [
+          { address: signer.address, balance: "0x56bc75e2d63100000" },
+          { address: ALICE, balance: "0x56bc75e2d63100000" },
+        ],
+      },
       { network_id: "8453", chain_config_overrides: { chain_id: "7002" } },
     ],
     bridge_config: { enabled: true, relay_mode: "autoRelay" },
@@ -87,10 +99,20 @@ test("over WebSocket: reads come back as text frames with the caller's ids; a ch
     const read = await ask({ jsonrpc: "2.0", id: "ws-1", method: "eth_chainId", params: [] });
     expect(read.binary).toBe(false);
     expect(JSON.parse(read.text)).toEqual({ jsonrpc: "2.0", id: "ws-1", result: "0x1b59" });
-    const batch = JSON.parse((await ask([{ jsonrpc: "2.0", id: 1, method: "eth_blockNumber" }, { jsonrpc: "2.0", id: 2, method: "eth_chainId" }])).text);
+    const batch = JSON.parse(
+      (
+        await ask([
+          { jsonrpc: "2.0", id: 1, method: "eth_blockNumber" },
+          { jsonrpc: "2.0", id: 2, method: "eth_chainId" },
+        ])
+      ).text,
+    );
     expect(batch.map((a: { id: number }) => a.id)).toEqual([1, 2]);
     const before = (await transactionsOf(environment, "cheatcode")).length;
-    const set = JSON.parse((await ask({ jsonrpc: "2.0", id: 3, method: "anvil_setBalance", params: ["0x000000000000000000000000000000000000c0de", "0x7"] })).text);
+    const set = JSON.parse(
+      (await ask({ jsonrpc: "2.0", id: 3, method: "anvil_setBalance", params: ["0x000000000000000000000000000000000000c0de", "0x7"] }))
+        .text,
+    );
     expect(set).toMatchObject({ id: 3, result: null });
     const after = await transactionsOf(environment, "cheatcode");
     expect(after).toHaveLength(before + 1);
@@ -103,9 +125,20 @@ test("over WebSocket: reads come back as text frames with the caller's ids; a ch
 test("the Public RPC refuses what it refused, alone or inside a batch of reads", async () => {
   const url = urlOf(environment, "Public RPC");
   expect((await post(url, { jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [ALICE, "0x1"] })).json.error.code).toBe(-32601);
-  expect((await post(url, { jsonrpc: "2.0", id: 2, method: "tenderly_setBalance", params: [[ALICE], "0x1"] })).json.error.code).toBe(-32601);
-  expect((await post(url, { jsonrpc: "2.0", id: 3, method: "eth_accounts", params: [] })).json).toEqual({ jsonrpc: "2.0", id: 3, result: [] });
-  const send = await post(url, { jsonrpc: "2.0", id: 4, method: "eth_sendTransaction", params: [{ from: ALICE, to: RECIPIENT, value: "0x1" }] });
+  expect((await post(url, { jsonrpc: "2.0", id: 2, method: "tenderly_setBalance", params: [[ALICE], "0x1"] })).json.error.code).toBe(
+    -32601,
+  );
+  expect((await post(url, { jsonrpc: "2.0", id: 3, method: "eth_accounts", params: [] })).json).toEqual({
+    jsonrpc: "2.0",
+    id: 3,
+    result: [],
+  });
+  const send = await post(url, {
+    jsonrpc: "2.0",
+    id: 4,
+    method: "eth_sendTransaction",
+    params: [{ from: ALICE, to: RECIPIENT, value: "0x1" }],
+  });
   expect(send.json.error).toMatchObject({ code: -32000, message: expect.stringContaining("unknown account") });
   const batch = await post(url, [
     { jsonrpc: "2.0", id: 5, method: "eth_getBalance", params: [ALICE, "latest"] },
@@ -116,14 +149,21 @@ test("the Public RPC refuses what it refused, alone or inside a batch of reads",
   expect(batch.json[1]).toMatchObject({ id: 6, error: { code: -32601 } });
   expect(batch.json[2]).toEqual({ jsonrpc: "2.0", id: 7, result: [] });
   // The Admin RPC asks the chain instead.
-  expect(Array.isArray((await post(urlOf(environment, "Admin RPC"), { jsonrpc: "2.0", id: 8, method: "eth_accounts" })).json.result)).toBe(true);
+  expect(Array.isArray((await post(urlOf(environment, "Admin RPC"), { jsonrpc: "2.0", id: 8, method: "eth_accounts" })).json.result)).toBe(
+    true,
+  );
 });
 
 test("every state-changing call is recorded: signed and unsigned transactions, cheatcodes inside batches of reads", async () => {
   const wallet = createWalletClient({ account: signer, transport: http(urlOf(environment, "Public RPC")), chain: undefined });
   const signedHash = await wallet.sendTransaction({ to: RECIPIENT as Hex, value: 1n, chain: null });
   const admin = urlOf(environment, "Admin RPC");
-  const unsigned = await post(admin, { jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from: ALICE, to: RECIPIENT, value: "0x2" }] });
+  const unsigned = await post(admin, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "eth_sendTransaction",
+    params: [{ from: ALICE, to: RECIPIENT, value: "0x2" }],
+  });
   const batch = await post(admin, [
     { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [RECIPIENT, "latest"] },
     { jsonrpc: "2.0", id: 2, method: "tenderly_setBalance", params: [[RECIPIENT], "0x64"] },
@@ -142,9 +182,19 @@ test("every state-changing call is recorded: signed and unsigned transactions, c
 
 test("a bridge deposit sent through the Admin RPC is relayed and recorded", async () => {
   const data = encodeFunctionData({ abi: bridge.abi, functionName: "deposit", args: [7002n, RECIPIENT as Hex] });
-  const sent = await post(urlOf(environment, "Admin RPC"), { jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from: ALICE, to: BRIDGE_ADDRESS, value: "0xde0b6b3a7640000", data }] });
+  const sent = await post(urlOf(environment, "Admin RPC"), {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "eth_sendTransaction",
+    params: [{ from: ALICE, to: BRIDGE_ADDRESS, value: "0xde0b6b3a7640000", data }],
+  });
   expect(sent.json.result).toMatch(/^0x[0-9a-f]{64}$/);
-  const balance = await post(urlOf(environment, "Public RPC", 1), { jsonrpc: "2.0", id: 2, method: "eth_getBalance", params: [RECIPIENT, "latest"] });
+  const balance = await post(urlOf(environment, "Public RPC", 1), {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "eth_getBalance",
+    params: [RECIPIENT, "latest"],
+  });
   expect(BigInt(balance.json.result)).toBe(10n ** 18n);
   const relays = (await transactionsOf(environment, "blockchain")).filter((t) => t.origin === "bridge");
   expect(relays).toHaveLength(1);

@@ -15,7 +15,10 @@ const COPIES: readonly [string, RegExp][] = [
   ["2^256-1 (lib/domain/amounts.ts MAX_UINT256)", /1n\s*<<\s*256n|2n\s*\*\*\s*256n/],
   ["the ERC-20 amount grammar (lib/domain/amounts.ts parseTokenAmount)", /\[0-9\]\{0,77\}/],
   ["the relay modes (lib/domain/environment-rules.ts RELAY_MODE_VALUES)", /["']autoRelay["']\s*,\s*["']delayedRelay["']/],
-  ["the visibilities (lib/domain/environment-rules.ts VERIFICATION_VISIBILITY_VALUES)", /["']bytecode["']\s*,\s*["']abi["']\s*,\s*["']source["']/],
+  [
+    "the visibilities (lib/domain/environment-rules.ts VERIFICATION_VISIBILITY_VALUES)",
+    /["']bytecode["']\s*,\s*["']abi["']\s*,\s*["']source["']/,
+  ],
   ["the display-name bound (lib/domain/environment-rules.ts MAX_DISPLAY_NAME_LENGTH)", /lengthBetween\(\s*1\s*,\s*255\s*\)/],
 ];
 
@@ -41,7 +44,7 @@ describe("the domain's rules", () => {
   });
 
   test("a planted copy is found", () => {
-    const planted = 'const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/; const MAX = (1n << 256n) - 1n;';
+    const planted = "const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/; const MAX = (1n << 256n) - 1n;";
     expect(COPIES.filter(([, pattern]) => pattern.test(planted)).map(([name]) => name)).toHaveLength(2);
   });
 });

@@ -134,7 +134,11 @@ output "projects" { value = [for p in data.chainform_projects.all.projects : p.s
 
   test("works with ca_file, and with CHAINFORM_CA_FILE", async () => {
     run = await acceptance({ env: envOf() });
-    await run.step({ name: "ca_file argument", config: config(`provider "chainform" { ca_file = ${JSON.stringify(ready.caFile)} }`), command: "apply" });
+    await run.step({
+      name: "ca_file argument",
+      config: config(`provider "chainform" { ca_file = ${JSON.stringify(ready.caFile)} }`),
+      command: "apply",
+    });
     expect((await run.outputs()).projects?.value).toContain(ready.projectSlug);
     run.dispose();
     run = await acceptance({ env: envOf({ CHAINFORM_CA_FILE: ready.caFile! }) });

@@ -51,7 +51,10 @@ function rpcUrl(ready: Ready, environment: any, name: string): string {
 async function createEnvironments(ready: Ready, count: number, prefix: string): Promise<any[]> {
   const created: any[] = [];
   for (let i = 0; i < count; i++) {
-    const answer = await api(ready, "POST", environmentsPath(ready), { display_name: `${prefix}-${i}`, network_configs: [{ network_id: "1" }] });
+    const answer = await api(ready, "POST", environmentsPath(ready), {
+      display_name: `${prefix}-${i}`,
+      network_configs: [{ network_id: "1" }],
+    });
     expect(answer.status).toBe(200);
     created.push(answer.body);
   }
@@ -69,7 +72,9 @@ test("kill -9 during a batch delete: after a restart no state file of a deleted 
   let served = startServe(["--data-dir", dataDir]);
   let ready = await served.ready;
   const environments = await createEnvironments(ready, 24, "doomed");
-  await inBatches(environments, 4, (e) => rpc(rpcUrl(ready, e, "Admin RPC"), "tenderly_setBalance", ["0x00000000000000000000000000000000000c0ffe", "0x111"]));
+  await inBatches(environments, 4, (e) =>
+    rpc(rpcUrl(ready, e, "Admin RPC"), "tenderly_setBalance", ["0x00000000000000000000000000000000000c0ffe", "0x111"]),
+  );
   await stopServe(served);
   expect(readdirSync(chainsDir).filter((name) => name.endsWith(".json"))).toHaveLength(24);
   // (a state file kept aside, to plant an orphan below whatever the kill leaves: the delete may finish first)
@@ -139,9 +144,14 @@ describe("--max-chains", () => {
       }
       const refused = await rpc(rpcUrl(ready, b, "Public RPC"), "eth_chainId");
       expect(refused.error?.message).toMatch(/all 2 chains this service may run at once are busy: try again shortly/);
-      const sent = await api(ready, "POST", `${environmentsPath(ready)}/${b.id}/instance/${b.active_instance.id}/vnet/${b.active_instance.vnets[0].id}/transactions`, {
-        callArgs: { from: ADDRESS, to: ADDRESS },
-      });
+      const sent = await api(
+        ready,
+        "POST",
+        `${environmentsPath(ready)}/${b.id}/instance/${b.active_instance.id}/vnet/${b.active_instance.vnets[0].id}/transactions`,
+        {
+          callArgs: { from: ADDRESS, to: ADDRESS },
+        },
+      );
       expect(sent.status).toBe(503);
       expect(sent.body.error.message).toMatch(/are busy/);
       expect(anvilsOf(dataDir)).toHaveLength(2);

@@ -2,7 +2,19 @@
  * The data dir of `chainform serve` (real processes): one service per dir, a private dir whatever it was before,
  * and a database that is empty, foreign or damaged refused at start instead of replaced or answered with 500s.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SqlDatabase } from "../lib/service/store/sqlite";
@@ -105,7 +117,11 @@ describe("a database the service cannot trust is refused, and left as it was", (
     const ready = await first.ready;
     const path = environmentsPath(ready);
     for (let i = 0; i < 150; i++) {
-      const created = await api(ready, "POST", path, { display_name: `env ${i} ${"x".repeat(200)}`, slug: `env-${i}`, network_configs: [{ network_id: "1" }] });
+      const created = await api(ready, "POST", path, {
+        display_name: `env ${i} ${"x".repeat(200)}`,
+        slug: `env-${i}`,
+        network_configs: [{ network_id: "1" }],
+      });
       expect(created.status).toBe(200);
     }
     await stopServe(first);

@@ -6,7 +6,18 @@
  * not allowed.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { api, environmentsPath, killAllServed, rpc, startServe, stopServe, type Ready } from "./service-process";
@@ -78,7 +89,8 @@ whenMounted("a full disk: creates and deletes answer 503 with a reason, never 50
     fillDisk();
     // THEN creates fail with a 503 that says why (SQLite may still have room in pages it holds: keep creating)
     const answers: { status: number; body: any }[] = [];
-    for (let i = 0; i < 200 && !answers.some((a) => a.status !== 200); i++) answers.push(await create(ready, `full-${i}`, [{ address: ADDRESS, balance: "0x1" }]));
+    for (let i = 0; i < 200 && !answers.some((a) => a.status !== 200); i++)
+      answers.push(await create(ready, `full-${i}`, [{ address: ADDRESS, balance: "0x1" }]));
     const failed = answers.filter((a) => a.status !== 200);
     expect(failed.map((a) => a.status)).toEqual([503]);
     expect(failed[0].body.error).toMatchObject({ slug: "service_unavailable", message: expect.stringMatching(/disk is full/) });

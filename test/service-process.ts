@@ -81,7 +81,15 @@ export function environmentsPath(ready: Ready): string {
 }
 
 /** One JSON-RPC call on an RPC URL; answers the JSON-RPC answer. */
-export async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+export async function rpc(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: any; error?: { code: number; message: string } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
 }

@@ -125,7 +125,9 @@ test("state survives a restart; SIGTERM exits cleanly", async () => {
     expect(actionsByStatus("running")).not.toContain(actionId);
 
     const token = await promisify(execFile)(process.execPath, [BIN, "token", "--data-dir", dataDir, "--user", "bob"]);
-    const asBob = await fetch(`${second.ready.baseUrl}/v1/account/acme/projects`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
+    const asBob = await fetch(`${second.ready.baseUrl}/v1/account/acme/projects`, {
+      headers: { authorization: `Bearer ${token.stdout.trim()}` },
+    });
     expect(asBob.status).toBe(200);
   } finally {
     expect(await stop(second)).toEqual({ code: 0, signal: null });

@@ -83,7 +83,10 @@ describe("the framework against real terraform", () => {
     const resources = await tf.stateResources();
     const a = resources.find((r) => r.address === "echo_thing.a")!;
     expect(a.values).toMatchObject({ name: "alpha", size: 3, revision: 1, greeting: "hello alpha", tags: { env: "test" } });
-    expect(a.values.rule).toEqual([{ port: 80, protocol: "tcp" }, { port: 443, protocol: "udp" }]);
+    expect(a.values.rule).toEqual([
+      { port: 80, protocol: "tcp" },
+      { port: 443, protocol: "udp" },
+    ]);
     expect(a.sensitive_values).toMatchObject({ secret: true });
     const b = resources.find((r) => r.address === "echo_thing.b")!;
     expect(b.values).toMatchObject({ name: "beta-1", size: 1 });

@@ -23,7 +23,9 @@ let environment: { id: string; adminSecret: string };
 beforeAll(async () => {
   service = await startTestService();
   browser = await launchBrowser();
-  attacker = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>elsewhere</title><p>another origin"));
+  attacker = createServer((_request, response) =>
+    response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>elsewhere</title><p>another origin"),
+  );
   await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
   attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
   const created = await call(service, "POST", "/public/v1/account/acme/project/demo/environments", {
@@ -96,7 +98,12 @@ test("a POST from another origin changes nothing even with the right CSRF token"
   await own.close();
   const opaque = await page.evaluate(
     async ({ deleteUrl, csrf }) => {
-      const response = await fetch(deleteUrl, { method: "POST", credentials: "include", mode: "no-cors", body: new URLSearchParams({ csrf }) });
+      const response = await fetch(deleteUrl, {
+        method: "POST",
+        credentials: "include",
+        mode: "no-cors",
+        body: new URLSearchParams({ csrf }),
+      });
       return response.type;
     },
     { deleteUrl: `${service.baseUrl}${envPath()}/delete`, csrf },
@@ -108,7 +115,9 @@ test("a POST from another origin changes nothing even with the right CSRF token"
   const body = await page.content();
   expect(body).not.toContain(environment.adminSecret);
   expect(body).toContain("another site");
-  expect((await call(service, "GET", `/public/v1/account/acme/project/demo/environments/${environment.id}`, { as: "alice" })).status).toBe(200);
+  expect((await call(service, "GET", `/public/v1/account/acme/project/demo/environments/${environment.id}`, { as: "alice" })).status).toBe(
+    200,
+  );
   await context.close();
 });
 
@@ -134,7 +143,12 @@ test("dashboard answers carry no CORS headers, the API keeps them", async () => 
   for (const path of ["/dashboard/", envPath(), "/dashboard/nothing"]) {
     for (const method of ["GET", "OPTIONS"]) {
       const result = await call(service, method, path, { headers: { origin, "access-control-request-method": "POST" } });
-      expect([path, method, result.headers.get("access-control-allow-origin"), result.headers.get("access-control-allow-credentials")]).toEqual([path, method, null, null]);
+      expect([
+        path,
+        method,
+        result.headers.get("access-control-allow-origin"),
+        result.headers.get("access-control-allow-credentials"),
+      ]).toEqual([path, method, null, null]);
     }
   }
   const api = await call(service, "GET", "/v1/account/acme/projects", { as: "alice", headers: { origin } });

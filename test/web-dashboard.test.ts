@@ -44,10 +44,16 @@ async function rpc<T>(method: string, params: unknown[]): Promise<T> {
 }
 
 /** Sends a transaction through the Admin RPC (explicit gas, so a reverting one is mined too); returns its receipt. */
-async function send(tx: { to?: string; data: string }): Promise<{ transactionHash: string; contractAddress: string | null; status: string }> {
+async function send(tx: {
+  to?: string;
+  data: string;
+}): Promise<{ transactionHash: string; contractAddress: string | null; status: string }> {
   const hash = await rpc<string>("eth_sendTransaction", [{ from: DEPLOYER, gas: GAS, ...tx }]);
   for (;;) {
-    const receipt = await rpc<{ transactionHash: string; contractAddress: string | null; status: string } | null>("eth_getTransactionReceipt", [hash]);
+    const receipt = await rpc<{ transactionHash: string; contractAddress: string | null; status: string } | null>(
+      "eth_getTransactionReceipt",
+      [hash],
+    );
     if (receipt) return receipt;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -71,16 +77,27 @@ beforeAll(async () => {
     },
   });
   expect(created.status).toBe(200);
-  const body = (await created.json()) as { id: string; active_instance: { id: string; vnets: { id: string; rpcs: { name: string; url: string }[] }[] } };
+  const body = (await created.json()) as {
+    id: string;
+    active_instance: { id: string; vnets: { id: string; rpcs: { name: string; url: string }[] }[] };
+  };
   const vnet = body.active_instance.vnets[0];
-  environment = { id: body.id, instanceId: body.active_instance.id, vnetId: vnet.id, adminRpc: vnet.rpcs.find((r) => r.name === "Admin RPC")!.url };
+  environment = {
+    id: body.id,
+    instanceId: body.active_instance.id,
+    vnetId: vnet.id,
+    adminRpc: vnet.rpcs.find((r) => r.name === "Admin RPC")!.url,
+  };
 
   const [token, logic, probe] = await Promise.all(["ProbeToken", "ProbeLogic", "SimulationProbe"].map(async (name) => loadArtifact(name)));
   const tokenAddress = (await send({ data: token.bytecode })).contractAddress!;
   const logicAddress = (await send({ data: logic.bytecode })).contractAddress!;
   const probeAddress = (await send({ data: probe.bytecode })).contractAddress!;
   await send({ to: tokenAddress, data: encodeFunctionData({ abi: token.abi, functionName: "mint", args: [probeAddress, 1000n] }) });
-  const run = await send({ to: probeAddress, data: encodeFunctionData({ abi: probe.abi, functionName: "run", args: [tokenAddress, logicAddress, RECIPIENT, 250n] }) });
+  const run = await send({
+    to: probeAddress,
+    data: encodeFunctionData({ abi: probe.abi, functionName: "run", args: [tokenAddress, logicAddress, RECIPIENT, 250n] }),
+  });
   const fail = await send({ to: probeAddress, data: encodeFunctionData({ abi: probe.abi, functionName: "fail", args: [] }) });
   expect([run.status, fail.status]).toEqual(["0x1", "0x0"]);
   hashes.run = run.transactionHash;
@@ -152,7 +169,9 @@ test("an environment's transactions: filters, a nested trace and a reverted one 
   await expect(rows.count()).resolves.toBe(1);
   await page.click(`a[href$="/tx/${hashes.fail}"]`);
   await expect(page.locator("dl").first().textContent()).resolves.toMatch(/reverted[\s\S]*SimulationProbe: failed on purpose/);
-  await expect(page.locator("details.frame.failed > summary").first().textContent()).resolves.toContain("reverted: SimulationProbe: failed on purpose");
+  await expect(page.locator("details.frame.failed > summary").first().textContent()).resolves.toContain(
+    "reverted: SimulationProbe: failed on purpose",
+  );
 
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environment.id}/tx/${hashes.run}`);
   const frames = page.locator("details.frame > summary");

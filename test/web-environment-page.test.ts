@@ -29,16 +29,25 @@ let token: string;
 let depositHash: string;
 
 async function rpc<T>(vnet: number, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(vnets[vnet].adminRpc, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(vnets[vnet].adminRpc, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
 }
 
-async function send(vnet: number, tx: { to?: string; data: string; value?: string }): Promise<{ transactionHash: string; contractAddress: string | null }> {
+async function send(
+  vnet: number,
+  tx: { to?: string; data: string; value?: string },
+): Promise<{ transactionHash: string; contractAddress: string | null }> {
   const hash = await rpc<string>(vnet, "eth_sendTransaction", [{ from: DEPLOYER, gas: GAS, ...tx }]);
   for (;;) {
-    const receipt = await rpc<{ transactionHash: string; contractAddress: string | null } | null>(vnet, "eth_getTransactionReceipt", [hash]);
+    const receipt = await rpc<{ transactionHash: string; contractAddress: string | null } | null>(vnet, "eth_getTransactionReceipt", [
+      hash,
+    ]);
     if (receipt) return receipt;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -67,7 +76,11 @@ beforeAll(async () => {
 
   const erc20 = await loadArtifact("ChainformToken");
   const bridge = await loadArtifact("ChainformBridge");
-  token = (await send(0, { data: encodeDeployData({ abi: erc20.abi, bytecode: erc20.bytecode as Hex, args: ["Probe Dollar", "PUSD", 6, 1_000_000n] }) })).contractAddress!.toLowerCase();
+  token = (
+    await send(0, {
+      data: encodeDeployData({ abi: erc20.abi, bytecode: erc20.bytecode as Hex, args: ["Probe Dollar", "PUSD", 6, 1_000_000n] }),
+    })
+  ).contractAddress!.toLowerCase();
   const deposit = encodeFunctionData({ abi: bridge.abi, functionName: "deposit", args: [BigInt(vnets[1].chainId), RECIPIENT as Hex] });
   depositHash = (await send(0, { to: BRIDGE_ADDRESS, data: deposit, value: "0x1bc16d674ec80000" })).transactionHash; // 2 ETH
   await rpc(0, "tenderly_setBalance", [[CHEATED], "0xde0b6b3a7640000"]);
@@ -102,12 +115,22 @@ test("a bridge relay is listed as bridge and links to its deposit; the API keeps
   await Promise.all([page.waitForNavigation(), relay.click()]);
   expect(page.url()).toContain(`/tx/${depositHash}`);
 
-  const instance = (await call(service, "GET", `/public/v1/account/acme/project/demo/environments/${environmentId}`, { as: "alice" })).body.active_instance.id as string;
-  const records = (await call(service, "GET", `/public/v1/account/acme/project/demo/environments/${environmentId}/instance/${instance}/transactions?perPage=100`, { as: "alice" })).body as { origin: string; kind: string; tx_hash: string }[];
+  const instance = (await call(service, "GET", `/public/v1/account/acme/project/demo/environments/${environmentId}`, { as: "alice" })).body
+    .active_instance.id as string;
+  const records = (
+    await call(
+      service,
+      "GET",
+      `/public/v1/account/acme/project/demo/environments/${environmentId}/instance/${instance}/transactions?perPage=100`,
+      { as: "alice" },
+    )
+  ).body as { origin: string; kind: string; tx_hash: string }[];
   const relays = records.filter((r) => r.origin === "bridge");
   expect(relays.map((r) => r.kind)).toEqual(["blockchain"]);
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}/tx/${relays[0].tx_hash}`);
-  await expect(page.locator("a.deposit").getAttribute("href")).resolves.toBe(`/dashboard/acme/demo/environments/${environmentId}/tx/${depositHash}`);
+  await expect(page.locator("a.deposit").getAttribute("href")).resolves.toBe(
+    `/dashboard/acme/demo/environments/${environmentId}/tx/${depositHash}`,
+  );
 });
 
 test("the explorer's latest transactions include cheatcode writes; a token page shows name, symbol and decimals", async () => {

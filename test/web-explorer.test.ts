@@ -36,7 +36,13 @@ contract Counter {
 }
 `;
 const COUNTER_ABI = [
-  { type: "function", name: "bump", inputs: [{ name: "amount", type: "uint256" }], outputs: [{ name: "", type: "uint256" }], stateMutability: "nonpayable" },
+  {
+    type: "function",
+    name: "bump",
+    inputs: [{ name: "amount", type: "uint256" }],
+    outputs: [{ name: "", type: "uint256" }],
+    stateMutability: "nonpayable",
+  },
 ] as const;
 
 /** Network per explorer setting: source, abi, default (bytecode), and one with the explorer off. */
@@ -56,7 +62,11 @@ function explorerConfig(setting: Setting) {
 }
 
 async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
@@ -70,7 +80,10 @@ async function bump(amount: bigint): Promise<string> {
 }
 
 /** POSTs a form to a vnet's verification API, as forge does. */
-async function verificationApi(setting: Setting, form: Record<string, string>): Promise<{ status: number; body: { status: string; message: string; result: unknown } }> {
+async function verificationApi(
+  setting: Setting,
+  form: Record<string, string>,
+): Promise<{ status: number; body: { status: string; message: string; result: unknown } }> {
   const response = await fetch(`${vnets[setting].explorerUrl}/api`, { method: "POST", body: new URLSearchParams(form) });
   return { status: response.status, body: (await response.json()) as { status: string; message: string; result: unknown } };
 }
@@ -98,7 +111,9 @@ beforeAll(async () => {
     }),
   });
   expect(response.status).toBe(200);
-  const environment = (await response.json()) as { active_instance: { vnets: { id: string; explorer_url?: string; rpcs: { name: string; url: string }[] }[] } };
+  const environment = (await response.json()) as {
+    active_instance: { vnets: { id: string; explorer_url?: string; rpcs: { name: string; url: string }[] }[] };
+  };
   (Object.keys(NETWORKS) as Setting[]).forEach((setting, i) => {
     const vnet = environment.active_instance.vnets[i];
     vnets[setting] = { id: vnet.id, adminRpc: vnet.rpcs.find((r) => r.name === "Admin RPC")!.url, explorerUrl: vnet.explorer_url };
@@ -106,7 +121,16 @@ beforeAll(async () => {
 
   // The same deployer and nonce give the same address on every chain.
   for (const setting of ["source", "abi", "bytecode"] as const) {
-    const created = await project.forge(["create", "src/Counter.sol:Counter", "--rpc-url", vnets[setting].adminRpc, "--unlocked", "--from", DEPLOYER, "--broadcast"]);
+    const created = await project.forge([
+      "create",
+      "src/Counter.sol:Counter",
+      "--rpc-url",
+      vnets[setting].adminRpc,
+      "--unlocked",
+      "--from",
+      DEPLOYER,
+      "--broadcast",
+    ]);
     counter = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(created.stdout)![1].toLowerCase();
   }
 });
@@ -120,7 +144,11 @@ afterAll(async () => {
 test("vnets carry explorer_url only when the explorer is enabled; a disabled explorer is a 404 page", async () => {
   expect(vnets.source.explorerUrl).toBe(`${service.baseUrl}/explorer/${vnets.source.id}`);
   expect(vnets.off.explorerUrl).toBeUndefined();
-  for (const path of [`/explorer/${vnets.off.id}`, `/explorer/${vnets.off.id}/address/${counter}`, "/explorer/00000000-0000-4000-8000-000000000000"]) {
+  for (const path of [
+    `/explorer/${vnets.off.id}`,
+    `/explorer/${vnets.off.id}/address/${counter}`,
+    "/explorer/00000000-0000-4000-8000-000000000000",
+  ]) {
     const { page, status } = await open(path);
     expect(status).toBe(404);
     await expect(page.locator("body").textContent()).resolves.toContain("explorer is not enabled");
@@ -133,18 +161,43 @@ test("vnets carry explorer_url only when the explorer is enabled; a disabled exp
 test("forge verify-contract verifies through the API; the contract tab obeys verification_visibility", async () => {
   for (const setting of ["source", "abi", "bytecode"] as const) {
     const verified = await project.forge([
-      "verify-contract", counter, "src/Counter.sol:Counter",
-      "--verifier", "etherscan", "--verifier-url", `${vnets[setting].explorerUrl}/api`, "--etherscan-api-key", "local",
-      "--chain", NETWORKS[setting], "--watch",
+      "verify-contract",
+      counter,
+      "src/Counter.sol:Counter",
+      "--verifier",
+      "etherscan",
+      "--verifier-url",
+      `${vnets[setting].explorerUrl}/api`,
+      "--etherscan-api-key",
+      "local",
+      "--chain",
+      NETWORKS[setting],
+      "--watch",
     ]);
     expect(verified.stdout).toContain("Pass - Verified");
   }
-  const again = await project.forge(["verify-contract", counter, "src/Counter.sol:Counter", "--verifier", "etherscan", "--verifier-url", `${vnets.source.explorerUrl}/api`, "--etherscan-api-key", "local", "--chain", "1"]);
+  const again = await project.forge([
+    "verify-contract",
+    counter,
+    "src/Counter.sol:Counter",
+    "--verifier",
+    "etherscan",
+    "--verifier-url",
+    `${vnets.source.explorerUrl}/api`,
+    "--etherscan-api-key",
+    "local",
+    "--chain",
+    "1",
+  ]);
   expect(again.stdout).toContain("already verified");
 
   const shows = async (setting: Setting) => {
     const { page } = await open(`/explorer/${vnets[setting].id}/address/${counter}?tab=contract`);
-    const result = { abi: await page.locator("#abi").count(), source: await page.locator("#source").count(), bytecode: await page.locator("#bytecode").count() };
+    const result = {
+      abi: await page.locator("#abi").count(),
+      source: await page.locator("#source").count(),
+      bytecode: await page.locator("#bytecode").count(),
+    };
     if (result.source) expect(await page.locator("#source").textContent()).toContain("refuses to count by zero");
     await page.close();
     return result;
@@ -154,8 +207,13 @@ test("forge verify-contract verifies through the API; the contract tab obeys ver
   await expect(shows("bytecode")).resolves.toEqual({ abi: 0, source: 0, bytecode: 1 });
 
   const get = async (setting: Setting, action: string) =>
-    (await (await fetch(`${vnets[setting].explorerUrl}/api?module=contract&action=${action}&address=${counter}`)).json()) as { status: string; result: unknown };
-  expect(JSON.parse((await get("abi", "getabi")).result as string)).toEqual(expect.arrayContaining([expect.objectContaining({ name: "bump" })]));
+    (await (await fetch(`${vnets[setting].explorerUrl}/api?module=contract&action=${action}&address=${counter}`)).json()) as {
+      status: string;
+      result: unknown;
+    };
+  expect(JSON.parse((await get("abi", "getabi")).result as string)).toEqual(
+    expect.arrayContaining([expect.objectContaining({ name: "bump" })]),
+  );
   expect(await get("bytecode", "getabi")).toMatchObject({ status: "0", result: expect.stringContaining("not public") });
   const sourceOf = async (setting: Setting) => ((await get(setting, "getsourcecode")).result as { SourceCode: string; ABI: string }[])[0];
   expect((await sourceOf("source")).SourceCode).toContain("refuses to count by zero");
@@ -170,7 +228,9 @@ test("a transaction page decodes input and logs with the verified ABI, shows the
   const details = await page.locator("dl").first().textContent();
   expect(details).toContain("success");
   expect(details).toContain("bump(amount: 7)");
-  await expect(page.locator("body").textContent()).resolves.toMatch(/Bumped\(by: 0x00000000000000000000000000000000000a11ce, amount: 7, total: 7\)/);
+  await expect(page.locator("body").textContent()).resolves.toMatch(
+    /Bumped\(by: 0x00000000000000000000000000000000000a11ce, amount: 7, total: 7\)/,
+  );
   await expect(page.locator("details.frame > summary").first().textContent()).resolves.toMatch(/CALL[\s\S]*bump\(amount: 7\)/);
   if (process.env.CHAINFORM_SCREENSHOTS === "1" || !existsSync(join(__dirname, "..", "docs", "transaction.png"))) {
     await page.screenshot({ path: join(__dirname, "..", "docs", "transaction.png") });
@@ -207,7 +267,11 @@ test("bad input gets a clear message and a 4xx, never a 5xx", async () => {
     await page.close();
   }
 
-  const input = { language: "Solidity", sources: { "src/Counter.sol": { content: COUNTER_SOURCE } }, settings: { optimizer: { enabled: false, runs: 200 }, evmVersion: "cancun" } };
+  const input = {
+    language: "Solidity",
+    sources: { "src/Counter.sol": { content: COUNTER_SOURCE } },
+    settings: { optimizer: { enabled: false, runs: 200 }, evmVersion: "cancun" },
+  };
   const submit = (overrides: Record<string, string>) =>
     verificationApi("abi", {
       module: "contract",
@@ -219,9 +283,21 @@ test("bad input gets a clear message and a 4xx, never a 5xx", async () => {
       sourceCode: JSON.stringify(input),
       ...overrides,
     });
-  const wrongSource = JSON.stringify({ ...input, sources: { "src/Counter.sol": { content: COUNTER_SOURCE.replace("amount must be positive", "amount must be > 0") } } });
+  const wrongSource = JSON.stringify({
+    ...input,
+    sources: { "src/Counter.sol": { content: COUNTER_SOURCE.replace("amount must be positive", "amount must be > 0") } },
+  });
   // The abi vnet's contract is verified already: use a fresh address for the refusals.
-  const fresh = await project.forge(["create", "src/Counter.sol:Counter", "--rpc-url", vnets.abi.adminRpc, "--unlocked", "--from", DEPLOYER, "--broadcast"]);
+  const fresh = await project.forge([
+    "create",
+    "src/Counter.sol:Counter",
+    "--rpc-url",
+    vnets.abi.adminRpc,
+    "--unlocked",
+    "--from",
+    DEPLOYER,
+    "--broadcast",
+  ]);
   const freshAddress = /Deployed to: (0x[0-9a-fA-F]{40})/.exec(fresh.stdout)![1];
   for (const [overrides, status, message] of [
     [{ contractaddress: freshAddress, sourceCode: wrongSource }, 400, "differs from the code deployed"],
@@ -234,10 +310,17 @@ test("bad input gets a clear message and a 4xx, never a 5xx", async () => {
     [{ contractaddress: `0x${"00".repeat(19)}99` }, 400, "Unable to locate ContractCode"],
   ] as const) {
     const { status: got, body } = await submit(overrides);
-    expect([overrides.compilerversion ?? overrides.contractname ?? "", got, body.status]).toEqual([overrides.compilerversion ?? overrides.contractname ?? "", status, "0"]);
+    expect([overrides.compilerversion ?? overrides.contractname ?? "", got, body.status]).toEqual([
+      overrides.compilerversion ?? overrides.contractname ?? "",
+      status,
+      "0",
+    ]);
     expect(body.result).toContain(message);
   }
-  const huge = await fetch(`${vnets.abi.explorerUrl}/api`, { method: "POST", body: new URLSearchParams({ module: "contract", action: "verifysourcecode", sourceCode: "x".repeat(13 * 1024 * 1024) }) });
+  const huge = await fetch(`${vnets.abi.explorerUrl}/api`, {
+    method: "POST",
+    body: new URLSearchParams({ module: "contract", action: "verifysourcecode", sourceCode: "x".repeat(13 * 1024 * 1024) }),
+  });
   expect(huge.status).toBe(413);
   expect(((await huge.json()) as { result: string }).result).toContain("larger than");
   const unknownGuid = await verificationApi("abi", { module: "contract", action: "checkverifystatus", guid: "nope" });

@@ -25,7 +25,9 @@ beforeAll(async () => {
     as: "alice",
     body: {
       display_name: "Verify",
-      network_configs: [{ network_id: "1", accounts: [{ address: DEPLOYER, balance: "0x56bc75e2d63100000" }], explorer_config: { enabled: true } }],
+      network_configs: [
+        { network_id: "1", accounts: [{ address: DEPLOYER, balance: "0x56bc75e2d63100000" }], explorer_config: { enabled: true } },
+      ],
     },
   });
   expect(created.status).toBe(200);
@@ -33,10 +35,18 @@ beforeAll(async () => {
   apiUrl = `${vnet.explorer_url}/api`;
   const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
   const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
-    const answer = (await (await fetch(admin, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: T };
+    const answer = (await (
+      await fetch(admin, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      })
+    ).json()) as { result: T };
     return answer.result;
   };
-  const hash = await rpc<string>("eth_sendTransaction", [{ from: DEPLOYER, data: (await loadArtifact("ProbeToken")).bytecode, gas: "0x1e8480" }]);
+  const hash = await rpc<string>("eth_sendTransaction", [
+    { from: DEPLOYER, data: (await loadArtifact("ProbeToken")).bytecode, gas: "0x1e8480" },
+  ]);
   let receipt: { contractAddress: string } | null = null;
   while (!receipt) receipt = await rpc<{ contractAddress: string } | null>("eth_getTransactionReceipt", [hash]);
   contract = receipt.contractAddress;
@@ -44,7 +54,9 @@ beforeAll(async () => {
 
 afterAll(() => service?.close());
 
-async function submit(fields: Record<string, string>): Promise<{ status: number; headers: Headers; body: { status: string; result: string }; text: string }> {
+async function submit(
+  fields: Record<string, string>,
+): Promise<{ status: number; headers: Headers; body: { status: string; result: string }; text: string }> {
   const response = await fetch(apiUrl, {
     method: "POST",
     body: new URLSearchParams({
@@ -66,10 +78,11 @@ const NESTED = "@nested@";
 /** A placeholder for JSON nested `depth` levels deep (written as text: JSON.stringify itself overflows the stack). */
 const nested = (depth: number) => `${NESTED}${depth}`;
 const input = (extra: { settings?: unknown; sources?: unknown }) =>
-  JSON.stringify({ language: "Solidity", sources: extra.sources ?? { "c.sol": { content: SOURCE } }, ...(extra.settings ? { settings: extra.settings } : {}) }).replace(
-    new RegExp(`"${NESTED}(\\d+)"`, "g"),
-    (_, depth: string) => `${"[".repeat(Number(depth))}${"]".repeat(Number(depth))}`,
-  );
+  JSON.stringify({
+    language: "Solidity",
+    sources: extra.sources ?? { "c.sol": { content: SOURCE } },
+    ...(extra.settings ? { settings: extra.settings } : {}),
+  }).replace(new RegExp(`"${NESTED}(\\d+)"`, "g"), (_, depth: string) => `${"[".repeat(Number(depth))}${"]".repeat(Number(depth))}`);
 
 test("JSON nested beyond a depth inside settings or a source entry is a 400 that says so", async () => {
   for (const [sourceCode, message] of [
@@ -84,9 +97,16 @@ test("JSON nested beyond a depth inside settings or a source entry is a 400 that
 });
 
 test("settings that only cost compile time are refused; the allowed ones still compile", async () => {
-  for (const settings of [{ modelChecker: { engine: "all", timeout: 0 } }, { stopAfter: "parsing" }, { optimizer: { enabled: false }, modelChecker: {} }]) {
+  for (const settings of [
+    { modelChecker: { engine: "all", timeout: 0 } },
+    { stopAfter: "parsing" },
+    { optimizer: { enabled: false }, modelChecker: {} },
+  ]) {
     const answer = await submit({ sourceCode: input({ settings }) });
-    expect([answer.status, answer.body.result]).toEqual([400, expect.stringContaining("sourceCode.settings may hold only remappings, optimizer")]);
+    expect([answer.status, answer.body.result]).toEqual([
+      400,
+      expect.stringContaining("sourceCode.settings may hold only remappings, optimizer"),
+    ]);
   }
   // Allowed settings reach the compiler: the source compiles and is compared (it is not the deployed contract).
   const compared = await submit({ sourceCode: input({ settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun" } }) });

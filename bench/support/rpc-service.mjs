@@ -41,7 +41,9 @@ const vnet = (await response.json()).active_instance.vnets[0];
 const url = (name) => vnet.rpcs.find((r) => r.name === name).url;
 await fetch(url("Public RPC"), { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
 const node = service.app.service.engine.runningNode(vnet.id);
-process.stdout.write(`${JSON.stringify({ publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, pid: process.pid })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, pid: process.pid })}\n`,
+);
 const anvilPid = node.pids[node.pids.length - 1];
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {

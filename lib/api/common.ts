@@ -67,17 +67,17 @@ export const Slug = Type.String({
   description: "URL-safe slug: lowercase letters, digits and single dashes",
 });
 
-
 /** Pagination query (spec: Limits 1): `page` positive integers only (up to MAX_PAGE); `perPage` 1 to 100, default 20. */
 export const PaginationQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: "Page number, 1-based" })),
-    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})` })),
+    perPage: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: `Page size, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})` }),
+    ),
   },
   { additionalProperties: false },
 );
 export type PaginationQuery = Static<typeof PaginationQuery>;
-
 
 /** `{ accountSlug }` path parameters. */
 export const AccountParams = Type.Object({ accountSlug: Type.String({ minLength: 1, maxLength: 100 }) });

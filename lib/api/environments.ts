@@ -25,10 +25,7 @@ export {
 } from "../domain/environment-rules";
 
 /** A pre-funded account: address and balance in wei, hex-encoded. */
-export const PrefundedAccount = Type.Object(
-  { address: Address, balance: HexQuantity },
-  { additionalProperties: false },
-);
+export const PrefundedAccount = Type.Object({ address: Address, balance: HexQuantity }, { additionalProperties: false });
 export type PrefundedAccount = Static<typeof PrefundedAccount>;
 
 /** One `network_configs[]` entry of a create request. */
@@ -36,16 +33,12 @@ export const NetworkConfig = Type.Object(
   {
     network_id: Type.String({ minLength: 1, maxLength: 20, description: "Chain ID of the network to fork" }),
     block_number: Type.Optional(BlockNumberText),
-    chain_config_overrides: Type.Optional(
-      Type.Object({ chain_id: Type.Optional(ChainIdString) }, { additionalProperties: false }),
-    ),
+    chain_config_overrides: Type.Optional(Type.Object({ chain_id: Type.Optional(ChainIdString) }, { additionalProperties: false })),
     explorer_config: Type.Optional(
       Type.Object(
         {
           enabled: Type.Optional(Type.Boolean()),
-          verification_visibility: Type.Optional(
-            Type.Union(VERIFICATION_VISIBILITY_VALUES.map((v) => Type.Literal(v))),
-          ),
+          verification_visibility: Type.Optional(Type.Union(VERIFICATION_VISIBILITY_VALUES.map((v) => Type.Literal(v)))),
         },
         { additionalProperties: false },
       ),

@@ -15,7 +15,6 @@ export const ProjectOwner = Type.Object({
 });
 export type ProjectOwner = Static<typeof ProjectOwner>;
 
-
 /** Project Permissions: the requester's effective permissions. */
 export const ProjectPermissions = Type.Object(
   Object.fromEntries(PROJECT_PERMISSION_NAMES.map((n) => [n, Type.Boolean()])) as Record<

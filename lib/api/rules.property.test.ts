@@ -37,17 +37,40 @@ const hexDigits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[
 const blockNumber = fc.oneof(
   { arbitrary: hexDigits(1, 18).map((d) => `0x${d}`), weight: 3 },
   { arbitrary: fc.bigInt({ min: 0n, max: MAX_BLOCK_NUMBER + 2n }).map(String), weight: 2 },
-  fc.constantFrom(`0x${MAX_BLOCK_NUMBER.toString(16)}`, `0x${(MAX_BLOCK_NUMBER + 1n).toString(16)}`, MAX_BLOCK_NUMBER.toString(), "0x0000ffffffffffffffff", "0x", "123", "0123", "-1", "1e6", "0xg1"),
+  fc.constantFrom(
+    `0x${MAX_BLOCK_NUMBER.toString(16)}`,
+    `0x${(MAX_BLOCK_NUMBER + 1n).toString(16)}`,
+    MAX_BLOCK_NUMBER.toString(),
+    "0x0000ffffffffffffffff",
+    "0x",
+    "123",
+    "0123",
+    "-1",
+    "1e6",
+    "0xg1",
+  ),
 );
 const address = fc.oneof(
   { arbitrary: hexDigits(40, 40).map((d) => `0x${d}`), weight: 6 },
   { arbitrary: hexDigits(40, 40).map((d) => checksumAddress(`0x${d}`)), weight: 2 },
-  fc.constantFrom("0x1234", `0x${"a".repeat(41)}`, `0X${"b".repeat(40)}`, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"),
+  fc.constantFrom(
+    "0x1234",
+    `0x${"a".repeat(41)}`,
+    `0X${"b".repeat(40)}`,
+    "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
+  ),
 );
 const balance = fc.oneof(
   { arbitrary: hexDigits(1, 66).map((d) => `0x${d}`), weight: 3 },
   fc.bigInt({ min: 0n, max: 1n << 257n }).map(String),
-  fc.tuple(fc.nat({ max: 10_000 }), fc.option(fc.stringMatching(/^[0-9]{1,20}$/)), fc.constantFrom("", " "), fc.constantFrom("ether", "eth", "gwei", "wei", "ETHER", "finney", ""))
+  fc
+    .tuple(
+      fc.nat({ max: 10_000 }),
+      fc.option(fc.stringMatching(/^[0-9]{1,20}$/)),
+      fc.constantFrom("", " "),
+      fc.constantFrom("ether", "eth", "gwei", "wei", "ETHER", "finney", ""),
+    )
     .map(([whole, fraction, space, unit]) => `${whole}${fraction === null ? "" : `.${fraction}`}${space}${unit}`),
   fc.constantFrom("", "-1", "1e18", "0.5", "ether", "0x"),
 );
@@ -66,7 +89,10 @@ const input: fc.Arbitrary<Input> = fc.record(
       { minLength: 1, maxLength: 2 },
     ),
     bridge: fc.record(
-      { relayMode: fc.constantFrom("autoRelay" as const, "delayedRelay" as const), delaySeconds: fc.constantFrom(-1, 0, 5, 86_400, 86_401, 1.5) },
+      {
+        relayMode: fc.constantFrom("autoRelay" as const, "delayedRelay" as const),
+        delaySeconds: fc.constantFrom(-1, 0, 5, 86_400, 86_401, 1.5),
+      },
       { requiredKeys: [] },
     ),
   },
@@ -110,7 +136,8 @@ function serviceAccepts(value: Input): boolean {
 }
 
 /** How the provider's schema types `chain_id`: a number, or a decimal string (exact above 2^53). */
-const chainIdAttribute = (environmentSchema.blocks.network_config as unknown as { attributes: { chain_id: { type: unknown } } }).attributes.chain_id;
+const chainIdAttribute = (environmentSchema.blocks.network_config as unknown as { attributes: { chain_id: { type: unknown } } }).attributes
+  .chain_id;
 const providerChainId = (id: bigint) => (chainIdAttribute.type === cty.string ? id.toString() : Number(id));
 
 /** The provider: the schema's validators and the resource's validate, over the decoded configuration. */
@@ -131,7 +158,9 @@ async function providerAccepts(value: Input): Promise<boolean> {
       explorer: [],
       account: n.accounts.map((a) => ({ address: a.address, balance: a.balance })),
     })),
-    bridge: value.bridge ? [{ enabled: null, relay_mode: value.bridge.relayMode ?? null, delay_seconds: value.bridge.delaySeconds ?? null }] : [],
+    bridge: value.bridge
+      ? [{ enabled: null, relay_mode: value.bridge.relayMode ?? null, delay_seconds: value.bridge.delaySeconds ?? null }]
+      : [],
   };
   const diagnostics = new Diagnostics();
   diagnostics.add(...validateConfig(environmentSchema, config as never));
@@ -152,7 +181,12 @@ function constructsAccept(value: Input): boolean {
         ...(n.blockNumber !== undefined && { blockNumber: n.blockNumber }),
         accounts: n.accounts,
       })),
-      ...(value.bridge && { bridge: { ...(value.bridge.relayMode && { relayMode: value.bridge.relayMode }), ...(value.bridge.delaySeconds !== undefined && { delaySeconds: value.bridge.delaySeconds }) } }),
+      ...(value.bridge && {
+        bridge: {
+          ...(value.bridge.relayMode && { relayMode: value.bridge.relayMode }),
+          ...(value.bridge.delaySeconds !== undefined && { delaySeconds: value.bridge.delaySeconds }),
+        },
+      }),
     });
     return true;
   } catch (error) {
@@ -169,7 +203,10 @@ test("the service, the provider and the constructs accept and reject exactly the
     fc.asyncProperty(input, async (value) => {
       const service = serviceAccepts(value);
       verdicts[service ? "accepted" : "rejected"] += 1;
-      expect({ provider: await providerAccepts(value), constructs: constructsAccept(value) }).toEqual({ provider: service, constructs: service });
+      expect({ provider: await providerAccepts(value), constructs: constructsAccept(value) }).toEqual({
+        provider: service,
+        constructs: service,
+      });
     }),
     { numRuns: 300 },
   );
@@ -180,12 +217,29 @@ test("the service, the provider and the constructs accept and reject exactly the
 
 test.each([
   ["5gwei balance", { networks: [{ networkId: "1", accounts: [{ address: `0x${"a".repeat(40)}`, balance: "5gwei" }] }] }, true],
-  ["duplicate chain id", { networks: [{ networkId: "1", chainId: 7n, accounts: [] }, { networkId: "10", chainId: 7n, accounts: [] }] }, false],
+  [
+    "duplicate chain id",
+    {
+      networks: [
+        { networkId: "1", chainId: 7n, accounts: [] },
+        { networkId: "10", chainId: 7n, accounts: [] },
+      ],
+    },
+    false,
+  ],
   ["block number past 2^64-1", { networks: [{ networkId: "1", blockNumber: "0x10000000000000000", accounts: [] }] }, false],
   ["decimal block number", { networks: [{ networkId: "1", blockNumber: "21400000", accounts: [] }] }, true],
   ["decimal block number past 2^64-1", { networks: [{ networkId: "1", blockNumber: "18446744073709551616", accounts: [] }] }, false],
-  ["address with a valid EIP-55 checksum", { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", balance: "1" }] }] }, true],
-  ["address with a wrong EIP-55 checksum", { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "1" }] }] }, false],
+  [
+    "address with a valid EIP-55 checksum",
+    { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", balance: "1" }] }] },
+    true,
+  ],
+  [
+    "address with a wrong EIP-55 checksum",
+    { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "1" }] }] },
+    false,
+  ],
   ["delay without delayedRelay", { networks: [{ networkId: "1", accounts: [] }], bridge: { delaySeconds: 5 } }, false],
 ] as [string, Input, boolean][])("the three agree on %s", async (_name, value, expected) => {
   expect({ service: serviceAccepts(value), provider: await providerAccepts(value), constructs: constructsAccept(value) }).toEqual({

@@ -108,10 +108,7 @@ export const StateChange = Type.Object({
 export type StateChange = Static<typeof StateChange>;
 
 /** Instance-level simulation result: the vnet result plus `stateChanges`. */
-export const InstanceSimulationResult = Type.Composite([
-  VnetSimulationResult,
-  Type.Object({ stateChanges: Type.Array(StateChange) }),
-]);
+export const InstanceSimulationResult = Type.Composite([VnetSimulationResult, Type.Object({ stateChanges: Type.Array(StateChange) })]);
 export type InstanceSimulationResult = Static<typeof InstanceSimulationResult>;
 
 /** POST /v1/.../vnets/{vnetId}/transactions/simulate path parameters. */
@@ -155,10 +152,7 @@ export const ProjectSimulationRequest = Type.Object(
     block_header: Type.Optional(
       Type.Union([
         Type.Null(),
-        Type.Object(
-          { number: Type.Optional(HexQuantity), timestamp: Type.Optional(HexQuantity) },
-          { additionalProperties: false },
-        ),
+        Type.Object({ number: Type.Optional(HexQuantity), timestamp: Type.Optional(HexQuantity) }, { additionalProperties: false }),
       ]),
     ),
   },

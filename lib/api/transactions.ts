@@ -11,7 +11,6 @@ import {
 
 export * from "../domain/transactions";
 
-
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**

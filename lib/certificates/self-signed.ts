@@ -124,7 +124,8 @@ export function ipBytes(address: string): Uint8Array {
   // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two groups.
   const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
   const hex = tail
-    ? ip.slice(0, -tail[1]!.length) + ipBytes(tail[1]!).reduce((text, byte, i) => text + byte.toString(16).padStart(2, "0") + (i === 1 ? ":" : ""), "")
+    ? ip.slice(0, -tail[1]!.length) +
+      ipBytes(tail[1]!).reduce((text, byte, i) => text + byte.toString(16).padStart(2, "0") + (i === 1 ? ":" : ""), "")
     : ip;
   const [head, rest] = hex.split("::") as [string, string | undefined];
   const groups = (part: string | undefined) => (part ? part.split(":") : []);

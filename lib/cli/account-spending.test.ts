@@ -11,7 +11,14 @@ describe("paidBy", () => {
 
   it("is the fee alone when the transaction reverted, and counts blob gas and an OP-stack L1 fee", () => {
     const transaction = { hash: "0x1", from: A, value: "0x64" };
-    const receipt: ChainReceipt = { status: "0x0", gasUsed: "0x10", effectiveGasPrice: "0x3", blobGasUsed: "0x2", blobGasPrice: "0x5", l1Fee: "0x7" };
+    const receipt: ChainReceipt = {
+      status: "0x0",
+      gasUsed: "0x10",
+      effectiveGasPrice: "0x3",
+      blobGasUsed: "0x2",
+      blobGasPrice: "0x5",
+      l1Fee: "0x7",
+    };
     expect(paidBy(transaction, receipt)).toBe(16n * 3n + 2n * 5n + 7n);
   });
 
@@ -25,7 +32,8 @@ describe("spentSince", () => {
   function chain(blocks: Record<number, ChainTransaction[]>, receipts: Record<string, ChainReceipt>) {
     const asked: number[] = [];
     const nonces = new Map<string, number>();
-    for (const transactions of Object.values(blocks)) for (const t of transactions) nonces.set(t.from.toLowerCase(), (nonces.get(t.from.toLowerCase()) ?? 0) + 1);
+    for (const transactions of Object.values(blocks))
+      for (const t of transactions) nonces.set(t.from.toLowerCase(), (nonces.get(t.from.toLowerCase()) ?? 0) + 1);
     const rpc: RpcBatch = async (calls) =>
       calls.map(({ method, params }) => {
         if (method === "eth_blockNumber") return "0x69";
@@ -63,7 +71,10 @@ describe("spentSince", () => {
   });
 
   it("reads no block when the account has sent nothing, and stops once it found every transaction the nonce counts", async () => {
-    const { rpc, asked } = chain({ 101: [{ hash: "0xa1", from: A, value: "0x0" }] }, { "0xa1": { status: "0x1", gasUsed: "0x1", effectiveGasPrice: "0x1" } });
+    const { rpc, asked } = chain(
+      { 101: [{ hash: "0xa1", from: A, value: "0x0" }] },
+      { "0xa1": { status: "0x1", gasUsed: "0x1", effectiveGasPrice: "0x1" } },
+    );
     expect(await spentSince(rpc, [B], 100n)).toEqual(new Map([[B.toLowerCase(), { wei: 0n, transactions: 0 }]]));
     expect(asked).toEqual([]);
     expect((await spentSince(rpc, [A], 100n)).get(A.toLowerCase())).toEqual({ wei: 1n, transactions: 1 });

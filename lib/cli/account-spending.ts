@@ -40,7 +40,8 @@ const quantity = (value: string | null | undefined): bigint => (typeof value ===
  */
 export function paidBy(transaction: ChainTransaction, receipt: ChainReceipt): bigint {
   const gasPrice = quantity(receipt.effectiveGasPrice ?? transaction.gasPrice);
-  const fee = quantity(receipt.gasUsed) * gasPrice + quantity(receipt.blobGasUsed) * quantity(receipt.blobGasPrice) + quantity(receipt.l1Fee);
+  const fee =
+    quantity(receipt.gasUsed) * gasPrice + quantity(receipt.blobGasUsed) * quantity(receipt.blobGasPrice) + quantity(receipt.l1Fee);
   const succeeded = receipt.status === undefined || receipt.status === null || quantity(receipt.status) === 1n;
   return fee + (succeeded ? quantity(transaction.value) : 0n);
 }
@@ -53,7 +54,11 @@ export function paidBy(transaction: ChainTransaction, receipt: ChainReceipt): bi
  * @example
  * await spentSince(batch, ["0x90f7..."], 21_500_000n) // Map { "0x90f7..." => { wei: 1769784000000000n, transactions: 1 } }
  */
-export async function spentSince(rpc: RpcBatch, accounts: readonly string[], afterBlock: bigint): Promise<Map<string, { wei: bigint; transactions: number }>> {
+export async function spentSince(
+  rpc: RpcBatch,
+  accounts: readonly string[],
+  afterBlock: bigint,
+): Promise<Map<string, { wei: bigint; transactions: number }>> {
   const wanted = [...new Set(accounts.map((a) => a.toLowerCase()))];
   const [latestHex, ...nonces] = (await rpc([
     { method: "eth_blockNumber", params: [] },
@@ -65,8 +70,9 @@ export async function spentSince(rpc: RpcBatch, accounts: readonly string[], aft
   for (let first = afterBlock + 1n; first <= latest && [...left.values()].some((n) => n > 0); first += BigInt(BLOCKS_PER_BATCH)) {
     const numbers: bigint[] = [];
     for (let n = first; n <= latest && n < first + BigInt(BLOCKS_PER_BATCH); n++) numbers.push(n);
-    const blocks = (await rpc(numbers.map((n) => ({ method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, true] })))) as
-      ({ transactions?: (ChainTransaction | string)[] } | null)[];
+    const blocks = (await rpc(numbers.map((n) => ({ method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, true] })))) as ({
+      transactions?: (ChainTransaction | string)[];
+    } | null)[];
     for (const block of blocks) {
       for (const transaction of block?.transactions ?? []) {
         if (typeof transaction === "string") continue;
@@ -77,7 +83,10 @@ export async function spentSince(rpc: RpcBatch, accounts: readonly string[], aft
       }
     }
   }
-  const receipts = sent.length === 0 ? [] : ((await rpc(sent.map((t) => ({ method: "eth_getTransactionReceipt", params: [t.hash] })))) as (ChainReceipt | null)[]);
+  const receipts =
+    sent.length === 0
+      ? []
+      : ((await rpc(sent.map((t) => ({ method: "eth_getTransactionReceipt", params: [t.hash] })))) as (ChainReceipt | null)[]);
   const spent = new Map(wanted.map((address) => [address, { wei: 0n, transactions: 0 }]));
   sent.forEach((transaction, i) => {
     const receipt = receipts[i];

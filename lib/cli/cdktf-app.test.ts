@@ -1,7 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { appCommand, appStacks, loadApp, readStacks, resolveAppDir, selectStacks, stackUsesChainform, synthFailure, type CdktfApp } from "./cdktf-app";
+import {
+  appCommand,
+  appStacks,
+  loadApp,
+  readStacks,
+  resolveAppDir,
+  selectStacks,
+  stackUsesChainform,
+  synthFailure,
+  type CdktfApp,
+} from "./cdktf-app";
 import { CliError } from "./errors";
 
 describe("cdktf apps", () => {
@@ -86,7 +96,7 @@ describe("synthFailure", () => {
       "    throw new ChainformValidationError(path, problems);",
       "    ^",
       "",
-      "ChainformValidationError: pr-1/environment: networks[0].accounts[0].address \"0x12\" must be a 20-byte hex address",
+      'ChainformValidationError: pr-1/environment: networks[0].accounts[0].address "0x12" must be a 20-byte hex address',
       "    at throwIfProblems (/app/node_modules/chainform/dist/constructs/validation.js:40:11)",
       "    at new Environment (/app/node_modules/chainform/dist/constructs/environment.js:80:9) {",
       "  problems: [",
@@ -96,7 +106,9 @@ describe("synthFailure", () => {
       "",
       "Node.js v20.20.2",
     ].join("\n");
-    expect(synthFailure(output)).toBe('ChainformValidationError: pr-1/environment: networks[0].accounts[0].address "0x12" must be a 20-byte hex address');
+    expect(synthFailure(output)).toBe(
+      'ChainformValidationError: pr-1/environment: networks[0].accounts[0].address "0x12" must be a 20-byte hex address',
+    );
   });
 
   it("falls back to the output's last lines when no error line is found", () => {

@@ -128,9 +128,12 @@ export async function synthesize(app: App, env: NodeJS.ProcessEnv = process.env)
     child.on("close", (code) => done({ code: code ?? 1, output: Buffer.concat(chunks).toString("utf8") }));
   });
   if (result.code !== 0) {
-    throw new CliError(`synthesizing the app failed (\`${app.command}\` in ${app.dir} exited ${result.code}): ${synthFailure(result.output)}`, {
-      details: result.output,
-    });
+    throw new CliError(
+      `synthesizing the app failed (\`${app.command}\` in ${app.dir} exited ${result.code}): ${synthFailure(result.output)}`,
+      {
+        details: result.output,
+      },
+    );
   }
   return readStacks(app.outDir);
 }
@@ -194,7 +197,12 @@ function shellQuote(text: string): string {
 export function synthFailure(output: string): string {
   const lines = output.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
   const start = lines.findIndex((line) => /^(\w*Error)(\s\[\w+\])?: /.test(line.trim()));
-  if (start === -1) return `fix the app; it said:\n${lines.map((l) => l.trimEnd()).filter(Boolean).slice(-20).join("\n")}`;
+  if (start === -1)
+    return `fix the app; it said:\n${lines
+      .map((l) => l.trimEnd())
+      .filter(Boolean)
+      .slice(-20)
+      .join("\n")}`;
   const message: string[] = [];
   for (const line of lines.slice(start)) {
     if (/^\s+at /.test(line) || /^\s*\{$/.test(line) || /^\s*problems: \[/.test(line) || /^Node\.js v\d/.test(line)) break;
@@ -236,9 +244,12 @@ export function stackUsesChainform(stack: Stack): boolean {
   const file = join(stack.dir, "cdk.tf.json");
   if (!existsSync(file)) {
     // A Terraform configuration: any *.tf file naming the provider or one of its resources.
-    return hasTerraformFiles(stack.dir) && readdirSync(stack.dir)
-      .filter((name) => name.endsWith(".tf"))
-      .some((name) => /chainform\/chainform|"chainform_|\bchainform_\w+"/.test(readFileSync(join(stack.dir, name), "utf8")));
+    return (
+      hasTerraformFiles(stack.dir) &&
+      readdirSync(stack.dir)
+        .filter((name) => name.endsWith(".tf"))
+        .some((name) => /chainform\/chainform|"chainform_|\bchainform_\w+"/.test(readFileSync(join(stack.dir, name), "utf8")))
+    );
   }
   const config = JSON.parse(readFileSync(file, "utf8")) as {
     terraform?: { required_providers?: Record<string, { source?: string }> };
@@ -251,7 +262,8 @@ function dependencyOrder(stacks: Stack[]): Stack[] {
   const ordered: Stack[] = [];
   const visit = (stack: Stack, path: Set<string>) => {
     if (ordered.includes(stack)) return;
-    if (path.has(stack.name)) throw new CliError(`the app's stacks depend on each other in a cycle (${[...path, stack.name].join(" -> ")})`);
+    if (path.has(stack.name))
+      throw new CliError(`the app's stacks depend on each other in a cycle (${[...path, stack.name].join(" -> ")})`);
     path.add(stack.name);
     for (const dependency of stack.dependencies) {
       const found = byName.get(dependency);

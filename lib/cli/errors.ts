@@ -63,7 +63,7 @@ const CREDENTIALS_HINT =
  */
 export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.env, command?: string): ExplainedError {
   const baseUrl = optionsFromEnv({}, env).baseUrl;
-  const details = error instanceof CliError ? error.details ?? "" : error instanceof Error ? error.message : String(error);
+  const details = error instanceof CliError ? (error.details ?? "") : error instanceof Error ? error.message : String(error);
   const explained = (line: string, exitCode = EXIT_ERROR): ExplainedError => ({ line, details: details === line ? "" : details, exitCode });
 
   if (error instanceof CliError) return explained(error.message, error.exitCode);
@@ -73,7 +73,9 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
   }
   if (error instanceof RateLimitError) {
     const seconds = Math.ceil(error.retryAfterMs / 1000);
-    return explained(`the service's rate limit for this key is used up: wait ${seconds} s and run the command again (limits are per key, so a CI job can use a key of its own)`);
+    return explained(
+      `the service's rate limit for this key is used up: wait ${seconds} s and run the command again (limits are per key, so a CI job can use a key of its own)`,
+    );
   }
   if (error instanceof ApiError) return explained(explainApiError(error, env));
   if (error instanceof CertificateError) {
@@ -100,10 +102,14 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
     );
   }
   if (error instanceof TimeoutError) {
-    return explained(`the chainform service at ${baseUrl} did not answer within ${Math.round(error.timeoutMs / 1000)} s: check that it is healthy and run the command again`);
+    return explained(
+      `the chainform service at ${baseUrl} did not answer within ${Math.round(error.timeoutMs / 1000)} s: check that it is healthy and run the command again`,
+    );
   }
   if (error instanceof InsecureUrlError) {
-    return explained(`CHAINFORM_BASE_URL uses plain http:// for ${error.host}, which would send the key in clear text: use https:// (http:// is only for loopback hosts)`);
+    return explained(
+      `CHAINFORM_BASE_URL uses plain http:// for ${error.host}, which would send the key in clear text: use https:// (http:// is only for loopback hosts)`,
+    );
   }
   if (error instanceof ClientConfigError) {
     if (/accountSlug|projectSlug/.test(error.shortMessage)) {
@@ -131,10 +137,16 @@ export function listenFailure(error: unknown, host: string, port: number, portFl
     );
   }
   if (code === "EACCES") {
-    return new CliError(`this user may not listen on port ${port} (ports below 1024 need privileges): pass ${portFlag} with a port of 1024 or above`, { cause: error });
+    return new CliError(
+      `this user may not listen on port ${port} (ports below 1024 need privileges): pass ${portFlag} with a port of 1024 or above`,
+      { cause: error },
+    );
   }
   if (code === "EADDRNOTAVAIL") {
-    return new CliError(`${host} is not an address of this machine: pass --host with one of its addresses (127.0.0.1, or 0.0.0.0 for all)`, { cause: error });
+    return new CliError(
+      `${host} is not an address of this machine: pass --host with one of its addresses (127.0.0.1, or 0.0.0.0 for all)`,
+      { cause: error },
+    );
   }
   return error;
 }
@@ -150,7 +162,8 @@ export function explainParseArgsError(error: Error & { code: string }, command?:
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return `unknown option ${quoted ?? error.message}: ${help}`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      if (quoted && /argument missing/.test(error.message)) return `${quoted} needs a value: pass it as \`${quoted} VALUE\` or \`${quoted}=VALUE\``;
+      if (quoted && /argument missing/.test(error.message))
+        return `${quoted} needs a value: pass it as \`${quoted} VALUE\` or \`${quoted}=VALUE\``;
       if (quoted && /does not take an argument/.test(error.message)) return `${quoted} takes no value: pass it alone`;
       return `${error.message}: ${help}`;
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL": {

@@ -32,7 +32,11 @@ export interface ForkValues {
 export function forkSettings(values: ForkValues): { forkUrls: Record<string, string>; forkCacheDir: string | null; offline: boolean } {
   try {
     const forkUrls = { ...forkUrlsFromEnv(process.env.CHAINFORM_FORK_URLS), ...parseForkUrls(values.fork ?? []) };
-    return { forkUrls, forkCacheDir: values["fork-cache"] === undefined ? null : resolve(values["fork-cache"]), offline: values.offline === true };
+    return {
+      forkUrls,
+      forkCacheDir: values["fork-cache"] === undefined ? null : resolve(values["fork-cache"]),
+      offline: values.offline === true,
+    };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

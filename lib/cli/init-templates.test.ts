@@ -4,7 +4,14 @@ describe("chainform init templates", () => {
   it("writes a CDK app per framework that imports the framework's own chainform entry", () => {
     for (const framework of ["cdktn", "cdktf"] as const) {
       const files = initFiles(framework, "payments", "^1.2.3");
-      expect(Object.keys(files).sort()).toEqual([".github/workflows/chainform.yml", ".gitignore", "cdktf.json", "main.ts", "package.json", "tsconfig.json"]);
+      expect(Object.keys(files).sort()).toEqual([
+        ".github/workflows/chainform.yml",
+        ".gitignore",
+        "cdktf.json",
+        "main.ts",
+        "package.json",
+        "tsconfig.json",
+      ]);
       expect(files["main.ts"]).toContain(`from "${framework}";`);
       expect(files["main.ts"]).toContain(`from "chainform/${framework}";`);
       expect(JSON.parse(files["cdktf.json"])).toMatchObject({ app: "npx tsx main.ts", projectId: "payments" });
@@ -31,7 +38,9 @@ describe("chainform init templates", () => {
       for (const ignored of ["cdktf.out/", ".terraform/", ".chainform/", "node_modules/"]) expect(files[".gitignore"]).toContain(ignored);
       for (const output of ["mainnet_rpc_url", "mainnet_chain_id", "base_rpc_url", "base_chain_id"]) {
         expect(files[".github/workflows/chainform.yml"]).toContain(`steps.chainform.outputs.${output}`);
-        expect(files[template === "hcl" ? "main.tf" : "main.ts"]).toMatch(template === "hcl" ? new RegExp(`output "${output}"`) : /`\$\{fork\.name\}_(rpc_url|chain_id)`/);
+        expect(files[template === "hcl" ? "main.tf" : "main.ts"]).toMatch(
+          template === "hcl" ? new RegExp(`output "${output}"`) : /`\$\{fork\.name\}_(rpc_url|chain_id)`/,
+        );
       }
     }
   });

@@ -19,7 +19,10 @@ const FRAMEWORKS = {
 
 /** A project name usable in a slug: lowercase letters, digits and single dashes (`my_App` -> `my-app`). */
 export function projectSlug(name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   return slug || "app";
 }
 
@@ -39,7 +42,15 @@ export function initFiles(template: InitTemplate, name: string, chainformDepende
     files["main.tf"] = mainTf(slug);
   } else {
     files["cdktf.json"] = `${JSON.stringify(
-      { language: "typescript", app: "npx tsx main.ts", projectId: slug, sendCrashReports: "false", terraformProviders: [], terraformModules: [], context: {} },
+      {
+        language: "typescript",
+        app: "npx tsx main.ts",
+        projectId: slug,
+        sendCrashReports: "false",
+        terraformProviders: [],
+        terraformModules: [],
+        context: {},
+      },
       null,
       2,
     )}\n`;

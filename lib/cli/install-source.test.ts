@@ -9,7 +9,10 @@ describe("chainformDependency", () => {
   /** A project whose hidden lock file says chainform was resolved from `resolved`. */
   const lockSays = (entry: Record<string, unknown>) => {
     mkdirSync(installed(), { recursive: true });
-    writeFileSync(join(root, "node_modules", ".package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "node_modules/chainform": entry } }));
+    writeFileSync(
+      join(root, "node_modules", ".package-lock.json"),
+      JSON.stringify({ lockfileVersion: 3, packages: { "node_modules/chainform": entry } }),
+    );
   };
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), "chainform-install-source-"))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));

@@ -59,7 +59,8 @@ function resolvedEntry(packageDir: string): { resolved: string; root: string } |
   for (const lock of [join(root, "node_modules", ".package-lock.json"), join(root, "package-lock.json")]) {
     if (!existsSync(lock)) continue;
     try {
-      const entry = (JSON.parse(readFileSync(lock, "utf8")) as { packages?: Record<string, { resolved?: unknown; link?: unknown }> }).packages?.[key];
+      const entry = (JSON.parse(readFileSync(lock, "utf8")) as { packages?: Record<string, { resolved?: unknown; link?: unknown }> })
+        .packages?.[key];
       if (typeof entry?.resolved === "string" && entry.resolved !== "") {
         // A linked package (npm install ../chainform) resolves to its directory, relative to the root.
         const resolved = entry.link === true && !entry.resolved.startsWith("file:") ? `file:${entry.resolved}` : entry.resolved;

@@ -37,14 +37,25 @@ Prints the ${definition.noun} as a table, or as JSON with --json.
 ${definition.notes}
 `,
     async run(args) {
-      const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+      const { values, positionals } = parseArgs({
+        args,
+        strict: true,
+        allowPositionals: true,
+        options: { json: { type: "boolean", default: false } },
+      });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const client = clientFromEnv();
       try {
         const items = await definition.fetch(client);
         if (values.json) process.stdout.write(`${JSON.stringify(definition.json ? definition.json(items) : items, null, 2)}\n`);
         else if (items.length === 0) process.stdout.write(`No ${definition.noun}.\n`);
-        else process.stdout.write(renderTable(definition.headers, items.map((item) => definition.row(item))));
+        else
+          process.stdout.write(
+            renderTable(
+              definition.headers,
+              items.map((item) => definition.row(item)),
+            ),
+          );
         return 0;
       } finally {
         await client.close();

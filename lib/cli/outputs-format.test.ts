@@ -13,7 +13,11 @@ const deployed = (environment: string, networkId: string, chainId: number): Depl
   forkBlock: null,
   accounts: [],
 });
-const networks: NetworkEndpoint[] = networkEndpoints([deployed("pr-7", "1", 73571), deployed("pr-7", "84532", 845320), deployed("pr-7", "999999", 1999999)]);
+const networks: NetworkEndpoint[] = networkEndpoints([
+  deployed("pr-7", "1", 73571),
+  deployed("pr-7", "84532", 845320),
+  deployed("pr-7", "999999", 1999999),
+]);
 
 const outputs = {
   mainnet_rpc: { value: "http://127.0.0.1:8787/rpc/public/abc", type: "string" },
@@ -78,7 +82,11 @@ describe("formatOutputs", () => {
 describe("networks of the state", () => {
   it("names them after the well-known network, else chain_<id>; after the environment too when two fork the same one", () => {
     expect(networks.map((n) => n.name)).toEqual(["mainnet", "base_sepolia", "chain_999999"]);
-    const twice = networkEndpoints([deployed("pr-7-api", "1", 73571), deployed("pr-7-web", "1", 73572), deployed("pr-7-web", "8453", 84530)]);
+    const twice = networkEndpoints([
+      deployed("pr-7-api", "1", 73571),
+      deployed("pr-7-web", "1", 73572),
+      deployed("pr-7-web", "8453", 84530),
+    ]);
     expect(twice.map((n) => n.name)).toEqual(["pr_7_api_mainnet", "pr_7_web_mainnet", "base"]);
   });
 
@@ -100,16 +108,38 @@ describe("networks of the state", () => {
       chain_999999_network_id: "999999",
       chain_999999_environment_id: "id-pr-7",
       networks: {
-        mainnet: { network_id: "1", chain_id: 73571, rpc_url: "http://127.0.0.1:8787/rpc/public/pr-7-1", environment_id: "id-pr-7", environment_slug: "pr-7" },
-        base_sepolia: { network_id: "84532", chain_id: 845320, rpc_url: "http://127.0.0.1:8787/rpc/public/pr-7-84532", environment_id: "id-pr-7", environment_slug: "pr-7" },
-        chain_999999: { network_id: "999999", chain_id: 1999999, rpc_url: "http://127.0.0.1:8787/rpc/public/pr-7-999999", environment_id: "id-pr-7", environment_slug: "pr-7" },
+        mainnet: {
+          network_id: "1",
+          chain_id: 73571,
+          rpc_url: "http://127.0.0.1:8787/rpc/public/pr-7-1",
+          environment_id: "id-pr-7",
+          environment_slug: "pr-7",
+        },
+        base_sepolia: {
+          network_id: "84532",
+          chain_id: 845320,
+          rpc_url: "http://127.0.0.1:8787/rpc/public/pr-7-84532",
+          environment_id: "id-pr-7",
+          environment_slug: "pr-7",
+        },
+        chain_999999: {
+          network_id: "999999",
+          chain_id: 1999999,
+          rpc_url: "http://127.0.0.1:8787/rpc/public/pr-7-999999",
+          environment_id: "id-pr-7",
+          environment_slug: "pr-7",
+        },
       },
     });
     expect(JSON.stringify(json)).not.toContain("SECRET");
     expect(formatOutputs({}, "env", { networks })).toContain('ETH_RPC_URL="http://127.0.0.1:8787/rpc/public/pr-7-1"\n');
     expect(formatOutputs({}, "env", { networks })).toContain('BASE_SEPOLIA_CHAIN_ID="845320"\n');
-    expect(formatOutputs({}, "env", { networks, includeSensitive: true })).toContain('MAINNET_ADMIN_RPC_URL="http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1"\n');
-    expect(formatOutputs({}, "github", { networks, envNames: true, delimiter: () => "EOF" })).toContain("MAINNET_RPC_URL<<EOF\nhttp://127.0.0.1:8787/rpc/public/pr-7-1\nEOF\n");
+    expect(formatOutputs({}, "env", { networks, includeSensitive: true })).toContain(
+      'MAINNET_ADMIN_RPC_URL="http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1"\n',
+    );
+    expect(formatOutputs({}, "github", { networks, envNames: true, delimiter: () => "EOF" })).toContain(
+      "MAINNET_RPC_URL<<EOF\nhttp://127.0.0.1:8787/rpc/public/pr-7-1\nEOF\n",
+    );
   });
 
   it("writes a Foundry [rpc_endpoints] table, with <name>_admin entries only when asked", () => {
@@ -122,7 +152,9 @@ describe("networks of the state", () => {
       "",
     ]);
     expect(toml).not.toContain("SECRET");
-    expect(formatOutputs({}, "foundry", { networks, includeSensitive: true })).toContain('mainnet_admin = "http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1"\n');
+    expect(formatOutputs({}, "foundry", { networks, includeSensitive: true })).toContain(
+      'mainnet_admin = "http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1"\n',
+    );
   });
 
   it("writes Hardhat networks as JSON, with <name>_admin entries only when asked", () => {
@@ -131,7 +163,9 @@ describe("networks of the state", () => {
       base_sepolia: { type: "http", url: "http://127.0.0.1:8787/rpc/public/pr-7-84532", chainId: 845320 },
       chain_999999: { type: "http", url: "http://127.0.0.1:8787/rpc/public/pr-7-999999", chainId: 1999999 },
     });
-    expect(JSON.parse(formatOutputs({}, "hardhat", { networks, includeSensitive: true })).mainnet_admin.url).toBe("http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1");
+    expect(JSON.parse(formatOutputs({}, "hardhat", { networks, includeSensitive: true })).mainnet_admin.url).toBe(
+      "http://127.0.0.1:8787/rpc/admin/SECRET-pr-7-1",
+    );
   });
 });
 

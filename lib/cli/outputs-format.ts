@@ -104,7 +104,13 @@ export function networkOutputs(networks: readonly NetworkEndpoint[]): Record<str
       value: Object.fromEntries(
         networks.map((n) => [
           n.name,
-          { network_id: n.networkId, chain_id: n.chainId, rpc_url: n.publicRpcUrl, environment_id: n.environmentId, environment_slug: n.environmentSlug },
+          {
+            network_id: n.networkId,
+            chain_id: n.chainId,
+            rpc_url: n.publicRpcUrl,
+            environment_id: n.environmentId,
+            environment_slug: n.environmentSlug,
+          },
         ]),
       ),
     },
@@ -123,7 +129,10 @@ export function networkOutputs(networks: readonly NetworkEndpoint[]): Record<str
  * The app's outputs together with the {@link networkOutputs} of its networks; an output of the app wins over a
  * network value of the same name.
  */
-export function allOutputs(outputs: Readonly<Record<string, TerraformOutput>>, networks: readonly NetworkEndpoint[]): Record<string, TerraformOutput> {
+export function allOutputs(
+  outputs: Readonly<Record<string, TerraformOutput>>,
+  networks: readonly NetworkEndpoint[],
+): Record<string, TerraformOutput> {
   return { ...networkOutputs(networks), ...outputs };
 }
 

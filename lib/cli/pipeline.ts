@@ -82,7 +82,11 @@ export class Pipeline {
       options.interrupts.throwIfRequested();
       const initialized = await progress.step(pipeline.label(stack, "terraform init"), () =>
         initUnlessUnchanged(stack, initInputsOf(terraform), env, () =>
-          terraform.expect(["init", "-input=false", ...pipeline.noColor()], pipeline.runOptions(stack), `terraform init of stack ${stack.name}`),
+          terraform.expect(
+            ["init", "-input=false", ...pipeline.noColor()],
+            pipeline.runOptions(stack),
+            `terraform init of stack ${stack.name}`,
+          ),
         ),
       );
       if (!initialized) progress.note("  nothing changed since the last terraform init: skipped");
@@ -116,7 +120,11 @@ export class Pipeline {
     for (const stack of this.stacks) {
       this.options.interrupts.throwIfRequested();
       await this.options.progress.step(this.label(stack, "terraform apply"), () =>
-        this.terraform.expect(["apply", "-input=false", "-auto-approve", ...this.noColor(), PLAN_FILE], this.runOptions(stack), `terraform apply of stack ${stack.name}`),
+        this.terraform.expect(
+          ["apply", "-input=false", "-auto-approve", ...this.noColor(), PLAN_FILE],
+          this.runOptions(stack),
+          `terraform apply of stack ${stack.name}`,
+        ),
       );
       networks.push(...(await this.readState(stack)));
     }
@@ -158,7 +166,11 @@ export class Pipeline {
     const refresh = options.refresh === false ? ["-refresh=false"] : [];
     for (const stack of [...this.stacks].reverse()) {
       await this.options.progress.step(this.label(stack, "terraform destroy"), () =>
-        this.terraform.expect(["destroy", "-input=false", "-auto-approve", ...refresh, ...this.noColor()], this.runOptions(stack), `terraform destroy of stack ${stack.name}`),
+        this.terraform.expect(
+          ["destroy", "-input=false", "-auto-approve", ...refresh, ...this.noColor()],
+          this.runOptions(stack),
+          `terraform destroy of stack ${stack.name}`,
+        ),
       );
     }
   }
@@ -170,9 +182,10 @@ export class Pipeline {
   private async checkService(): Promise<void> {
     const client = clientFromEnv({ maxRetries: 2 }, this.options.env);
     try {
-      const networks = client.accountSlug && client.projectSlug
-        ? await client.listEnvironments({ perPage: 1 }).then(() => client.listSupportedNetworks().catch(() => []))
-        : await client.listSupportedNetworks();
+      const networks =
+        client.accountSlug && client.projectSlug
+          ? await client.listEnvironments({ perPage: 1 }).then(() => client.listSupportedNetworks().catch(() => []))
+          : await client.listSupportedNetworks();
       this.networkNames = new Map(networks.map((n) => [n.chain_id, n.network_name]));
     } finally {
       await client.close();
@@ -181,7 +194,11 @@ export class Pipeline {
 
   private async readState(stack: Stack): Promise<DeployedNetwork[]> {
     // `show -json` prints sensitive values in clear: it is parsed here and never printed.
-    const result = await this.terraform.expect(["show", "-json", "-no-color"], { cwd: stack.dir }, `reading the state of stack ${stack.name}`);
+    const result = await this.terraform.expect(
+      ["show", "-json", "-no-color"],
+      { cwd: stack.dir },
+      `reading the state of stack ${stack.name}`,
+    );
     return deployedNetworks(stack.name, JSON.parse(result.stdout) as Parameters<typeof deployedNetworks>[1]);
   }
 

@@ -8,7 +8,10 @@ describe("deployedNetworks", () => {
       values: {
         id: `id-${slug}`,
         slug,
-        network_config: [{ network_id: "1", block_number: "0x64", account: [{ address: "0xaa", balance: "0x10" }] }, { network_id: "8453", account: [] }],
+        network_config: [
+          { network_id: "1", block_number: "0x64", account: [{ address: "0xaa", balance: "0x10" }] },
+          { network_id: "8453", account: [] },
+        ],
         vnets: [
           { network_id: "1", chain_id: 73571, public_rpc_url: "http://x/rpc/public/1", admin_rpc_url: "http://x/rpc/admin/s1" },
           { network_id: "8453", chain_id: 84530, public_rpc_url: "http://x/rpc/public/2", admin_rpc_url: "http://x/rpc/admin/s2" },
@@ -26,7 +29,12 @@ describe("deployedNetworks", () => {
     // WHEN read
     const networks = deployedNetworks("stack", show);
     // THEN one entry per vnet
-    expect(networks.map((n) => `${n.environment}/${n.networkId}/${n.chainId}`)).toEqual(["pr-1/1/73571", "pr-1/8453/84530", "pr-2/1/73571", "pr-2/8453/84530"]);
+    expect(networks.map((n) => `${n.environment}/${n.networkId}/${n.chainId}`)).toEqual([
+      "pr-1/1/73571",
+      "pr-1/8453/84530",
+      "pr-2/1/73571",
+      "pr-2/8453/84530",
+    ]);
     expect(networks[0]).toEqual({
       stack: "stack",
       environment: "pr-1",

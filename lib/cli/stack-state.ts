@@ -58,7 +58,8 @@ export function deployedNetworks(stack: string, show: { values?: { root_module?:
 }
 
 function networksOf(stack: string, values: Record<string, unknown>): DeployedNetwork[] {
-  const configs = (values.network_config as { network_id?: string; block_number?: string | null; account?: PrefundedAccount[] }[] | null) ?? [];
+  const configs =
+    (values.network_config as { network_id?: string; block_number?: string | null; account?: PrefundedAccount[] }[] | null) ?? [];
   const vnets = (values.vnets as Record<string, unknown>[] | null) ?? [];
   return vnets.map((vnet) => {
     const networkId = String(vnet.network_id ?? "");

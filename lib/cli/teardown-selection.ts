@@ -8,9 +8,7 @@ export interface TeardownCandidate {
 
 /** Which environments `chainform teardown` removes: exactly one selector. */
 export type TeardownSelector =
-  | { readonly kind: "prefix"; readonly prefix: string }
-  | { readonly kind: "olderThan"; readonly ms: number }
-  | { readonly kind: "all" };
+  { readonly kind: "prefix"; readonly prefix: string } | { readonly kind: "olderThan"; readonly ms: number } | { readonly kind: "all" };
 
 /** A human description of a selector, for the confirmation prompt and summaries. */
 export function describeSelector(selector: TeardownSelector): string {

@@ -71,9 +71,13 @@ export async function verifyNetworks(networks: readonly DeployedNetwork[], timeo
  */
 async function accountsBelowFunding(network: DeployedNetwork, timeoutMs: number): Promise<string[]> {
   const url = network.publicRpcUrl;
-  const balances = (await jsonRpcBatch(url, network.accounts.map((a) => ({ method: "eth_getBalance", params: [a.address, "latest"] })), timeoutMs)).map(
-    (b) => BigInt(b as string),
-  );
+  const balances = (
+    await jsonRpcBatch(
+      url,
+      network.accounts.map((a) => ({ method: "eth_getBalance", params: [a.address, "latest"] })),
+      timeoutMs,
+    )
+  ).map((b) => BigInt(b as string));
   const low: { account: PrefundedAccount; balance: bigint; funded: bigint }[] = [];
   network.accounts.forEach((account, i) => {
     const funded = weiOf(account.balance);
@@ -84,7 +88,11 @@ async function accountsBelowFunding(network: DeployedNetwork, timeoutMs: number)
     network.forkBlock !== null
       ? BigInt(network.forkBlock)
       : BigInt((await jsonRpc<{ number: string }>(url, "eth_getBlockByNumber", ["earliest", false], timeoutMs)).number);
-  const spent = await spentSince((calls) => jsonRpcBatch(url, calls, timeoutMs), low.map((l) => l.account.address), afterBlock);
+  const spent = await spentSince(
+    (calls) => jsonRpcBatch(url, calls, timeoutMs),
+    low.map((l) => l.account.address),
+    afterBlock,
+  );
   return low.flatMap(({ account, balance, funded }) => {
     const paid = spent.get(account.address.toLowerCase()) ?? { wei: 0n, transactions: 0 };
     if (balance + paid.wei >= funded) return [];
@@ -116,7 +124,11 @@ export async function jsonRpc<T>(url: string, method: string, params: unknown[],
 }
 
 /** A JSON-RPC batch; resolves to the results in the order of `calls`, throws on the first error. */
-export async function jsonRpcBatch(url: string, calls: readonly { method: string; params: unknown[] }[], timeoutMs: number): Promise<unknown[]> {
+export async function jsonRpcBatch(
+  url: string,
+  calls: readonly { method: string; params: unknown[] }[],
+  timeoutMs: number,
+): Promise<unknown[]> {
   if (calls.length === 0) return [];
   const response = await fetch(url, {
     method: "POST",

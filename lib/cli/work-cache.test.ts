@@ -23,7 +23,10 @@ describe("work cache", () => {
       const synthesize = async (): Promise<Stack[]> => {
         runs++;
         mkdirSync(join(app.outDir, "stacks", "app"), { recursive: true });
-        writeFileSync(join(app.outDir, "manifest.json"), JSON.stringify({ stacks: { app: { name: "app", workingDirectory: "stacks/app" } } }));
+        writeFileSync(
+          join(app.outDir, "manifest.json"),
+          JSON.stringify({ stacks: { app: { name: "app", workingDirectory: "stacks/app" } } }),
+        );
         writeFileSync(join(app.outDir, "stacks", "app", "cdk.tf.json"), content);
         return [{ name: "app", dir: join(app.outDir, "stacks", "app"), dependencies: [] }];
       };
@@ -62,7 +65,11 @@ describe("work cache", () => {
     it("ignores the embedded service's new address and key, unless the app wrote them into its output", async () => {
       // GIVEN an app whose output does not mention the service
       const { app, synthesize, runs, setContent } = fixture();
-      await synthesizeUnlessUnchanged(app, { CHAINFORM_BASE_URL: "http://127.0.0.1:4001", CHAINFORM_ACCESS_KEY: "key-one-123" }, synthesize);
+      await synthesizeUnlessUnchanged(
+        app,
+        { CHAINFORM_BASE_URL: "http://127.0.0.1:4001", CHAINFORM_ACCESS_KEY: "key-one-123" },
+        synthesize,
+      );
       // THEN a run against a service on another port with another key reuses it
       const next = { CHAINFORM_BASE_URL: "http://127.0.0.1:4002", CHAINFORM_ACCESS_KEY: "key-two-456" };
       expect((await synthesizeUnlessUnchanged(app, next, synthesize)).reused).toBe(true);
@@ -92,7 +99,10 @@ describe("work cache", () => {
       mkdirSync(stack.dir);
       mkdirSync(mirror);
       writeFileSync(inputs().cliConfigPath, "provider_installation {}");
-      writeFileSync(join(stack.dir, "cdk.tf.json"), JSON.stringify({ terraform: { required_providers: { chainform: { source: "chainform/chainform" } } } }));
+      writeFileSync(
+        join(stack.dir, "cdk.tf.json"),
+        JSON.stringify({ terraform: { required_providers: { chainform: { source: "chainform/chainform" } } } }),
+      );
       let runs = 0;
       const init = async () => {
         runs++;
@@ -133,10 +143,12 @@ describe("work cache", () => {
 
     it("records nothing when init fails, and always runs with CHAINFORM_WORK_CACHE=0", async () => {
       const { stack, init, runs } = fixture();
-      await expect(initUnlessUnchanged(stack, inputs(), {}, async () => {
-        await init();
-        throw new Error("init failed");
-      })).rejects.toThrow("init failed");
+      await expect(
+        initUnlessUnchanged(stack, inputs(), {}, async () => {
+          await init();
+          throw new Error("init failed");
+        }),
+      ).rejects.toThrow("init failed");
       expect(await initUnlessUnchanged(stack, inputs(), {}, init)).toBe(true);
       expect(await initUnlessUnchanged(stack, inputs(), { CHAINFORM_WORK_CACHE: "0" }, init)).toBe(true);
       expect(runs()).toBe(3);

@@ -169,10 +169,14 @@ function outputDigest(outDir: string): string {
 function outputContainsAny(outDir: string, values: readonly string[]): boolean {
   if (values.length === 0) return false;
   let found = false;
-  walk(outDir, () => false, (path) => {
-    const text = readFileSync(path, "utf8");
-    if (values.some((value) => text.includes(value))) found = true;
-  });
+  walk(
+    outDir,
+    () => false,
+    (path) => {
+      const text = readFileSync(path, "utf8");
+      if (values.some((value) => text.includes(value))) found = true;
+    },
+  );
   return found;
 }
 

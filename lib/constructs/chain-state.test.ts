@@ -21,7 +21,13 @@ const TOKEN_ABI = [
       { name: "supply", type: "uint256" },
     ],
   },
-  { type: "function", name: "balanceOf", stateMutability: "view", inputs: [{ name: "a", type: "address" }], outputs: [{ type: "uint256" }] },
+  {
+    type: "function",
+    name: "balanceOf",
+    stateMutability: "view",
+    inputs: [{ name: "a", type: "address" }],
+    outputs: [{ type: "uint256" }],
+  },
 ] as const;
 
 function newEnvironment(): Environment {
@@ -35,7 +41,12 @@ describe("chain state constructs", () => {
     // GIVEN an environment with two networks
     const env = newEnvironment();
     // WHEN a token is deployed on Base from bytecode with a typed ABI, alice funded, a snapshot taken, and a call made
-    const token = env.deployContract("token", { networkId: Network.BASE, bytecode: "0x6001", abi: TOKEN_ABI, constructorArgs: ["T", 10n ** 24n] });
+    const token = env.deployContract("token", {
+      networkId: Network.BASE,
+      bytecode: "0x6001",
+      abi: TOKEN_ABI,
+      constructorArgs: ["T", 10n ** 24n],
+    });
     const alice = new Erc20Balance(env, "alice", { environment: env, networkId: Network.BASE, token, holder: ALICE, amount: 5n });
     new Snapshot(env, "seeded", { environment: env, networkId: Network.BASE, after: [token, alice], triggers: { token: token.address } });
     token.call("balance", "balanceOf", [ALICE], [alice]);
@@ -47,16 +58,28 @@ describe("chain state constructs", () => {
       constructor_args: ["T", "1000000000000000000000000"],
       vnet_id: expect.stringContaining('["8453"].id'),
     });
-    expect(synthesized).toHaveResourceWithProperties(erc20Balance.Erc20Balance, { holder: ALICE, amount: "5", token: expect.stringMatching(/chainform_contract\..*\.address/) });
-    expect(synthesized).toHaveResourceWithProperties(snapshot.Snapshot, { depends_on: [expect.stringMatching(/^chainform_contract\./), expect.stringMatching(/^chainform_erc20_balance\./)] });
-    expect(synthesized).toHaveDataSourceWithProperties(dataContractCall.DataChainformContractCall, { function: "balanceOf", args: [ALICE] });
+    expect(synthesized).toHaveResourceWithProperties(erc20Balance.Erc20Balance, {
+      holder: ALICE,
+      amount: "5",
+      token: expect.stringMatching(/chainform_contract\..*\.address/),
+    });
+    expect(synthesized).toHaveResourceWithProperties(snapshot.Snapshot, {
+      depends_on: [expect.stringMatching(/^chainform_contract\./), expect.stringMatching(/^chainform_erc20_balance\./)],
+    });
+    expect(synthesized).toHaveDataSourceWithProperties(dataContractCall.DataChainformContractCall, {
+      function: "balanceOf",
+      args: [ALICE],
+    });
   });
 
   it("resolves an artifact path at synth and leaves the ABI to the artifact", () => {
     const env = newEnvironment();
     env.deployContract("token", { networkId: Network.MAINNET, artifactPath: "out/Token.sol/Token.json" });
     const synthesized = Testing.synth(env.node.scope as TerraformStack);
-    const resources = Object.values((JSON.parse(synthesized) as { resource: { chainform_contract: Record<string, Record<string, unknown>> } }).resource.chainform_contract);
+    const resources = Object.values(
+      (JSON.parse(synthesized) as { resource: { chainform_contract: Record<string, Record<string, unknown>> } }).resource
+        .chainform_contract,
+    );
     expect(resources).toEqual([expect.objectContaining({ artifact_path: `${process.cwd()}/out/Token.sol/Token.json` })]);
     expect(resources[0]).not.toHaveProperty("abi");
   });
@@ -71,14 +94,16 @@ describe("chain state constructs", () => {
 
   it("refuses a bad holder or amount, naming the construct", () => {
     const env = newEnvironment();
-    expect(() => new Erc20Balance(env, "bad", { environment: env, networkId: Network.MAINNET, token: ALICE, holder: "alice", amount: -1 })).toThrow(
-      /\[stack\/env\/bad\] holder must be an address[\s\S]*amount must be a whole number/,
-    );
+    expect(
+      () => new Erc20Balance(env, "bad", { environment: env, networkId: Network.MAINNET, token: ALICE, holder: "alice", amount: -1 }),
+    ).toThrow(/\[stack\/env\/bad\] holder must be an address[\s\S]*amount must be a whole number/);
   });
 
   it("fails at synth when the network is not in the environment", () => {
     const env = newEnvironment();
     env.deployContract("token", { networkId: Network.ARBITRUM, artifactPath: "a.json" });
-    expect(() => Testing.fullSynth(env.node.scope as TerraformStack)).toThrow(/network "42161" is used, but the environment does not fork it/);
+    expect(() => Testing.fullSynth(env.node.scope as TerraformStack)).toThrow(
+      /network "42161" is used, but the environment does not fork it/,
+    );
   });
 });

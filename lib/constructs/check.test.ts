@@ -25,7 +25,10 @@ describe("Check", () => {
     const [name, block] = Object.entries(synthesized.check)[0]!;
     expect(name).toMatch(/^chain-id/);
     expect(block.assert).toEqual([
-      { condition: expect.stringMatching(/^\$\{\(.*chainform_environment\.env.*\.vnets.*== "73571"\)\}$/), error_message: "The fork does not answer 73571." },
+      {
+        condition: expect.stringMatching(/^\$\{\(.*chainform_environment\.env.*\.vnets.*== "73571"\)\}$/),
+        error_message: "The fork does not answer 73571.",
+      },
       { condition: true, error_message: "Always holds." },
     ]);
   });
@@ -33,6 +36,8 @@ describe("Check", () => {
   it("rejects a check without assertions or with an empty message", () => {
     const stack = new TerraformStack(Testing.app(), "stack");
     expect(() => new Check(stack, "none", { assertions: [] })).toThrow(/\[stack\/none\] assertions must hold at least one assertion/);
-    expect(() => new Check(stack, "blank", { assertions: [{ condition: true, errorMessage: " " }] })).toThrow(/assertions\[0\]\.errorMessage must say what failed/);
+    expect(() => new Check(stack, "blank", { assertions: [{ condition: true, errorMessage: " " }] })).toThrow(
+      /assertions\[0\]\.errorMessage must say what failed/,
+    );
   });
 });

@@ -26,7 +26,9 @@ const RULES: readonly Rule<CheckProps>[] = [
   {
     reads: () => [],
     check: (p) => {
-      const index = p.assertions.findIndex((a) => typeof a.errorMessage !== "string" || (!Token.isUnresolved(a.errorMessage) && a.errorMessage.trim() === ""));
+      const index = p.assertions.findIndex(
+        (a) => typeof a.errorMessage !== "string" || (!Token.isUnresolved(a.errorMessage) && a.errorMessage.trim() === ""),
+      );
       return index < 0 ? undefined : `assertions[${index}].errorMessage must say what failed`;
     },
   },

@@ -76,9 +76,18 @@ const CONTRACT_RULES: readonly Rule<ContractProps<readonly unknown[]>>[] = [
   { reads: (p) => [p.bytecode, p.abi], check: (p) => (p.bytecode !== undefined && p.abi === undefined ? "bytecode needs abi" : undefined) },
   {
     reads: (p) => [p.bytecode],
-    check: (p) => (p.bytecode !== undefined && !/^0x([0-9a-fA-F]{2})+$/.test(p.bytecode) ? `bytecode must be 0x-prefixed hex bytes, got ${JSON.stringify(p.bytecode.slice(0, 20))}` : undefined),
+    check: (p) =>
+      p.bytecode !== undefined && !/^0x([0-9a-fA-F]{2})+$/.test(p.bytecode)
+        ? `bytecode must be 0x-prefixed hex bytes, got ${JSON.stringify(p.bytecode.slice(0, 20))}`
+        : undefined,
   },
-  { reads: (p) => [p.from], check: (p) => (p.from !== undefined && !ADDRESS.test(p.from) ? `from must be an address (0x and 40 hex digits), got ${JSON.stringify(p.from)}` : undefined) },
+  {
+    reads: (p) => [p.from],
+    check: (p) =>
+      p.from !== undefined && !ADDRESS.test(p.from)
+        ? `from must be an address (0x and 40 hex digits), got ${JSON.stringify(p.from)}`
+        : undefined,
+  },
 ];
 
 /** A value as the provider takes it: strings as they are, numbers and bools as text, the rest as JSON. */
@@ -158,10 +167,12 @@ export class Contract<TAbi extends Abi | readonly unknown[] = Abi> extends Const
    * const supply = token.call("supply", "totalSupply");
    * new TerraformOutput(this, "supply", { value: supply.result(0) });
    */
-  public call<const TName extends TAbi extends Abi ? ContractFunctionName<TAbi, "view" | "pure"> : string>(
+  public call<const TName extends (TAbi extends Abi ? ContractFunctionName<TAbi, "view" | "pure"> : string)>(
     id: string,
     functionName: TName,
-    args?: TAbi extends Abi ? ContractFunctionArgs<TAbi, "view" | "pure", TName & ContractFunctionName<TAbi, "view" | "pure">> : readonly unknown[],
+    args?: TAbi extends Abi
+      ? ContractFunctionArgs<TAbi, "view" | "pure", TName & ContractFunctionName<TAbi, "view" | "pure">>
+      : readonly unknown[],
     after?: readonly (Construct & { resource?: ITerraformDependable })[],
   ): ContractCall {
     return new ContractCall(this, id, {

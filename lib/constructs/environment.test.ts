@@ -102,7 +102,13 @@ describe("Environment", () => {
     // THEN each is the hex the provider stores
     expect(synthesized).toHaveResourceWithProperties(environment.Environment, {
       network_config: [
-        { network_id: "1", account: [{ address: ALICE, balance: ether(100) }, { address: BOB, balance: "0x3e8" }] },
+        {
+          network_id: "1",
+          account: [
+            { address: ALICE, balance: ether(100) },
+            { address: BOB, balance: "0x3e8" },
+          ],
+        },
         { network_id: "8453", account: [{ address: ALICE, balance: "0xff" }] },
       ],
     });
@@ -125,14 +131,20 @@ describe("Environment", () => {
   it("passes slugPrefix and a chain id given as a decimal string (exact above 2^53)", () => {
     // GIVEN an environment replaced with create-before-destroy, and a chain id beyond 2^53
     const stack = newStack();
-    new Environment(stack, "env", { displayName: "Preview", slugPrefix: "pr-", networks: [{ networkId: Network.MAINNET, chainId: "9007199254740993" }] });
+    new Environment(stack, "env", {
+      displayName: "Preview",
+      slugPrefix: "pr-",
+      networks: [{ networkId: Network.MAINNET, chainId: "9007199254740993" }],
+    });
     // THEN both reach the resource as written
     expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
       slug_prefix: "pr-",
       network_config: [{ network_id: "1", chain_id: "9007199254740993" }],
     });
     // AND slug with slugPrefix is refused
-    expect(() => new Environment(newStack(), "env", { displayName: "Both", slug: "x", slugPrefix: "pr-", networks: [{ networkId: "1" }] })).toThrow(/give slug or slugPrefix, not both/);
+    expect(
+      () => new Environment(newStack(), "env", { displayName: "Both", slug: "x", slugPrefix: "pr-", networks: [{ networkId: "1" }] }),
+    ).toThrow(/give slug or slugPrefix, not both/);
   });
 
   it("starts with no networks and gets them from addNetwork", () => {
@@ -172,7 +184,8 @@ describe("Environment", () => {
     // THEN each picks the vnet whose network_id matches, whatever its position in the list
     const out = outputs(Testing.synth(stack, true));
     // (declared non-sensitive: only the Admin RPC URL is a secret)
-    const byNetwork = /^\$\{nonsensitive\(\{ for key, val in chainform_environment\.env_[A-Za-z0-9]+\.vnets: val\.network_id => val \}\["8453"\]/;
+    const byNetwork =
+      /^\$\{nonsensitive\(\{ for key, val in chainform_environment\.env_[A-Za-z0-9]+\.vnets: val\.network_id => val \}\["8453"\]/;
     expect(out.id.value).toMatch(new RegExp(byNetwork.source + /\.id\)\}$/.source));
     expect(out.slug.value).toMatch(new RegExp(byNetwork.source + /\.slug\)\}$/.source));
     expect(out.status.value).toMatch(new RegExp(byNetwork.source + /\.status\)\}$/.source));
@@ -224,25 +237,62 @@ describe("Environment", () => {
 
   it("accepts addresses in lowercase, uppercase and with a valid EIP-55 checksum", () => {
     // GIVEN one account spelled each way
-    const accounts = ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"];
+    const accounts = [
+      "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+      "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED",
+      "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    ];
     // THEN each builds
-    for (const address of accounts) expect(() => newEnvironment({ networks: [{ networkId: "1", accounts: [{ address, balance: "1" }] }] })).not.toThrow();
+    for (const address of accounts)
+      expect(() => newEnvironment({ networks: [{ networkId: "1", accounts: [{ address, balance: "1" }] }] })).not.toThrow();
   });
 
   describe("validation", () => {
     it.each<[string, Partial<EnvironmentProps>, RegExp]>([
       ["an empty display name", { displayName: " " }, /\[stack\/env\] displayName must be 1 to 255 characters/],
       ["a bad slug", { slug: "PR 42" }, /\[stack\/env\] slug "PR 42" is not a slug: use lowercase letters/],
-      ["a network name", { networks: [{ networkId: "mainnet" }] }, /networks\[0\]: networkId "mainnet" is not a network id: did you mean Network\.MAINNET \("1"\)\?/],
-      ["a mistyped network name", { networks: [{ networkId: "1" }, { networkId: "arbitrm" }] }, /networks\[1\]: networkId "arbitrm" is not a network id: did you mean Network\.ARBITRUM \("42161"\)\?/],
-      ["a mistyped Network constant", { networks: [{ networkId: (Network as unknown as Record<string, string>)["BASEE"]! }] }, /networks\[0\]: networkId is missing \(a mistyped Network constant reads as undefined\): use one of Network\.MAINNET \("1"\), .*Network\.BASE \("8453"\)/],
-      ["a name far from every network", { networks: [{ networkId: "solana" }] }, /networkId "solana" is not a network id: use the forked network's chain id as a decimal string, one of Network\.MAINNET/],
-      ["a bad chain id", { networks: [{ networkId: "1", chainId: -5 }] }, /networks\[0\]: chainId -5 is not a chain id: use a positive integer/],
+      [
+        "a network name",
+        { networks: [{ networkId: "mainnet" }] },
+        /networks\[0\]: networkId "mainnet" is not a network id: did you mean Network\.MAINNET \("1"\)\?/,
+      ],
+      [
+        "a mistyped network name",
+        { networks: [{ networkId: "1" }, { networkId: "arbitrm" }] },
+        /networks\[1\]: networkId "arbitrm" is not a network id: did you mean Network\.ARBITRUM \("42161"\)\?/,
+      ],
+      [
+        "a mistyped Network constant",
+        { networks: [{ networkId: (Network as unknown as Record<string, string>)["BASEE"]! }] },
+        /networks\[0\]: networkId is missing \(a mistyped Network constant reads as undefined\): use one of Network\.MAINNET \("1"\), .*Network\.BASE \("8453"\)/,
+      ],
+      [
+        "a name far from every network",
+        { networks: [{ networkId: "solana" }] },
+        /networkId "solana" is not a network id: use the forked network's chain id as a decimal string, one of Network\.MAINNET/,
+      ],
+      [
+        "a bad chain id",
+        { networks: [{ networkId: "1", chainId: -5 }] },
+        /networks\[0\]: chainId -5 is not a chain id: use a positive integer/,
+      ],
       ["a fractional chain id", { networks: [{ networkId: "1", chainId: 1.5 }] }, /chainId 1.5 is not a chain id/],
-      ["a bad block number", { networks: [{ networkId: "1", blockNumber: "latest" }] }, /networks\[0\]: blockNumber "latest" is not a block number/],
+      [
+        "a bad block number",
+        { networks: [{ networkId: "1", blockNumber: "latest" }] },
+        /networks\[0\]: blockNumber "latest" is not a block number/,
+      ],
       ["a negative block number", { networks: [{ networkId: "1", blockNumber: -1 }] }, /blockNumber -1 is not a block number/],
-      ["a decimal block number above 2^64-1", { networks: [{ networkId: "1", blockNumber: "18446744073709551616" }] }, /blockNumber "18446744073709551616" is above 2\^64-1/],
-      ["a block number with a leading zero", { networks: [{ networkId: "1", blockNumber: "0123" }] }, /blockNumber "0123" is not a block number: use a block number in decimal/],
+      [
+        "a decimal block number above 2^64-1",
+        { networks: [{ networkId: "1", blockNumber: "18446744073709551616" }] },
+        /blockNumber "18446744073709551616" is above 2\^64-1/,
+      ],
+      [
+        "a block number with a leading zero",
+        { networks: [{ networkId: "1", blockNumber: "0123" }] },
+        /blockNumber "0123" is not a block number: use a block number in decimal/,
+      ],
       [
         "a mixed-case address with a wrong EIP-55 checksum",
         { networks: [{ networkId: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "1" }] }] },
@@ -260,7 +310,17 @@ describe("Environment", () => {
       ],
       [
         "an account listed twice",
-        { networks: [{ networkId: "1", accounts: [{ address: ALICE, balance: "1" }, { address: ALICE.toUpperCase().replace("0X", "0x"), balance: "2" }] }] },
+        {
+          networks: [
+            {
+              networkId: "1",
+              accounts: [
+                { address: ALICE, balance: "1" },
+                { address: ALICE.toUpperCase().replace("0X", "0x"), balance: "2" },
+              ],
+            },
+          ],
+        },
         /networks\[0\]: account 0x1111111111111111111111111111111111111111 is listed twice/,
       ],
       [
@@ -270,7 +330,14 @@ describe("Environment", () => {
       ],
       [
         "too many accounts",
-        { networks: [{ networkId: "1", accounts: Array.from({ length: 101 }, (_, i) => ({ address: `0x${i.toString(16).padStart(40, "0")}`, balance: "1" })) }] },
+        {
+          networks: [
+            {
+              networkId: "1",
+              accounts: Array.from({ length: 101 }, (_, i) => ({ address: `0x${i.toString(16).padStart(40, "0")}`, balance: "1" })),
+            },
+          ],
+        },
         /101 accounts: a network takes at most 100/,
       ],
       [
@@ -289,9 +356,17 @@ describe("Environment", () => {
         /bridge\.delaySeconds needs relayMode "delayedRelay" \(relayMode is "autoRelay"\): use Bridge\.delayedRelay\(30\)/,
       ],
       ["a delay with the default relay mode", { bridge: { delaySeconds: 5 } }, /bridge\.delaySeconds needs relayMode "delayedRelay"/],
-      ["a negative delay", { bridge: Bridge.delayedRelay(-1) }, /bridge\.delaySeconds -1 must be a whole number of seconds from 0 to 86400/],
+      [
+        "a negative delay",
+        { bridge: Bridge.delayedRelay(-1) },
+        /bridge\.delaySeconds -1 must be a whole number of seconds from 0 to 86400/,
+      ],
       ["a delay over a day", { bridge: Bridge.delayedRelay(86_401) }, /bridge\.delaySeconds 86401 must be a whole number/],
-      ["a bad relay mode", { bridge: { relayMode: "eventually" as never } }, /bridge\.relayMode "eventually" must be one of "autoRelay", "delayedRelay"/],
+      [
+        "a bad relay mode",
+        { bridge: { relayMode: "eventually" as never } },
+        /bridge\.relayMode "eventually" must be one of "autoRelay", "delayedRelay"/,
+      ],
     ])("rejects %s at construction", (_name, props, message) => {
       // GIVEN props with one mistake
       // WHEN the environment is constructed
@@ -300,9 +375,9 @@ describe("Environment", () => {
     });
 
     it("reports every problem at once", () => {
-      expect(() =>
-        newEnvironment({ displayName: "", networks: [{ networkId: "x", accounts: [{ address: "y", balance: "z" }] }] }),
-      ).toThrow(/displayName[\s\S]*networkId "x"[\s\S]*address "y"[\s\S]*balance "z"/);
+      expect(() => newEnvironment({ displayName: "", networks: [{ networkId: "x", accounts: [{ address: "y", balance: "z" }] }] })).toThrow(
+        /displayName[\s\S]*networkId "x"[\s\S]*address "y"[\s\S]*balance "z"/,
+      );
     });
 
     it("rejects a network added twice", () => {
@@ -327,7 +402,9 @@ describe("Environment", () => {
       new Environment(stack, "env", { displayName: "Empty" });
       // WHEN synthesized with validations
       // THEN synth fails naming the path and what to do
-      expect(() => Testing.synth(stack, true)).toThrow(/\[stack\/env\] the environment has no networks: give `networks` or call addNetwork/);
+      expect(() => Testing.synth(stack, true)).toThrow(
+        /\[stack\/env\] the environment has no networks: give `networks` or call addNetwork/,
+      );
     });
 
     it("rejects at synth an RPC URL of a network the environment does not fork", () => {
@@ -336,7 +413,9 @@ describe("Environment", () => {
       const env = new Environment(stack, "env", { displayName: "Missing", networks: [{ networkId: "1" }] });
       new TerraformOutput(stack, "base", { value: env.publicRpcUrl(Network.BASE) });
       // THEN synth fails
-      expect(() => Testing.synth(stack, true)).toThrow(/\[stack\/env\] an RPC URL of network "8453" is used, but the environment does not fork it/);
+      expect(() => Testing.synth(stack, true)).toThrow(
+        /\[stack\/env\] an RPC URL of network "8453" is used, but the environment does not fork it/,
+      );
     });
 
     it("accepts an RPC URL asked for before its network is added", () => {
@@ -401,9 +480,9 @@ describe("Environment", () => {
       expect(() => new Environment(stack, "a", { displayName: "A", networks: list as never })).toThrow(
         /\[stack\/a\] networks is a token: write the list in the app \(its values may be tokens\), or iterate a variable with TerraformIterator/,
       );
-      expect(
-        () => new Environment(stack, "b", { displayName: "B", networks: [{ networkId: "1", accounts: list as never }] }),
-      ).toThrow(/\[stack\/b\] networks\[0\]: accounts is a token/);
+      expect(() => new Environment(stack, "b", { displayName: "B", networks: [{ networkId: "1", accounts: list as never }] })).toThrow(
+        /\[stack\/b\] networks\[0\]: accounts is a token/,
+      );
     });
   });
 

@@ -127,7 +127,14 @@ function toNetworkBlock(network: NetworkConfig): environment.EnvironmentNetworkC
   const { blockNumber } = network;
   return {
     networkId: network.networkId,
-    chainId: network.chainId === undefined ? undefined : typeof network.chainId === "string" ? network.chainId : isToken(network.chainId) ? Token.asString(network.chainId) : String(network.chainId),
+    chainId:
+      network.chainId === undefined
+        ? undefined
+        : typeof network.chainId === "string"
+          ? network.chainId
+          : isToken(network.chainId)
+            ? Token.asString(network.chainId)
+            : String(network.chainId),
     // The provider takes decimal and hex alike: a number stays decimal, as people write blocks.
     blockNumber: typeof blockNumber !== "number" ? blockNumber : isToken(blockNumber) ? Token.asString(blockNumber) : String(blockNumber),
     account: network.accounts?.map(toAccountBlock),
@@ -182,7 +189,9 @@ export class Environment extends Construct implements IEnvironment {
     throwIfProblems(this, [
       ...(isToken(props.networks) ? [WHOLE_LIST_TOKEN("networks")] : []),
       ...checkRules(ENVIRONMENT_RULES, props),
-      ...(props.slug !== undefined && props.slugPrefix !== undefined ? ["give slug or slugPrefix, not both: slugPrefix generates the slug"] : []),
+      ...(props.slug !== undefined && props.slugPrefix !== undefined
+        ? ["give slug or slugPrefix, not both: slugPrefix generates the slug"]
+        : []),
       ...(props.bridge ? checkRules(BRIDGE_RULES, props.bridge) : []),
       ...networks.flatMap((n, i) => Environment.networkProblems(n, `networks[${i}]`)),
       ...checkRules(NETWORK_LIST_RULES, networks),

@@ -30,19 +30,28 @@ export interface Erc20BalanceProps {
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const BALANCE_RULES: readonly Rule<Erc20BalanceProps>[] = [
-  { reads: (p) => [p.holder], check: (p) => (ADDRESS.test(p.holder) ? undefined : `holder must be an address (0x and 40 hex digits), got ${JSON.stringify(p.holder)}`) },
+  {
+    reads: (p) => [p.holder],
+    check: (p) =>
+      ADDRESS.test(p.holder) ? undefined : `holder must be an address (0x and 40 hex digits), got ${JSON.stringify(p.holder)}`,
+  },
   {
     reads: (p) => [p.token],
-    check: (p) => (typeof p.token !== "string" || ADDRESS.test(p.token) ? undefined : `token must be a Contract or an address, got ${JSON.stringify(p.token)}`),
+    check: (p) =>
+      typeof p.token !== "string" || ADDRESS.test(p.token)
+        ? undefined
+        : `token must be a Contract or an address, got ${JSON.stringify(p.token)}`,
   },
   {
     reads: (p) => [p.amount],
-    check: (p) => (amountText(p.amount) === null ? `amount must be a whole number from 0 to 2^256 - 1, got ${String(p.amount)}` : undefined),
+    check: (p) =>
+      amountText(p.amount) === null ? `amount must be a whole number from 0 to 2^256 - 1, got ${String(p.amount)}` : undefined,
   },
 ];
 
 function amountText(amount: bigint | number | string): string | null {
-  const text = typeof amount === "string" ? amount : typeof amount === "bigint" || Number.isSafeInteger(amount) ? BigInt(amount).toString() : "";
+  const text =
+    typeof amount === "string" ? amount : typeof amount === "bigint" || Number.isSafeInteger(amount) ? BigInt(amount).toString() : "";
   return parseTokenAmount(text) === null ? null : text;
 }
 

@@ -46,9 +46,13 @@ describe("generated bindings", () => {
     const dir = mkdtempSync(join(tmpdir(), "chainform-schema-"));
     try {
       const schema = JSON.parse(readFileSync(SCHEMA, "utf8"));
-      schema.provider_schemas["registry.terraform.io/chainform/chainform"].resource_schemas.chainform_environment.block.attributes.labels = {
-        type: ["map", "string"], description: "Labels.", description_kind: "plain", optional: true,
-      };
+      schema.provider_schemas["registry.terraform.io/chainform/chainform"].resource_schemas.chainform_environment.block.attributes.labels =
+        {
+          type: ["map", "string"],
+          description: "Labels.",
+          description_kind: "plain",
+          optional: true,
+        };
       writeFileSync(join(dir, "schema.json"), JSON.stringify(schema));
       // WHEN the committed bindings are checked against it
       const run = generate("--check", "--schema", join(dir, "schema.json"));
@@ -95,7 +99,10 @@ describe("generated bindings", () => {
     new TerraformOutput(stack, "explorer", { value: env.networkConfig.get(0).explorer.enabled });
     // THEN the JSON uses the schema's names and the getters reference attributes
     const synthesized = Testing.synth(stack, true);
-    expect(synthesized).toHaveProviderWithProperties(bindings.provider.ChainformProvider, { base_url: "http://127.0.0.1:8787", max_retries: 1 });
+    expect(synthesized).toHaveProviderWithProperties(bindings.provider.ChainformProvider, {
+      base_url: "http://127.0.0.1:8787",
+      max_retries: 1,
+    });
     expect(synthesized).toHaveResourceWithProperties(bindings.environment.Environment, {
       display_name: "L1",
       slug: "l1",
@@ -120,13 +127,21 @@ describe("generated bindings", () => {
   it("offer every resource and data source of the schema", () => {
     const schema = JSON.parse(readFileSync(SCHEMA, "utf8")).provider_schemas["registry.terraform.io/chainform/chainform"];
     const types = [
-      bindings.environment.Environment, bindings.actionStop.ActionStop,
-      bindings.dataChainformSupportedNetworks.DataChainformSupportedNetworks, bindings.dataChainformProjects.DataChainformProjects,
-      bindings.dataChainformProject.DataChainformProject, bindings.dataChainformDeliveryChannels.DataChainformDeliveryChannels,
-      bindings.dataChainformEnvironment.DataChainformEnvironment, bindings.dataChainformEnvironments.DataChainformEnvironments,
-      bindings.contract.Contract, bindings.erc20Balance.Erc20Balance, bindings.snapshot.Snapshot,
+      bindings.environment.Environment,
+      bindings.actionStop.ActionStop,
+      bindings.dataChainformSupportedNetworks.DataChainformSupportedNetworks,
+      bindings.dataChainformProjects.DataChainformProjects,
+      bindings.dataChainformProject.DataChainformProject,
+      bindings.dataChainformDeliveryChannels.DataChainformDeliveryChannels,
+      bindings.dataChainformEnvironment.DataChainformEnvironment,
+      bindings.dataChainformEnvironments.DataChainformEnvironments,
+      bindings.contract.Contract,
+      bindings.erc20Balance.Erc20Balance,
+      bindings.snapshot.Snapshot,
       bindings.dataChainformContractCall.DataChainformContractCall,
-    ].map((c) => c.tfResourceType).sort();
+    ]
+      .map((c) => c.tfResourceType)
+      .sort();
     expect(types).toEqual([...Object.keys(schema.resource_schemas), ...Object.keys(schema.data_source_schemas)].sort());
   });
 });

@@ -11,7 +11,14 @@ export { ether, gwei, wei, parseBalance, type Amount } from "./wei";
 export { normalizeBalance } from "../domain/amounts";
 export { Bridge, type BridgeConfig } from "./bridge";
 export { Check, type CheckAssertion, type CheckProps } from "./check";
-export { Contract, ContractCall, type ConstructorArgs, type ContractCallProps, type ContractProps, type DeployContractProps } from "./contract";
+export {
+  Contract,
+  ContractCall,
+  type ConstructorArgs,
+  type ContractCallProps,
+  type ContractProps,
+  type DeployContractProps,
+} from "./contract";
 export { Erc20Balance, Snapshot, type Erc20BalanceProps, type SnapshotProps } from "./erc20-balance";
 export { Environment, type EnvironmentProps, type IEnvironment, type VnetAttributes } from "./environment";
 export { Project, SupportedNetworks, type ProjectProps, type SupportedNetworksProps } from "./lookups";

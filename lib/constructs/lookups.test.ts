@@ -35,7 +35,9 @@ describe("SupportedNetworks", () => {
       feature: "virtual_testnet",
     });
     const out = outputs(synthesized);
-    expect(out.ids.value).toMatch(/^\$\{\[ for key, val in data\.chainform_supported_networks\.forkable_[A-Za-z0-9]+\.networks: val\.chain_id\]\}$/);
+    expect(out.ids.value).toMatch(
+      /^\$\{\[ for key, val in data\.chainform_supported_networks\.forkable_[A-Za-z0-9]+\.networks: val\.chain_id\]\}$/,
+    );
     expect(out.first_name.value).toMatch(/^\$\{data\.chainform_supported_networks\.forkable_[A-Za-z0-9]+\.networks\[0\]\.network_name\}$/);
     expect(forkable.node.defaultChild).toBe(forkable.resource);
   });

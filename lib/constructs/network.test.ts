@@ -4,8 +4,17 @@ import { Network } from "./network";
 describe("Network", () => {
   it("names the well-known networks by their chain ids", () => {
     expect(Network.all()).toEqual({
-      MAINNET: "1", OPTIMISM: "10", BNB: "56", GNOSIS: "100", POLYGON: "137", ZKSYNC: "324", BASE: "8453",
-      ARBITRUM: "42161", AVALANCHE: "43114", BASE_SEPOLIA: "84532", SEPOLIA: "11155111",
+      MAINNET: "1",
+      OPTIMISM: "10",
+      BNB: "56",
+      GNOSIS: "100",
+      POLYGON: "137",
+      ZKSYNC: "324",
+      BASE: "8453",
+      ARBITRUM: "42161",
+      AVALANCHE: "43114",
+      BASE_SEPOLIA: "84532",
+      SEPOLIA: "11155111",
     });
   });
 

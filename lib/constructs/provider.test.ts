@@ -5,7 +5,13 @@ import { ChainformProvider, type ChainformProviderProps } from "./provider";
 
 Testing.setupJest();
 
-const NO_CREDENTIAL_ENV = ["CHAINFORM_BASE_URL", "CHAINFORM_ACCESS_KEY", "CHAINFORM_BEARER_TOKEN", "CHAINFORM_ACCOUNT", "CHAINFORM_PROJECT"];
+const NO_CREDENTIAL_ENV = [
+  "CHAINFORM_BASE_URL",
+  "CHAINFORM_ACCESS_KEY",
+  "CHAINFORM_BEARER_TOKEN",
+  "CHAINFORM_ACCOUNT",
+  "CHAINFORM_PROJECT",
+];
 
 describe("ChainformProvider", () => {
   it("synthesizes an empty provider block when given nothing, leaving the environment variables to the provider", () => {
@@ -25,7 +31,9 @@ describe("ChainformProvider", () => {
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       });
     } finally {
-      for (const [k, v] of saved) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+      for (const [k, v] of saved)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
   });
 
@@ -70,8 +78,7 @@ describe("ChainformProvider", () => {
     const literal = new ChainformProvider(stack, "literal", { accessKey: "ck_live_secret", alias: "a" });
     const variable = new ChainformProvider(stack, "variable", { bearerToken: token.stringValue, alias: "b" });
     // THEN only the literal gets a warning, which does not echo the key
-    const warnings = (c: ChainformProvider) =>
-      c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+    const warnings = (c: ChainformProvider) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
     expect(warnings(literal)).toEqual([expect.stringMatching(/accessKey is a literal: it is written in clear to cdktf.out/)]);
     expect(warnings(literal).join()).not.toContain("ck_live_secret");
     expect(warnings(variable)).toEqual([]);
@@ -79,7 +86,11 @@ describe("ChainformProvider", () => {
   });
 
   it.each<[string, ChainformProviderProps, RegExp]>([
-    ["a base URL that is not http(s)", { baseUrl: "ftp://example.com" }, /\[stack\/chainform\] baseUrl "ftp:\/\/example.com" is not an http\(s\) URL/],
+    [
+      "a base URL that is not http(s)",
+      { baseUrl: "ftp://example.com" },
+      /\[stack\/chainform\] baseUrl "ftp:\/\/example.com" is not an http\(s\) URL/,
+    ],
     ["a base URL that is not a URL", { baseUrl: "localhost:8787" }, /baseUrl "localhost:8787" is not an http\(s\) URL/],
     ["a zero timeout", { requestTimeoutSeconds: 0 }, /requestTimeoutSeconds must be a positive number of seconds, got 0/],
     ["negative retries", { maxRetries: -1 }, /maxRetries must be a whole number of retries \(0 or more\), got -1/],

@@ -45,8 +45,12 @@ function distance(a: string, b: string): number {
 function networkIdAdvice(networkId: unknown): string {
   const all = Object.entries(Network.all());
   const list = all.map(([name, id]) => `Network.${name} ("${id}")`).join(", ");
-  if (networkId === undefined) return `networkId is missing (a mistyped Network constant reads as undefined): use one of ${list}, or a chain id as a decimal string`;
-  const text = String(networkId).toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_|_$/g, "");
+  if (networkId === undefined)
+    return `networkId is missing (a mistyped Network constant reads as undefined): use one of ${list}, or a chain id as a decimal string`;
+  const text = String(networkId)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
   const [best] = all
     .map(([name, id]) => ({ name, id, edits: Math.min(distance(text, name), distance(String(networkId), id)) }))
     .sort((x, y) => x.edits - y.edits);
@@ -182,7 +186,8 @@ export const BRIDGE_RULES: readonly Rule<BridgeConfig>[] = [
   {
     reads: (b) => [b.delaySeconds],
     check: (b) =>
-      b.delaySeconds !== undefined && !(Number.isInteger(b.delaySeconds) && b.delaySeconds >= 0 && b.delaySeconds <= MAX_RELAY_DELAY_SECONDS)
+      b.delaySeconds !== undefined &&
+      !(Number.isInteger(b.delaySeconds) && b.delaySeconds >= 0 && b.delaySeconds <= MAX_RELAY_DELAY_SECONDS)
         ? `bridge.delaySeconds ${show(b.delaySeconds)} must be a whole number of seconds from 0 to ${MAX_RELAY_DELAY_SECONDS}`
         : undefined,
   },

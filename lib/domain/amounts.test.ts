@@ -22,7 +22,11 @@ describe("parseUnits and formatUnits", () => {
     expect(formatUnits(10n ** 18n, 18)).toBe("1");
     expect(formatUnits(0n, 6)).toBe("0");
     expect(formatUnits(-15n, 1)).toBe("-1.5");
-    for (const [text, decimals] of [["123.456", 3], ["0.000001", 6], ["115792089237316195423570985008687907853269984665640564039457.584007913129639935", 18]] as const) {
+    for (const [text, decimals] of [
+      ["123.456", 3],
+      ["0.000001", 6],
+      ["115792089237316195423570985008687907853269984665640564039457.584007913129639935", 18],
+    ] as const) {
       const parsed = parseUnits(text, decimals);
       expect("value" in parsed && formatUnits(parsed.value, decimals)).toBe(text);
     }
@@ -53,5 +57,7 @@ describe("parseTokenAmount", () => {
     [((1n << 256n) - 1n).toString(), (1n << 256n) - 1n],
   ])("reads %s", (text, value) => expect(parseTokenAmount(text)).toBe(value));
 
-  test.each(["", "-1", "1.5", "1e18", "007", (1n << 256n).toString(), "0x", `0x1${"0".repeat(64)}`])("refuses %j", (text) => expect(parseTokenAmount(text)).toBeNull());
+  test.each(["", "-1", "1.5", "1e18", "007", (1n << 256n).toString(), "0x", `0x1${"0".repeat(64)}`])("refuses %j", (text) =>
+    expect(parseTokenAmount(text)).toBeNull(),
+  );
 });

@@ -34,7 +34,8 @@ export const HEX_QUANTITY_PATTERN = "^0x[0-9a-fA-F]{1,64}$";
 const HEX_QUANTITY = new RegExp(HEX_QUANTITY_PATTERN);
 
 /** What {@link parseBalance} accepts, in words (for validator messages). */
-export const BALANCE_FORMATS = 'wei as hex ("0x56bc75e2d63100000") or decimal ("1000"), or an amount with a unit ("100ether", "0.5 ether", "5gwei")';
+export const BALANCE_FORMATS =
+  'wei as hex ("0x56bc75e2d63100000") or decimal ("1000"), or an amount with a unit ("100ether", "0.5 ether", "5gwei")';
 
 /**
  * Reads a balance written in any of the accepted forms.

@@ -48,7 +48,8 @@ export function parseChainId(value: unknown): { chainId: bigint } | { error: str
     const hint = typeof value === "number" && Number.isInteger(value) ? " (above 2^53: write it as a string)" : "";
     return { error: `${shown} is not a chain id${hint}: use a positive integer from 1 to ${MAX_CHAIN_ID}, e.g. "1"` };
   }
-  if (chainId < 1n || chainId > MAX_CHAIN_ID) return { error: `${shown} is not a chain id: use a positive integer from 1 to ${MAX_CHAIN_ID} (EIP-2294)` };
+  if (chainId < 1n || chainId > MAX_CHAIN_ID)
+    return { error: `${shown} is not a chain id: use a positive integer from 1 to ${MAX_CHAIN_ID} (EIP-2294)` };
   return { chainId };
 }
 
@@ -76,7 +77,8 @@ export function parseBlockNumber(value: unknown): { blockNumber: bigint } | { er
     blockNumber = value;
   } else if (typeof value === "string" && (/^0x[0-9a-fA-F]{1,64}$/.test(value) || /^(0|[1-9][0-9]{0,79})$/.test(value))) {
     blockNumber = BigInt(value);
-    if (blockNumber <= MAX_BLOCK_NUMBER && !BLOCK_NUMBER.test(value)) return { error: `${shown} is not a block number: use ${BLOCK_NUMBER_FORMATS}` };
+    if (blockNumber <= MAX_BLOCK_NUMBER && !BLOCK_NUMBER.test(value))
+      return { error: `${shown} is not a block number: use ${BLOCK_NUMBER_FORMATS}` };
   } else {
     return { error: `${shown} is not a block number: use ${BLOCK_NUMBER_FORMATS}` };
   }

@@ -71,14 +71,19 @@ export function networkListFindings(entries: readonly NetworkEntryFacts[]): Find
     const at = `/network_configs/${index}`;
     if (entry.network_id !== undefined) {
       const twin = networks.get(entry.network_id);
-      if (twin !== undefined) findings.push({ path: `${at}/network_id`, message: `network ${entry.network_id} is already network_configs[${twin}]`, twin });
+      if (twin !== undefined)
+        findings.push({ path: `${at}/network_id`, message: `network ${entry.network_id} is already network_configs[${twin}]`, twin });
       else networks.set(entry.network_id, index);
     }
     const chainId = effectiveChainId(entry);
     if (chainId !== undefined) {
       const twin = chainIds.get(chainId);
       if (twin !== undefined && entry.chain_id !== undefined) {
-        findings.push({ path: `${at}/chain_config_overrides/chain_id`, message: `chain id ${chainId} is already the chain id of network_configs[${twin}]`, twin });
+        findings.push({
+          path: `${at}/chain_config_overrides/chain_id`,
+          message: `chain id ${chainId} is already the chain id of network_configs[${twin}]`,
+          twin,
+        });
       }
       if (twin === undefined) chainIds.set(chainId, index);
     }
@@ -87,7 +92,12 @@ export function networkListFindings(entries: readonly NetworkEntryFacts[]): Find
       if (address === undefined) return;
       const key = address.toLowerCase();
       const twin = addresses.get(key);
-      if (twin !== undefined) findings.push({ path: `${at}/accounts/${j}/address`, message: `address ${key} is already accounts[${twin}] of this network`, twin });
+      if (twin !== undefined)
+        findings.push({
+          path: `${at}/accounts/${j}/address`,
+          message: `address ${key} is already accounts[${twin}] of this network`,
+          twin,
+        });
       else addresses.set(key, j);
     });
   });
@@ -104,11 +114,15 @@ export function bridgeFindings(bridge: { readonly relay_mode?: string; readonly 
   const mode = bridge.relay_mode ?? BRIDGE_DEFAULTS.relay_mode;
   if (mode === "delayedRelay") return [];
   const said = bridge.relay_mode === undefined ? "not set (default autoRelay)" : `"${mode}"`;
-  return [{ path: "/bridge_config/delay_seconds", message: `delay_seconds only applies to relay_mode "delayedRelay", and relay_mode is ${said}` }];
+  return [
+    { path: "/bridge_config/delay_seconds", message: `delay_seconds only applies to relay_mode "delayedRelay", and relay_mode is ${said}` },
+  ];
 }
 
 /** The bridge with defaults filled in. */
-export function bridgeWithDefaults(bridge: { readonly enabled?: boolean; readonly relay_mode?: RelayMode; readonly delay_seconds?: number } | undefined): {
+export function bridgeWithDefaults(
+  bridge: { readonly enabled?: boolean; readonly relay_mode?: RelayMode; readonly delay_seconds?: number } | undefined,
+): {
   enabled: boolean;
   relay_mode: RelayMode;
   delay_seconds: number;

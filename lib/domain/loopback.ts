@@ -9,7 +9,10 @@ import { isIP } from "node:net";
  * IPv4-mapped ::ffff:127.x.y.z, `localhost` or a `*.localhost` name (RFC 6761 keeps those on the machine).
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   if (isIP(host) === 4) return host.split(".")[0] === "127";
   if (isIP(host) === 6) {

@@ -97,7 +97,15 @@ export { redactUrl } from "./log";
  * const response = await app.inject({ url: "/v1/supported-networks" });
  */
 export async function buildApp(options: ServiceOptions = {}): Promise<FastifyInstance> {
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline, exclusive: true });
+  const store =
+    options.store ??
+    Store.open({
+      dataDir: options.dataDir ?? null,
+      forkUrls: options.forkUrls,
+      forkCacheDir: options.forkCacheDir,
+      offline: options.offline,
+      exclusive: true,
+    });
   prepareStore(store, options);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const logSettings = options.logger === true ? {} : options.logger || undefined;
@@ -106,7 +114,9 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
 
   const app = Fastify({
     ...(options.https && { https: options.https }),
-    logger: logSettings ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls)] }) : false,
+    logger: logSettings
+      ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls)] })
+      : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Response schemas with anyOf are checked by the serializer's Ajv, which must know the address format.
     serializerOpts: { ajv: { formats: { [ADDRESS_FORMAT]: isValidChecksumAddress } } },
@@ -126,7 +136,9 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   }
   const context: ServiceContext = {
     store,
-    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains })))(store),
+    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains })))(
+      store,
+    ),
     baseUrl: options.baseUrl,
   };
   app.decorate("service", context);

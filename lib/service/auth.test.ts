@@ -54,8 +54,14 @@ describe("401 with the spec's error body", () => {
     ["a malformed token", () => ({ authorization: "Bearer abc.def" })],
     ["a token signed with another secret", () => ({ authorization: `Bearer ${signToken({ sub: aliceId() }, "other secret")}` })],
     ["an expired token", () => ({ authorization: `Bearer ${signToken({ sub: aliceId(), ttlSeconds: 60 }, secret(), now - 120)}` })],
-    ["a token of an unknown user", () => ({ authorization: `Bearer ${signToken({ sub: "00000000-0000-4000-8000-000000000000" }, secret())}` })],
-    ["a valid key in Authorization but a wrong X-Access-Key", () => ({ "X-Access-Key": "wrong", authorization: basic(service.keys.alice) })],
+    [
+      "a token of an unknown user",
+      () => ({ authorization: `Bearer ${signToken({ sub: "00000000-0000-4000-8000-000000000000" }, secret())}` }),
+    ],
+    [
+      "a valid key in Authorization but a wrong X-Access-Key",
+      () => ({ "X-Access-Key": "wrong", authorization: basic(service.keys.alice) }),
+    ],
   ])("%s", async (_name, headers) => {
     const result = await call(service, "GET", projects, { headers: headers() });
     expectErrorBody(result, 401, "unauthorized");

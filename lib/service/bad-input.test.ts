@@ -65,7 +65,11 @@ function mutants(valid: unknown, schema: TSchema): { name: string; body: unknown
     }
     out.push({
       name: `${where} gets an unknown field`,
-      body: withValue(valid, path, (p, k) => (p[k] = typeof p[k] === "object" && p[k] !== null && !Array.isArray(p[k]) ? { ...p[k], surprise: 1 } : p[k])),
+      body: withValue(
+        valid,
+        path,
+        (p, k) => (p[k] = typeof p[k] === "object" && p[k] !== null && !Array.isArray(p[k]) ? { ...p[k], surprise: 1 } : p[k]),
+      ),
     });
   }
   return out.filter((m) => !check.Check(m.body));
@@ -83,7 +87,9 @@ function dump(): string {
 
 beforeAll(async () => {
   service = await startTestService({ createChainEngine: () => new NoChainEngine() });
-  environment = (await call(service, "POST", base, { as: "alice", body: { display_name: "existing", network_configs: [{ network_id: "1" }] } })).body;
+  environment = (
+    await call(service, "POST", base, { as: "alice", body: { display_name: "existing", network_configs: [{ network_id: "1" }] } })
+  ).body;
 });
 afterAll(() => service.close());
 
@@ -91,33 +97,93 @@ function badRequests(): BadRequest[] {
   const instance = `${base}/${environment.id}/instance/${environment.active_instance.id}`;
   const vnet = environment.active_instance.vnets[0].id;
   const bodies: [string, string, unknown, TSchema][] = [
-    ["POST", base, {
-      display_name: "valid",
-      slug: "valid",
-      network_configs: [{
-        network_id: "1",
-        block_number: "0x10",
-        chain_config_overrides: { chain_id: "7" },
-        explorer_config: { enabled: true, verification_visibility: "abi" },
-        accounts: [{ address: ADDRESS, balance: "0x1" }],
-      }],
-      bridge_config: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 3 },
-    }, CreateEnvironmentRequest],
+    [
+      "POST",
+      base,
+      {
+        display_name: "valid",
+        slug: "valid",
+        network_configs: [
+          {
+            network_id: "1",
+            block_number: "0x10",
+            chain_config_overrides: { chain_id: "7" },
+            explorer_config: { enabled: true, verification_visibility: "abi" },
+            accounts: [{ address: ADDRESS, balance: "0x1" }],
+          },
+        ],
+        bridge_config: { enabled: true, relay_mode: "delayedRelay", delay_seconds: 3 },
+      },
+      CreateEnvironmentRequest,
+    ],
     ["DELETE", base, { environment_ids: [UUID] }, BatchDeleteEnvironmentsRequest],
-    ["POST", `${instance}/vnet/${vnet}/transactions`, { callArgs: { from: ADDRESS, to: ADDRESS, gas: "0x1", gasPrice: "0x1", value: "0x1", data: "0x00" } }, SendTransactionRequest],
-    ["POST", `${instance}/vnet/${vnet}/transactions/simulate`, { callArgs: { from: ADDRESS }, blockNumber: "0x1", blockOverrides: { number: "0x1", timestamp: "0x2" }, stateOverrides: { [ADDRESS]: { balance: "0x1" } } }, VnetSimulationRequest],
-    ["POST", `/v1/account/acme/project/demo/vnets/${vnet}/transactions/simulate`, { callArgs: { from: ADDRESS }, blockNumber: "0x1" }, VnetSimulationRequest],
-    ["POST", "/v1/account/acme/project/demo/simulate", {
-      network_id: "1", block_number: null, transaction_index: 0, from: ADDRESS, input: "0x", to: ADDRESS, gas: 21000, gas_price: "0", value: "0",
-      access_list: [{ address: ADDRESS, storage_keys: [`0x${"0".repeat(64)}`] }], generate_access_list: false, save: true, block_header: { number: "0x1" },
-    }, ProjectSimulationRequest],
+    [
+      "POST",
+      `${instance}/vnet/${vnet}/transactions`,
+      { callArgs: { from: ADDRESS, to: ADDRESS, gas: "0x1", gasPrice: "0x1", value: "0x1", data: "0x00" } },
+      SendTransactionRequest,
+    ],
+    [
+      "POST",
+      `${instance}/vnet/${vnet}/transactions/simulate`,
+      {
+        callArgs: { from: ADDRESS },
+        blockNumber: "0x1",
+        blockOverrides: { number: "0x1", timestamp: "0x2" },
+        stateOverrides: { [ADDRESS]: { balance: "0x1" } },
+      },
+      VnetSimulationRequest,
+    ],
+    [
+      "POST",
+      `/v1/account/acme/project/demo/vnets/${vnet}/transactions/simulate`,
+      { callArgs: { from: ADDRESS }, blockNumber: "0x1" },
+      VnetSimulationRequest,
+    ],
+    [
+      "POST",
+      "/v1/account/acme/project/demo/simulate",
+      {
+        network_id: "1",
+        block_number: null,
+        transaction_index: 0,
+        from: ADDRESS,
+        input: "0x",
+        to: ADDRESS,
+        gas: 21000,
+        gas_price: "0",
+        value: "0",
+        access_list: [{ address: ADDRESS, storage_keys: [`0x${"0".repeat(64)}`] }],
+        generate_access_list: false,
+        save: true,
+        block_header: { number: "0x1" },
+      },
+      ProjectSimulationRequest,
+    ],
   ];
   const requests: BadRequest[] = [];
   for (const [method, path, valid, schema] of bodies) {
-    for (const mutant of mutants(valid, schema)) requests.push({ name: `${method} ${path} ${mutant.name}`, method, path, options: { as: "alice", body: mutant.body } });
+    for (const mutant of mutants(valid, schema))
+      requests.push({ name: `${method} ${path} ${mutant.name}`, method, path, options: { as: "alice", body: mutant.body } });
     const raw = (name: string, body: string, contentType: string) =>
-      requests.push({ name: `${method} ${path} ${name}`, method, path, options: { as: "alice", body, headers: { "content-type": contentType } } });
-    for (const text of ["{", "[", "nul", '{"a":}', "{'a':1}", '{"a":1}}', "\u0000", '{"__proto__":{"x":1}}', `${"[".repeat(50_000)}${"]".repeat(50_000)}`]) raw(`invalid JSON ${text.slice(0, 10)}`, text, "application/json");
+      requests.push({
+        name: `${method} ${path} ${name}`,
+        method,
+        path,
+        options: { as: "alice", body, headers: { "content-type": contentType } },
+      });
+    for (const text of [
+      "{",
+      "[",
+      "nul",
+      '{"a":}',
+      "{'a':1}",
+      '{"a":1}}',
+      "\u0000",
+      '{"__proto__":{"x":1}}',
+      `${"[".repeat(50_000)}${"]".repeat(50_000)}`,
+    ])
+      raw(`invalid JSON ${text.slice(0, 10)}`, text, "application/json");
     raw("text/plain", JSON.stringify(valid), "text/plain");
     raw("form", "a=1&b=2", "application/x-www-form-urlencoded");
     raw("octet-stream", JSON.stringify(valid), "application/octet-stream");
@@ -137,12 +203,35 @@ function badRequests(): BadRequest[] {
     { display_name: "e", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "9223372036854775772" } }] },
     { display_name: "e", network_configs: [{ network_id: "1", block_number: "0xfffffffffffffffff" }] },
     { display_name: "e", network_configs: [{ network_id: "1", block_number: `0x1${"0".repeat(16)}` }] },
-    { display_name: "e", network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: "9007199254740993" } }, { network_id: "10", chain_config_overrides: { chain_id: "9007199254740993" } }] },
+    {
+      display_name: "e",
+      network_configs: [
+        { network_id: "1", chain_config_overrides: { chain_id: "9007199254740993" } },
+        { network_id: "10", chain_config_overrides: { chain_id: "9007199254740993" } },
+      ],
+    },
     { display_name: "e", slug: "existing", network_configs: [{ network_id: "10" }] },
-  ]) requests.push({ name: `semantic ${JSON.stringify(body)}`, method: "POST", path: base, options: { as: "alice", body } });
+  ])
+    requests.push({ name: `semantic ${JSON.stringify(body)}`, method: "POST", path: base, options: { as: "alice", body } });
   // Pagination and filters.
   for (const list of [base, "/v1/account/acme/project/demo/simulations", `${instance}/transactions`]) {
-    for (const query of ["page=0", "page=-1", "page=1.5", "page=abc", "page=", "page=1e3", "page=99999999999999999999", "perPage=0", "perPage=101", "perPage=-1", "perPage=x", "perPage=1.5", "page=1&page=2", "unknown=1", "page[]=1"]) {
+    for (const query of [
+      "page=0",
+      "page=-1",
+      "page=1.5",
+      "page=abc",
+      "page=",
+      "page=1e3",
+      "page=99999999999999999999",
+      "perPage=0",
+      "perPage=101",
+      "perPage=-1",
+      "perPage=x",
+      "perPage=1.5",
+      "page=1&page=2",
+      "unknown=1",
+      "page[]=1",
+    ]) {
       requests.push({ name: `GET ${list}?${query}`, method: "GET", path: `${list}?${query}`, options: { as: "alice" } });
     }
   }
@@ -151,25 +240,57 @@ function badRequests(): BadRequest[] {
   }
   // Paths.
   for (const path of [
-    `${base}/not-a-uuid`, `${base}/${"1".repeat(5000)}`, `${base}/%ZZ`, `${base}/%00`, `${base}/${UUID}`,
-    `/v1/account/${"a".repeat(300)}/projects`, "/v1/account/%E0%A4%A/projects", "/v1/account/acme/projects/extra", "/", "/v2/account/acme/projects",
-    `${instance}/transactions/0x123`, `${instance}/transactions/${"0x" + "g".repeat(64)}`, `${base}/${environment.id}/instance/nope/transactions`,
-    "/v1/account/acme/project/demo/actions/action/%20/stop", "/v1/account/acme/project/nope/simulations",
+    `${base}/not-a-uuid`,
+    `${base}/${"1".repeat(5000)}`,
+    `${base}/%ZZ`,
+    `${base}/%00`,
+    `${base}/${UUID}`,
+    `/v1/account/${"a".repeat(300)}/projects`,
+    "/v1/account/%E0%A4%A/projects",
+    "/v1/account/acme/projects/extra",
+    "/",
+    "/v2/account/acme/projects",
+    `${instance}/transactions/0x123`,
+    `${instance}/transactions/${"0x" + "g".repeat(64)}`,
+    `${base}/${environment.id}/instance/nope/transactions`,
+    "/v1/account/acme/project/demo/actions/action/%20/stop",
+    "/v1/account/acme/project/nope/simulations",
   ]) {
     requests.push({ name: `GET ${path.slice(0, 80)}`, method: "GET", path, options: { as: "alice" } });
     requests.push({ name: `DELETE ${path.slice(0, 80)}`, method: "DELETE", path, options: { as: "alice" } });
   }
-  for (const method of ["PUT", "PATCH"]) requests.push({ name: `${method} environments`, method, path: base, options: { as: "alice", body: {} } });
+  for (const method of ["PUT", "PATCH"])
+    requests.push({ name: `${method} environments`, method, path: base, options: { as: "alice", body: {} } });
   // Credentials.
   const credentials: Record<string, string>[] = [
-    { "x-access-key": "nope" }, { authorization: "Bearer " }, { authorization: "Bearer a.b.c" }, { authorization: "Basic !!!" },
-    { authorization: "Digest x" }, { authorization: "x".repeat(8000) }, { "x-access-key": "k".repeat(8000) },
+    { "x-access-key": "nope" },
+    { authorization: "Bearer " },
+    { authorization: "Bearer a.b.c" },
+    { authorization: "Basic !!!" },
+    { authorization: "Digest x" },
+    { authorization: "x".repeat(8000) },
+    { "x-access-key": "k".repeat(8000) },
   ];
   for (const headers of credentials) {
-    requests.push({ name: `credentials ${JSON.stringify(headers).slice(0, 40)}`, method: "POST", path: base, options: { headers, body: { display_name: "x", network_configs: [{ network_id: "1" }] } } });
+    requests.push({
+      name: `credentials ${JSON.stringify(headers).slice(0, 40)}`,
+      method: "POST",
+      path: base,
+      options: { headers, body: { display_name: "x", network_configs: [{ network_id: "1" }] } },
+    });
   }
-  requests.push({ name: "read-only create", method: "POST", path: base, options: { as: "bob", body: { display_name: "x", network_configs: [{ network_id: "1" }] } } });
-  requests.push({ name: "read-only batch delete", method: "DELETE", path: base, options: { as: "bob", body: { environment_ids: [environment.id] } } });
+  requests.push({
+    name: "read-only create",
+    method: "POST",
+    path: base,
+    options: { as: "bob", body: { display_name: "x", network_configs: [{ network_id: "1" }] } },
+  });
+  requests.push({
+    name: "read-only batch delete",
+    method: "DELETE",
+    path: base,
+    options: { as: "bob", body: { environment_ids: [environment.id] } },
+  });
   return requests;
 }
 

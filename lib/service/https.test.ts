@@ -120,7 +120,9 @@ describe("givenCertificate", () => {
   });
 
   test("names the file at fault", () => {
-    expect(() => givenCertificate(join(dir, "nope.pem"), join(dir, "a.key"))).toThrow(/^--tls-cert .*nope\.pem: cannot read it \(ENOENT\)$/);
+    expect(() => givenCertificate(join(dir, "nope.pem"), join(dir, "a.key"))).toThrow(
+      /^--tls-cert .*nope\.pem: cannot read it \(ENOENT\)$/,
+    );
     expect(() => givenCertificate(join(dir, "a.key"), join(dir, "a.key"))).toThrow(/a\.key: not a PEM certificate/);
     expect(() => givenCertificate(join(dir, "a.pem"), join(dir, "a.pem"))).toThrow(/--tls-key .*a\.pem: not a PEM private key/);
     expect(() => givenCertificate(join(dir, "a.pem"), join(dir, "b.key"))).toThrow(/b\.key is not the key of the certificate/);

@@ -65,7 +65,9 @@ export function checkPublicUrl(text: string): string {
     throw new ServeConfigError(`--public-url ${JSON.stringify(text)} is not a URL: expected e.g. https://chainform.internal:8787`);
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash) {
-    throw new ServeConfigError(`--public-url ${JSON.stringify(text)} must be an http:// or https:// URL without credentials, query or fragment`);
+    throw new ServeConfigError(
+      `--public-url ${JSON.stringify(text)} must be an http:// or https:// URL without credentials, query or fragment`,
+    );
   }
   return url.href.replace(/\/+$/, "");
 }
@@ -119,7 +121,11 @@ export function selfSignedCertificate(names: CertificateNames, dataDir: string |
     const keyPem = readFileSync(keyFile, "utf8");
     if (stillFits(certPem, keyPem, names)) return { certPem, keyPem, caFile: certFile };
   }
-  const fresh = generateSelfSignedCertificate({ commonName: names.dnsNames[1] ?? "localhost", organization: "chainform local service", ...names });
+  const fresh = generateSelfSignedCertificate({
+    commonName: names.dnsNames[1] ?? "localhost",
+    organization: "chainform local service",
+    ...names,
+  });
   if (certFile && keyFile) {
     writeFileSync(keyFile, fresh.keyPem, { mode: 0o600 });
     chmodSync(keyFile, 0o600);

@@ -8,7 +8,10 @@ test("--tls serves HTTPS on a localhost base URL with a self-signed certificate"
   const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
   try {
     expect(service.baseUrl).toMatch(/^https:\/\/localhost:\d+$/);
-    const answer = await request(`${service.baseUrl}/v1/account/acme/projects`, { headers: { "x-access-key": service.keys.alice }, dispatcher });
+    const answer = await request(`${service.baseUrl}/v1/account/acme/projects`, {
+      headers: { "x-access-key": service.keys.alice },
+      dispatcher,
+    });
     expect(answer.statusCode).toBe(200);
     expect(((await answer.body.json()) as { projects: unknown[] }).projects).toHaveLength(2);
     await expect(fetch(`${service.baseUrl}/v1/supported-networks`)).rejects.toThrow(); // untrusted certificate

@@ -90,18 +90,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const tls = options.tls === true || options.certificate !== undefined;
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   checkBind(host, tls, options.insecureHttp === true);
-  const store = options.store ?? Store.open({ dataDir: options.dataDir ?? null, forkUrls: options.forkUrls, forkCacheDir: options.forkCacheDir, offline: options.offline, exclusive: true });
+  const store =
+    options.store ??
+    Store.open({
+      dataDir: options.dataDir ?? null,
+      forkUrls: options.forkUrls,
+      forkCacheDir: options.forkCacheDir,
+      offline: options.offline,
+      exclusive: true,
+    });
   const certificate: ServiceCertificate | undefined = options.certificate
     ? { ...options.certificate, caFile: undefined }
     : options.tls
       ? selfSignedCertificate(certificateNames({ host, publicUrl, hostname: options.hostname }), store.dataDir)
       : undefined;
-  const app = await buildApp({ ...options, store, ...(certificate && { https: { key: certificate.keyPem, cert: certificate.certPem } }) }).catch(
-    (error: unknown) => {
-      if (!options.store) store.close(); // releases the data dir's lock
-      throw error;
-    },
-  );
+  const app = await buildApp({
+    ...options,
+    store,
+    ...(certificate && { https: { key: certificate.keyPem, cert: certificate.certPem } }),
+  }).catch((error: unknown) => {
+    if (!options.store) store.close(); // releases the data dir's lock
+    throw error;
+  });
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
   } catch (error) {
@@ -109,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : options.port ?? DEFAULT_PORT;
+  const port = typeof address === "object" && address ? address.port : (options.port ?? DEFAULT_PORT);
   const baseUrl = options.baseUrl ?? baseUrlFor({ host, port, tls, publicUrl, hostname: options.hostname });
   app.service.baseUrl = baseUrl;
   const keys = store.accounts.keysByUsername();

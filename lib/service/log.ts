@@ -74,7 +74,10 @@ export function loggerOptions(settings: LogSettings = {}): FastifyServerOptions[
     ...(settings.file ? { file: settings.file } : { stream: process.stderr }),
     hooks: {
       logMethod(args: unknown[], method: (...args: unknown[]) => void) {
-        method.apply(this, args.map((arg) => scrubDeep(arg, scrub)));
+        method.apply(
+          this,
+          args.map((arg) => scrubDeep(arg, scrub)),
+        );
       },
     },
     serializers: {

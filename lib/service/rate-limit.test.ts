@@ -12,7 +12,12 @@ describe("SlidingWindowLimiter", () => {
   test("counts each request for a full window from when it was made; refusals do not count", () => {
     let now = 1_000_000;
     const limiter = new SlidingWindowLimiter(RATE_WINDOW_MS, () => now);
-    expect(limiter.take("k", 3, 10)).toEqual({ allowed: true, limit: 3, remaining: 2, resetTimestamp: Math.ceil((1_000_000 + RATE_WINDOW_MS) / 1000) });
+    expect(limiter.take("k", 3, 10)).toEqual({
+      allowed: true,
+      limit: 3,
+      remaining: 2,
+      resetTimestamp: Math.ceil((1_000_000 + RATE_WINDOW_MS) / 1000),
+    });
     now += 20_000;
     expect(limiter.take("k", 3, 10).remaining).toBe(1);
     now += 20_000;
@@ -77,7 +82,11 @@ describe("rate limiting over HTTP with lowered limits", () => {
     const answers = [];
     answers.push(await call(service, "GET", "/v1/supported-networks"));
     answers.push(await call(service, "GET", "/v1/account/acme/projects", { headers: { "X-Access-Key": "bad" } }));
-    answers.push(await call(service, "OPTIONS", "/v1/account/acme/projects", { headers: { origin: "http://a.example", "access-control-request-method": "GET" } }));
+    answers.push(
+      await call(service, "OPTIONS", "/v1/account/acme/projects", {
+        headers: { origin: "http://a.example", "access-control-request-method": "GET" },
+      }),
+    );
     answers.push(await call(service, "GET", "/v1/supported-networks"));
     answers.push(await call(service, "GET", "/no/such/route"));
     // The preflight is reported but never counted (docs/service.md), so the next GET still fits.

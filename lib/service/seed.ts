@@ -28,9 +28,7 @@ export const SeedFile = Type.Object({
   organizations: Type.Array(
     Type.Object({
       slug: Slug,
-      members: Type.Array(
-        Type.Composite([SeedMember, Type.Object({ role: Type.Union([Type.Literal("owner"), Type.Literal("member")]) })]),
-      ),
+      members: Type.Array(Type.Composite([SeedMember, Type.Object({ role: Type.Union([Type.Literal("owner"), Type.Literal("member")]) })])),
     }),
   ),
   projects: Type.Array(
@@ -140,7 +138,10 @@ export function applySeed(store: Store, seed: Seed, firstUserKey?: string): void
       insertPrincipal.run(id, org.slug, "organization", "", "", "", position++);
       for (const member of org.members) {
         db.prepare("INSERT INTO org_members (org_id, user_id, role, accepted) VALUES (?, ?, ?, ?)").run(
-          id, idOf(member.username), member.role, member.accepted ? 1 : 0,
+          id,
+          idOf(member.username),
+          member.role,
+          member.accepted ? 1 : 0,
         );
       }
     }
@@ -155,7 +156,10 @@ export function applySeed(store: Store, seed: Seed, firstUserKey?: string): void
       ).run(id, owner, project.slug, project.name, restricted ? 1 : 0, now);
       for (const member of project.members) {
         db.prepare("INSERT INTO project_members (project_id, user_id, accepted, added_at) VALUES (?, ?, ?, ?)").run(
-          id, idOf(member.username), member.accepted ? 1 : 0, now,
+          id,
+          idOf(member.username),
+          member.accepted ? 1 : 0,
+          now,
         );
       }
     }
@@ -164,13 +168,23 @@ export function applySeed(store: Store, seed: Seed, firstUserKey?: string): void
         `INSERT INTO delivery_channels (id, owner_id, project_id, type, label, reference_id, enabled, created_at, information)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
-        randomUUID(), idOf(channel.account), channel.project === null ? null : projectIdOf(channel.account, channel.project),
-        channel.type, channel.label, channel.reference_id, channel.enabled ? 1 : 0, now, JSON.stringify(channel.information),
+        randomUUID(),
+        idOf(channel.account),
+        channel.project === null ? null : projectIdOf(channel.account, channel.project),
+        channel.type,
+        channel.label,
+        channel.reference_id,
+        channel.enabled ? 1 : 0,
+        now,
+        JSON.stringify(channel.information),
       );
     }
     for (const action of seed.actions) {
       db.prepare("INSERT INTO actions (id, project_id, name, status) VALUES (?, ?, ?, ?)").run(
-        randomUUID(), projectIdOf(action.account, action.project), action.name, action.status,
+        randomUUID(),
+        projectIdOf(action.account, action.project),
+        action.name,
+        action.status,
       );
     }
     seed.networks.forEach((network, index) => {
@@ -179,14 +193,17 @@ export function applySeed(store: Store, seed: Seed, firstUserKey?: string): void
         `INSERT INTO networks (chain_id, position, network_name, explorer_slug, node_rpc_slug, vnet_rpc_slug,
            virtual_testnet, node, explorer, simulator, monitoring, latest_block) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
-        network.chain_id, index, network.network_name,
-        features.explorer ? network.slug : "", features.node ? network.slug : "", features.virtual_testnet ? network.slug : "",
-        ...SUPPORTED_FEATURES.map((f) => (features[f] ? 1 : 0)), network.latest_block,
+        network.chain_id,
+        index,
+        network.network_name,
+        features.explorer ? network.slug : "",
+        features.node ? network.slug : "",
+        features.virtual_testnet ? network.slug : "",
+        ...SUPPORTED_FEATURES.map((f) => (features[f] ? 1 : 0)),
+        network.latest_block,
       );
     });
-    db.prepare("INSERT INTO meta (key, value) VALUES ('default_project', ?)").run(
-      JSON.stringify(seed.default_project),
-    );
+    db.prepare("INSERT INTO meta (key, value) VALUES ('default_project', ?)").run(JSON.stringify(seed.default_project));
   }).immediate();
 }
 

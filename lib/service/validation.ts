@@ -63,7 +63,8 @@ function explain(error: ValueError): string {
     return `expected one of ${literals.join(", ")}`;
   }
   if (error.type === ValueErrorType.ObjectRequiredProperty) return "required";
-  if (error.type === ValueErrorType.StringFormat && error.schema.format === ADDRESS_FORMAT) return addressProblem(error.value) ?? error.message;
+  if (error.type === ValueErrorType.StringFormat && error.schema.format === ADDRESS_FORMAT)
+    return addressProblem(error.value) ?? error.message;
   if (error.type === ValueErrorType.ObjectAdditionalProperties) return "unknown field";
   return error.message.charAt(0).toLowerCase() + error.message.slice(1);
 }

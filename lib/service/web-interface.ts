@@ -23,7 +23,15 @@ export type { TransactionFilters } from "./store/records";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
 export { decodeCall, decodeLog } from "./chains/abi";
-export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./chains/viem";
+export {
+  decodeEventLog,
+  decodeFunctionData,
+  decodeFunctionResult,
+  type Abi,
+  type AbiEvent,
+  type AbiFunction,
+  type Hex,
+} from "./chains/viem";
 
 /** The deposit a bridge relay paid out. */
 export interface BridgeDeposit {

@@ -2,7 +2,15 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliConfigText, fallbackMirrorRoot, launcherScript, mirrorLayout, providerExecutableName, terraformCliConfigPath, writeProviderMirror } from "./mirror";
+import {
+  cliConfigText,
+  fallbackMirrorRoot,
+  launcherScript,
+  mirrorLayout,
+  providerExecutableName,
+  terraformCliConfigPath,
+  writeProviderMirror,
+} from "./mirror";
 
 describe("provider mirror", () => {
   let root: string;
@@ -43,7 +51,9 @@ describe("provider mirror", () => {
       const launcher = join(dir, "launcher");
       writeFileSync(launcher, launcherScript("1.2.3"), { mode: 0o755 });
       const fakeNode = join(dir, "node");
-      writeFileSync(fakeNode, '#!/bin/sh\necho "extra=${NODE_EXTRA_CA_CERTS:-unset} moved=${CHAINFORM_EXTRA_CA_CERTS:-unset} args=$#"\n', { mode: 0o755 });
+      writeFileSync(fakeNode, '#!/bin/sh\necho "extra=${NODE_EXTRA_CA_CERTS:-unset} moved=${CHAINFORM_EXTRA_CA_CERTS:-unset} args=$#"\n', {
+        mode: 0o755,
+      });
       const run = (env: Record<string, string>) =>
         execFileSync(launcher, ["a", "b"], { env: { PATH: process.env.PATH, CHAINFORM_NODE: fakeNode, ...env }, encoding: "utf8" }).trim();
       // THEN the variable is moved when set, and nothing is set when it is not

@@ -78,7 +78,9 @@ export class ChainReader {
     if (!tx) return null;
     const receipt = await this.call<ChainReceipt | null>("eth_getTransactionReceipt", [hash]);
     const trace = receipt
-      ? await this.call<CallFrame>("debug_traceTransaction", [hash, { tracer: "callTracer", tracerConfig: { withLog: true } }]).catch(() => null)
+      ? await this.call<CallFrame>("debug_traceTransaction", [hash, { tracer: "callTracer", tracerConfig: { withLog: true } }]).catch(
+          () => null,
+        )
       : null;
     return { tx, receipt, trace };
   }

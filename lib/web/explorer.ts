@@ -40,28 +40,34 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     return sendPage(
       reply,
       200,
-      explorerPage(view, view.vnet.display_name, html`<h1>${view.vnet.display_name}</h1>
+      explorerPage(
+        view,
+        view.vnet.display_name,
+        html`<h1>${view.vnet.display_name}</h1>
 <div class="card">${fields([
-        ["Network", `${view.vnet.network_name} (${view.vnet.network_id})`],
-        ["Chain id", view.vnet.chain_id],
-        ["Fork point", `block ${decimal(view.vnet.block_number)}`],
-        ["Head", blocks[0] ? link.block(blocks[0].number) : "-"],
-      ])}</div>
+          ["Network", `${view.vnet.network_name} (${view.vnet.network_id})`],
+          ["Chain id", view.vnet.chain_id],
+          ["Fork point", `block ${decimal(view.vnet.block_number)}`],
+          ["Head", blocks[0] ? link.block(blocks[0].number) : "-"],
+        ])}</div>
 <h2>Latest blocks</h2><div class="card">${table(
-        ["Block", "Transactions", "Gas used", "Time"],
-        blocks.map((b) => [link.block(b.number), b.transactions.length, decimal(b.gasUsed), timeOf(b)]),
-      )}</div>
+          ["Block", "Transactions", "Gas used", "Time"],
+          blocks.map((b) => [link.block(b.number), b.transactions.length, decimal(b.gasUsed), timeOf(b)]),
+        )}</div>
 <h2>Latest transactions</h2><div class="card" id="latest">${table(
-        ["Hash", "Block", "From", "To", "Value", "Kind"],
-        latest.map((t) => [
-          link.tx(t.hash),
-          t.blockNumber ? link.block(t.blockNumber) : "pending",
-          link.address(t.from),
-          t.to ? link.address(t.to) : "create",
-          ether(t.value),
-          t.cheatcode ? html`<span title="state written by ${t.cheatcode}; no transaction was mined">cheatcode <code>${t.cheatcode}</code></span>` : "transaction",
-        ]),
-      )}</div>`),
+          ["Hash", "Block", "From", "To", "Value", "Kind"],
+          latest.map((t) => [
+            link.tx(t.hash),
+            t.blockNumber ? link.block(t.blockNumber) : "pending",
+            link.address(t.from),
+            t.to ? link.address(t.to) : "create",
+            ether(t.value),
+            t.cheatcode
+              ? html`<span title="state written by ${t.cheatcode}; no transaction was mined">cheatcode <code>${t.cheatcode}</code></span>`
+              : "transaction",
+          ]),
+        )}</div>`,
+      ),
     );
   });
 
@@ -76,15 +82,19 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     return sendPage(
       reply,
       200,
-      explorerPage(view, `Block ${number}`, html`<h1>Block ${number}</h1><div class="card">${fields([
-        ["Hash", html`<span class="mono">${block.hash}</span>`],
-        ["Time", timeOf(block)],
-        ["Gas used", `${decimal(block.gasUsed)} of ${decimal(block.gasLimit)}`],
-        ["Fee recipient", link.address(block.miner)],
-      ])}</div><h2>Transactions</h2><div class="card">${table(
-        ["Hash", "From", "To", "Value"],
-        block.transactions.map((t) => [link.tx(t.hash), link.address(t.from), t.to ? link.address(t.to) : "create", ether(t.value)]),
-      )}</div>`),
+      explorerPage(
+        view,
+        `Block ${number}`,
+        html`<h1>Block ${number}</h1><div class="card">${fields([
+          ["Hash", html`<span class="mono">${block.hash}</span>`],
+          ["Time", timeOf(block)],
+          ["Gas used", `${decimal(block.gasUsed)} of ${decimal(block.gasLimit)}`],
+          ["Fee recipient", link.address(block.miner)],
+        ])}</div><h2>Transactions</h2><div class="card">${table(
+          ["Hash", "From", "To", "Value"],
+          block.transactions.map((t) => [link.tx(t.hash), link.address(t.from), t.to ? link.address(t.to) : "create", ether(t.value)]),
+        )}</div>`,
+      ),
     );
   });
 
@@ -120,13 +130,17 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
       return sendPage(
         reply,
         200,
-        explorerPage(view, `Address ${at}`, html`<h1 class="mono">${at}</h1><div class="card">${fields([
-          ["Balance", ether(account.balance)],
-          ["Nonce", account.nonce.toString()],
-          ["Kind", isContract ? `contract (${(account.code.length - 2) / 2} bytes of code)` : "account"],
-          ["Token", token ? html`<span id="token">${token.name} (${token.symbol}), ${token.decimals} decimals</span>` : null],
-          ["Verified", isContract ? (context.verified.get(view.vnet.id, at) ? html`<span class="ok">yes</span>` : "no") : null],
-        ])}</div>${tabs}${content}`),
+        explorerPage(
+          view,
+          `Address ${at}`,
+          html`<h1 class="mono">${at}</h1><div class="card">${fields([
+            ["Balance", ether(account.balance)],
+            ["Nonce", account.nonce.toString()],
+            ["Kind", isContract ? `contract (${(account.code.length - 2) / 2} bytes of code)` : "account"],
+            ["Token", token ? html`<span id="token">${token.name} (${token.symbol}), ${token.decimals} decimals</span>` : null],
+            ["Verified", isContract ? (context.verified.get(view.vnet.id, at) ? html`<span class="ok">yes</span>` : "no") : null],
+          ])}</div>${tabs}${content}`,
+        ),
       );
     },
   );
@@ -139,7 +153,11 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     if (HASH.test(q)) return reply.redirect(link.txUrl(q.toLowerCase()), 303);
     if (ADDRESS.test(q)) return reply.redirect(link.addressUrl(q.toLowerCase()), 303);
     if (BLOCK_NUMBER.test(q)) return reply.redirect(link.blockUrl(q), 303);
-    return badInputPage(reply, view, `Search for a transaction hash (0x + 64 hex digits), an address (0x + 40 hex digits) or a block number; "${q}" is none of these.`);
+    return badInputPage(
+      reply,
+      view,
+      `Search for a transaction hash (0x + 64 hex digits), an address (0x + 40 hex digits) or a block number; "${q}" is none of these.`,
+    );
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -147,7 +165,8 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return sendPage(reply, status, simplePage("Bad request", (error as Error).message));
     const chainStatus = (error as { status?: number }).status;
-    if (chainStatus && chainStatus >= 400) return sendPage(reply, chainStatus, simplePage("The chain is not available", (error as Error).message));
+    if (chainStatus && chainStatus >= 400)
+      return sendPage(reply, chainStatus, simplePage("The chain is not available", (error as Error).message));
     request.log.error({ err: error }, "explorer page failed");
     return sendPage(reply, 500, simplePage("Something went wrong", "The page could not be built; the service log has the details."));
   });
@@ -175,7 +194,14 @@ function latestTransactions(views: StoreViews, view: VnetView, blocks: readonly 
     .transactions(view.vnet.instance_id, { kind: "cheatcode" }, 1, LATEST_TRANSACTIONS)
     .map(summarize)
     .filter((t) => t.vnetId === view.vnet.id)
-    .map((t) => ({ hash: t.hash, blockNumber: t.blockNumber, from: t.from, to: t.to, value: t.value, cheatcode: t.rpcMethod ?? "cheatcode" }));
+    .map((t) => ({
+      hash: t.hash,
+      blockNumber: t.blockNumber,
+      from: t.from,
+      to: t.to,
+      value: t.value,
+      cheatcode: t.rpcMethod ?? "cheatcode",
+    }));
   const blockOf = (row: LatestRow) => (row.blockNumber ? BigInt(row.blockNumber) : -1n);
   return [...mined, ...cheatcodes]
     .map((row, i) => ({ row, i }))
@@ -212,7 +238,12 @@ function links(view: VnetView): ExplorerLinks {
  * The transaction panel (status, parties, value, gas, decoded input and logs, trace, revert reason), shared with
  * the dashboard; undefined when neither the chain nor the records know the hash.
  */
-export async function transactionBody(context: WebContext, view: VnetView, hash: string, link: Pick<ExplorerLinks, "block" | "address">): Promise<Html | undefined> {
+export async function transactionBody(
+  context: WebContext,
+  view: VnetView,
+  hash: string,
+  link: Pick<ExplorerLinks, "block" | "address">,
+): Promise<Html | undefined> {
   const found = await new ChainReader(context.service.chains, view.vnet.id).transaction(hash);
   const record = context.service.views.records.transaction(view.vnet.instance_id, hash);
   if (!found) {
@@ -228,7 +259,11 @@ export async function transactionBody(context: WebContext, view: VnetView, hash:
   }
   const { tx, receipt, trace } = found;
   const abiOf = (address: string) => abiFor(context, view, address);
-  const status = !receipt ? html`<span class="muted">pending</span>` : receipt.status === "0x1" ? html`<span class="ok">success</span>` : html`<span class="fail">reverted</span>`;
+  const status = !receipt
+    ? html`<span class="muted">pending</span>`
+    : receipt.status === "0x1"
+      ? html`<span class="ok">success</span>`
+      : html`<span class="fail">reverted</span>`;
   const reason = trace?.error ? (trace.revertReason ? `${trace.revertReason}` : trace.error) : null;
   const decoded = tx.to ? decodeInput(tx.input, trace?.output, receipt?.status === "0x1", abiOf(tx.to)) : undefined;
   const logs = (receipt?.logs ?? []).map((log) => decodeWith(abiOf(log.address.toLowerCase()), log));
@@ -238,7 +273,14 @@ export async function transactionBody(context: WebContext, view: VnetView, hash:
     ["Revert reason", reason ? html`<span class="fail">${reason}</span>` : null],
     ["Block", tx.blockNumber ? link.block(tx.blockNumber) : "pending"],
     ["From", link.address(tx.from)],
-    ["To", tx.to ? link.address(tx.to) : receipt?.contractAddress ? html`new contract ${link.address(receipt.contractAddress)}` : "contract creation"],
+    [
+      "To",
+      tx.to
+        ? link.address(tx.to)
+        : receipt?.contractAddress
+          ? html`new contract ${link.address(receipt.contractAddress)}`
+          : "contract creation",
+    ],
     ["Value", ether(tx.value)],
     ["Gas", `${receipt ? decimal(receipt.gasUsed) : "?"} used of ${decimal(tx.gas)}`],
     ["Gas price", tx.gasPrice ? `${decimal(tx.gasPrice)} wei` : null],
@@ -251,7 +293,9 @@ export async function transactionBody(context: WebContext, view: VnetView, hash:
     ["Address", "Event", "Topics / data"],
     logs.map((log) => [
       link.address(log.raw.address),
-      log.name ? html`<code>${log.name}(${log.inputs.map((i) => `${i.name}: ${i.value}`).join(", ")})</code>` : html`<span class="muted">unknown event</span>`,
+      log.name
+        ? html`<code>${log.name}(${log.inputs.map((i) => `${i.name}: ${i.value}`).join(", ")})</code>`
+        : html`<span class="muted">unknown event</span>`,
       html`<details><summary class="muted">raw</summary><pre>${[...log.raw.topics, log.raw.data].join("\n")}</pre></details>`,
     ]),
     "no logs",
@@ -300,7 +344,14 @@ function addressTransactions(views: StoreViews, view: VnetView, address: string,
   const unique = [...new Map(records.map((t) => [t.hash, t])).values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return html`<h2>Transactions</h2><div class="card">${table(
     ["Hash", "Block", "From", "To", "Status", "Category"],
-    unique.map((t) => [link.tx(t.hash), t.blockNumber ? link.block(t.blockNumber) : "pending", link.address(t.from), t.to ? link.address(t.to) : "create", statusOf(t.status), t.category]),
+    unique.map((t) => [
+      link.tx(t.hash),
+      t.blockNumber ? link.block(t.blockNumber) : "pending",
+      link.address(t.from),
+      t.to ? link.address(t.to) : "create",
+      statusOf(t.status),
+      t.category,
+    ]),
     "no transactions recorded for this address",
   )}</div>`;
 }
@@ -310,14 +361,18 @@ function contractPanel(context: WebContext, view: VnetView, address: string, cod
   const verified = context.verified.get(view.vnet.id, address);
   const parts: Html[] = [];
   if (verified) {
-    parts.push(html`<div class="card">${fields([
-      ["Contract", reveals(view.visibility, "abi") ? verified.contractName : "verified"],
-      ["Compiler", verified.compilerVersion],
-      ["Optimizer", verified.optimizationUsed ? `on, ${verified.runs} runs` : "off"],
-      ["Visibility", `${view.visibility} (verification_visibility)`],
-    ])}</div>`);
+    parts.push(
+      html`<div class="card">${fields([
+        ["Contract", reveals(view.visibility, "abi") ? verified.contractName : "verified"],
+        ["Compiler", verified.compilerVersion],
+        ["Optimizer", verified.optimizationUsed ? `on, ${verified.runs} runs` : "off"],
+        ["Visibility", `${view.visibility} (verification_visibility)`],
+      ])}</div>`,
+    );
   } else {
-    parts.push(html`<p class="muted">Not verified. Verify it with the Etherscan-compatible API at <code>/explorer/${view.vnet.id}/api</code>.</p>`);
+    parts.push(
+      html`<p class="muted">Not verified. Verify it with the Etherscan-compatible API at <code>/explorer/${view.vnet.id}/api</code>.</p>`,
+    );
   }
   if (verified && reveals(view.visibility, "abi")) {
     parts.push(html`<h2>ABI</h2><div class="card" id="abi"><pre>${JSON.stringify(verified.abi, null, 2)}</pre></div>`);
@@ -354,12 +409,20 @@ function explorerPage(view: VnetView, title: string, body: Html): string {
 
 /** A page with a heading and a message. */
 export function simplePage(title: string, message: string): string {
-  return page({ title, header: html`<a href="/dashboard/">chainform</a>`, body: html`<h1>${title}</h1><div class="card error"><p>${message}</p></div>` });
+  return page({
+    title,
+    header: html`<a href="/dashboard/">chainform</a>`,
+    body: html`<h1>${title}</h1><div class="card error"><p>${message}</p></div>`,
+  });
 }
 
 function notFoundPage(reply: FastifyReply, message: string, view?: VnetView): FastifyReply {
   const body = html`<h1>Not found</h1><div class="card error"><p>${message}</p></div>`;
-  return sendPage(reply, 404, view ? explorerPage(view, "Not found", body) : page({ title: "Not found", header: html`<span>chainform explorer</span>`, body }));
+  return sendPage(
+    reply,
+    404,
+    view ? explorerPage(view, "Not found", body) : page({ title: "Not found", header: html`<span>chainform explorer</span>`, body }),
+  );
 }
 
 function badInputPage(reply: FastifyReply, view: VnetView, message: string): FastifyReply {

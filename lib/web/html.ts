@@ -69,9 +69,11 @@ summary{cursor:pointer}nav.tabs a{margin-right:1rem}a{color:#1d4ed8}
 
 /** One page: title, the header (links and an optional search box or sign-out form), and the content. */
 export function page(options: { title: string; header: Html; body: Html }): string {
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html>${
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin"><title>${options.title}</title><style>${raw(STYLE)}</style></head>
-<body><header>${options.header}</header><main>${options.body}</main></body></html>`.text}`;
+<body><header>${options.header}</header><main>${options.body}</main></body></html>`.text
+  }`;
 }
 
 /** A `<dl>` of label/value pairs (values may be Html); pairs whose value is null or undefined are left out. */
@@ -105,7 +107,8 @@ export function shortHex(hex: string): string {
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "cache-control": "no-store",

@@ -56,9 +56,13 @@ export async function registerWeb(app: FastifyInstance, service: ServiceForWeb):
   );
   await app.register(
     async (dashboard) => {
-      dashboard.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
-      });
+      dashboard.addContentTypeParser(
+        "application/x-www-form-urlencoded",
+        { parseAs: "string", bodyLimit: FORM_BODY_LIMIT },
+        (_request, body, done) => {
+          done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        },
+      );
       registerDashboard(dashboard, context, sessions);
     },
     { prefix: "/dashboard" },

@@ -2,7 +2,15 @@
  * The call trace as a collapsible tree (`<details>` in `<details>`, no script), one view for mined transactions
  * (a callTracer tree from the chain) and for simulations (the spec's flat trace, rebuilt into a tree).
  */
-import { decodeCall, decodeFunctionData, decodeFunctionResult, type Abi, type AbiFunction, type CallFrame, type Hex } from "../service/web-interface";
+import {
+  decodeCall,
+  decodeFunctionData,
+  decodeFunctionResult,
+  type Abi,
+  type AbiFunction,
+  type CallFrame,
+  type Hex,
+} from "../service/web-interface";
 import type { DecodedArgument, TraceEntry } from "../api";
 import { decimal, formatEther } from "./chain-reader";
 import { html, type Html } from "./html";

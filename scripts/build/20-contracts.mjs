@@ -10,7 +10,9 @@ const EVM_VERSION = "cancun";
 export default async function compileContracts({ root }) {
   const sourceDir = join(root, "contracts");
   const outDir = join(root, "dist", "contracts");
-  const sources = readdirSync(sourceDir).filter((f) => f.endsWith(".sol")).sort();
+  const sources = readdirSync(sourceDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort();
   const stamp = join(outDir, ".sources");
   const newestSource = Math.max(...sources.map((f) => statSync(join(sourceDir, f)).mtimeMs), statSync(import.meta.filename).mtimeMs);
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource && readFileSync(stamp, "utf8") === sources.join("\n")) return;

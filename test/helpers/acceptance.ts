@@ -191,7 +191,11 @@ export async function acceptance(options: AcceptanceOptions = {}): Promise<Accep
       return rule === undefined ? true : rule === true ? false : !rule(a, b);
     });
     if (differences.length > 0) {
-      fail(s, result, `imported state differs:\n${differences.map((d) => `  ${d.path}: ${JSON.stringify(d.a)} != ${JSON.stringify(d.b)}`).join("\n")}`);
+      fail(
+        s,
+        result,
+        `imported state differs:\n${differences.map((d) => `  ${d.path}: ${JSON.stringify(d.a)} != ${JSON.stringify(d.b)}`).join("\n")}`,
+      );
     }
     return result;
   }

@@ -124,14 +124,20 @@ export class RunnerJob {
     };
   }
 
-  private start(script: string, inputs: Record<string, string>, stepEnv: Record<string, string>, state: Record<string, string>): RunningStep {
+  private start(
+    script: string,
+    inputs: Record<string, string>,
+    stepEnv: Record<string, string>,
+    state: Record<string, string>,
+  ): RunningStep {
     const metadata = actionMetadata();
     const step = join(this.dir, `step-${++this.steps}`);
     mkdirSync(step);
     const files = { GITHUB_OUTPUT: join(step, "output"), GITHUB_ENV: join(step, "env"), GITHUB_STATE: join(step, "state") };
     for (const file of Object.values(files)) writeFileSync(file, "");
     const inputEnv: Record<string, string> = {};
-    for (const [name, input] of Object.entries(metadata.inputs)) inputEnv[`INPUT_${name.toUpperCase()}`] = inputs[name] ?? input.default ?? "";
+    for (const [name, input] of Object.entries(metadata.inputs))
+      inputEnv[`INPUT_${name.toUpperCase()}`] = inputs[name] ?? input.default ?? "";
     for (const name of Object.keys(inputs)) {
       if (!(name in metadata.inputs)) throw new Error(`action.yml declares no input ${name}`);
     }

@@ -132,7 +132,8 @@ export function assertCliBuilt(): void {
   const sources = join(ROOT, "lib", "cli");
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []);
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [join(dir, e.name)] : [],
+    );
   for (const source of walk(sources)) {
     const built = join(ROOT, "dist", "cli", relative(sources, source).replace(/\.ts$/, ".js"));
     if (!existsSync(built) || statSync(built).mtimeMs < statSync(source).mtimeMs) {

@@ -32,8 +32,14 @@ export const PROJECT = {
   options: null,
   owner: { id: "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d", username: "acme", first_name: "", last_name: "", email: "", type: "organization" },
   permissions: {
-    add_contract: true, update_contract: true, remove_contract: true, create_alert: true, update_alert: true,
-    remove_alert: true, create_and_update_analytics: true, manage_collaborators: false,
+    add_contract: true,
+    update_contract: true,
+    remove_contract: true,
+    create_alert: true,
+    update_alert: true,
+    remove_alert: true,
+    create_and_update_analytics: true,
+    manage_collaborators: false,
   },
 };
 
@@ -52,9 +58,24 @@ export const DELIVERY_CHANNEL = {
 
 /** Documented supported networks: a top-level array, chain ids as strings. */
 export const SUPPORTED_NETWORKS = [
-  { network_name: "Mainnet", chain_id: "1", network_slugs: { explorer_slug: "mainnet", node_rpc_slug: "mainnet", vnet_rpc_slug: "mainnet" }, supported_features: { virtual_testnet: true, node: true, explorer: true, simulator: true, monitoring: true } },
-  { network_name: "Base", chain_id: "8453", network_slugs: { explorer_slug: "base", node_rpc_slug: "base", vnet_rpc_slug: "base" }, supported_features: { virtual_testnet: true, node: true, explorer: true, simulator: true, monitoring: true } },
-  { network_name: "zkSync Era", chain_id: "324", network_slugs: { explorer_slug: "zksync", node_rpc_slug: "", vnet_rpc_slug: "" }, supported_features: { virtual_testnet: false, node: false, explorer: true, simulator: true, monitoring: true } },
+  {
+    network_name: "Mainnet",
+    chain_id: "1",
+    network_slugs: { explorer_slug: "mainnet", node_rpc_slug: "mainnet", vnet_rpc_slug: "mainnet" },
+    supported_features: { virtual_testnet: true, node: true, explorer: true, simulator: true, monitoring: true },
+  },
+  {
+    network_name: "Base",
+    chain_id: "8453",
+    network_slugs: { explorer_slug: "base", node_rpc_slug: "base", vnet_rpc_slug: "base" },
+    supported_features: { virtual_testnet: true, node: true, explorer: true, simulator: true, monitoring: true },
+  },
+  {
+    network_name: "zkSync Era",
+    chain_id: "324",
+    network_slugs: { explorer_slug: "zksync", node_rpc_slug: "", vnet_rpc_slug: "" },
+    supported_features: { virtual_testnet: false, node: false, explorer: true, simulator: true, monitoring: true },
+  },
 ];
 
 /** The documented project-simulate answer: `{ transaction, simulation, contracts }`. */
@@ -68,11 +89,25 @@ export const PROJECT_SIMULATION = {
     gas_used: 21000,
     status: true,
     transaction_info: {
-      call_trace: { call_type: "CALL", from: "0x0000000000000000000000000000000000000001", to: "0x0000000000000000000000000000000000000002", gas_used: 21000 },
+      call_trace: {
+        call_type: "CALL",
+        from: "0x0000000000000000000000000000000000000001",
+        to: "0x0000000000000000000000000000000000000002",
+        gas_used: 21000,
+      },
       logs: [],
     },
   },
-  simulation: { id: "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9", project_id: PROJECT.id, owner_id: PROJECT.owner_id, network_id: "1", block_number: 19000000, status: true, gas_used: 21000, created_at: "2024-03-01T10:00:00Z" },
+  simulation: {
+    id: "7e6d5c4b-3a29-4817-9605-f4e3d2c1b0a9",
+    project_id: PROJECT.id,
+    owner_id: PROJECT.owner_id,
+    network_id: "1",
+    block_number: 19000000,
+    status: true,
+    gas_used: 21000,
+    created_at: "2024-03-01T10:00:00Z",
+  },
   contracts: [{ address: "0x0000000000000000000000000000000000000002", contract_name: "Token", network_id: "1" }],
 };
 
@@ -175,8 +210,10 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
     if (path === "/v1/supported-networks" && method === "GET") return void (onlyQuery([]) && send(response, 200, SUPPORTED_NETWORKS));
     if (request.headers["x-access-key"] !== accessKey) return send(response, 401, errorBody("unauthorized", "Invalid access key"));
 
-    if (/^\/v1\/account\/[^/]+\/projects$/.test(path) && method === "GET") return void (onlyQuery([]) && send(response, 200, { projects: [PROJECT] }));
-    if (/^\/v1\/account\/[^/]+\/delivery-channels$/.test(path) && method === "GET") return void (onlyQuery([]) && send(response, 200, { delivery_channels: [DELIVERY_CHANNEL] }));
+    if (/^\/v1\/account\/[^/]+\/projects$/.test(path) && method === "GET")
+      return void (onlyQuery([]) && send(response, 200, { projects: [PROJECT] }));
+    if (/^\/v1\/account\/[^/]+\/delivery-channels$/.test(path) && method === "GET")
+      return void (onlyQuery([]) && send(response, 200, { delivery_channels: [DELIVERY_CHANNEL] }));
     if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/actions\/action\/[^/]+\/stop$/.test(path) && method === "POST") {
       if (body !== undefined) return reject("this endpoint takes no body");
       // The docs show no body; an action named "plain-text" answers with a non-JSON one, which is a success too.
@@ -184,13 +221,31 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
       return send(response, 200, undefined);
     }
     if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/simulate$/.test(path) && method === "POST") {
-      const allowed = ["network_id", "block_number", "transaction_index", "from", "input", "to", "gas", "gas_price", "value", "access_list", "generate_access_list", "save", "block_header"];
+      const allowed = [
+        "network_id",
+        "block_number",
+        "transaction_index",
+        "from",
+        "input",
+        "to",
+        "gas",
+        "gas_price",
+        "value",
+        "access_list",
+        "generate_access_list",
+        "save",
+        "block_header",
+      ];
       return void (onlyFields(body, allowed, "the body") && send(response, 200, PROJECT_SIMULATION));
     }
     // Ignores page and perPage, as a list that does not paginate would: a client must still stop.
-    if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/simulations$/.test(path) && method === "GET") return void (onlyQuery(["page", "perPage"]) && send(response, 200, SIMULATIONS));
+    if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/simulations$/.test(path) && method === "GET")
+      return void (onlyQuery(["page", "perPage"]) && send(response, 200, SIMULATIONS));
     if (/^\/v1\/account\/[^/]+\/project\/[^/]+\/vnets\/[^/]+\/transactions\/simulate$/.test(path) && method === "POST") {
-      return void (onlyFields(body, ["callArgs", "blockNumber", "blockOverrides", "stateOverrides"], "the body") && send(response, 200, VNET_SIMULATION));
+      return void (
+        onlyFields(body, ["callArgs", "blockNumber", "blockOverrides", "stateOverrides"], "the body") &&
+        send(response, 200, VNET_SIMULATION)
+      );
     }
 
     const envs = /^\/public\/v1\/account\/[^/]+\/project\/[^/]+\/environments(?:\/([^/]+)(.*))?$/.exec(path);
@@ -210,7 +265,9 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
         const ids: string[] = body?.environment_ids ?? [];
         const missing = ids.filter((id) => !environments.has(id));
         for (const id of ids) environments.delete(id);
-        return missing.length > 0 ? send(response, 404, errorBody("resource_not_found", "Some environments were not found")) : send(response, 204, undefined);
+        return missing.length > 0
+          ? send(response, 404, errorBody("resource_not_found", "Some environments were not found"))
+          : send(response, 204, undefined);
       }
     }
     const environment = environments.get(environmentId ?? "");
@@ -222,15 +279,22 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
     }
     const vnetId = environment.active_instance.vnets[0].id;
     if (/^\/instance\/[^/]+\/transactions$/.test(rest!) && method === "GET") {
-      return void (onlyQuery(["page", "perPage", "status", "category", "kind", "from", "to"]) && send(response, 200, [transactionRecord(vnetId)]));
+      return void (
+        onlyQuery(["page", "perPage", "status", "category", "kind", "from", "to"]) && send(response, 200, [transactionRecord(vnetId)])
+      );
     }
-    if (/^\/instance\/[^/]+\/transactions\/0x[0-9a-f]{64}$/.test(rest!) && method === "GET") return send(response, 200, transactionRecord(vnetId));
+    if (/^\/instance\/[^/]+\/transactions\/0x[0-9a-f]{64}$/.test(rest!) && method === "GET")
+      return send(response, 200, transactionRecord(vnetId));
     if (/^\/instance\/[^/]+\/vnet\/[^/]+\/transactions$/.test(rest!) && method === "POST") {
-      return void (onlyFields(body, ["callArgs", "blockOverrides", "stateOverrides"], "the body") && send(response, 200, transactionRecord(vnetId)));
+      return void (
+        onlyFields(body, ["callArgs", "blockOverrides", "stateOverrides"], "the body") && send(response, 200, transactionRecord(vnetId))
+      );
     }
     if (/^\/instance\/[^/]+\/vnet\/[^/]+\/transactions\/simulate$/.test(rest!) && method === "POST") {
-      return void (onlyFields(body, ["callArgs", "blockNumber", "blockOverrides", "stateOverrides"], "the body") &&
-        send(response, 200, { ...VNET_SIMULATION, metadata: { id: randomUUID() }, assetChanges: [], balanceChanges: [], stateChanges: [] }));
+      return void (
+        onlyFields(body, ["callArgs", "blockNumber", "blockOverrides", "stateOverrides"], "the body") &&
+        send(response, 200, { ...VNET_SIMULATION, metadata: { id: randomUUID() }, assetChanges: [], balanceChanges: [], stateChanges: [] })
+      );
     }
     return send(response, 404, errorBody("resource_not_found", `no route ${method} ${path}`));
   }
@@ -247,11 +311,17 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
       if (!onlyFields(config, NETWORK_CONFIG_FIELDS, `network_configs[${i}]`)) return;
       if (!onlyFields(config.chain_config_overrides, ["chain_id"], `network_configs[${i}].chain_config_overrides`)) return;
       if (!onlyFields(config.explorer_config, ["enabled", "verification_visibility"], `network_configs[${i}].explorer_config`)) return;
-      for (const [j, account] of (config.accounts ?? []).entries()) if (!onlyFields(account, ["address", "balance"], `network_configs[${i}].accounts[${j}]`)) return;
+      for (const [j, account] of (config.accounts ?? []).entries())
+        if (!onlyFields(account, ["address", "balance"], `network_configs[${i}].accounts[${j}]`)) return;
     }
     if (!onlyFields(body?.bridge_config, ["enabled", "relay_mode", "delay_seconds"], "bridge_config")) return;
     if (typeof body?.display_name !== "string" || configs.length === 0) return reject("display_name and network_configs are required");
-    const slug: string = body.slug ?? body.display_name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    const slug: string =
+      body.slug ??
+      body.display_name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "");
     // The conflict answer carries no error.data: a client must not need our `field`.
     if ([...environments.values()].some((e) => e.slug === slug)) return reject("Environment with this slug already exists");
     const id = randomUUID();
@@ -260,7 +330,12 @@ export async function startDocumentedStub(): Promise<DocumentedStub> {
       display_name: body.display_name,
       slug,
       created_at: new Date().toISOString(),
-      networks: configs.map((c) => ({ id: randomUUID(), network_id: c.network_id, network_name: SUPPORTED_NETWORKS.find((n) => n.chain_id === c.network_id)?.network_name ?? c.network_id, block_number: c.block_number ?? "0x1220b5c" })),
+      networks: configs.map((c) => ({
+        id: randomUUID(),
+        network_id: c.network_id,
+        network_name: SUPPORTED_NETWORKS.find((n) => n.chain_id === c.network_id)?.network_name ?? c.network_id,
+        block_number: c.block_number ?? "0x1220b5c",
+      })),
       active_instance: {
         id: randomUUID(),
         vnets: configs.map((c) => {

@@ -74,14 +74,62 @@ async function releaseListProxy(dir: string, longVersion: string): Promise<{ url
   const tls = join(dir, "tls");
   mkdirSync(tls);
   const openssl = (args: string[]) => execFileSync("openssl", args, { cwd: tls, stdio: "pipe" });
-  openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=chainform test CA"]);
-  openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "host.key", "-out", "host.csr", "-subj", `/CN=${RELEASE_HOST}`]);
+  openssl([
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=chainform test CA",
+  ]);
+  openssl([
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    "host.key",
+    "-out",
+    "host.csr",
+    "-subj",
+    `/CN=${RELEASE_HOST}`,
+  ]);
   writeFileSync(join(tls, "host.ext"), `subjectAltName=DNS:${RELEASE_HOST}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-  openssl(["x509", "-req", "-in", "host.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "host.pem", "-days", "2", "-extfile", "host.ext"]);
-  const releases = createHttpsServer({ key: readFileSync(join(tls, "host.key")), cert: readFileSync(join(tls, "host.pem")) }, (request, response) => {
-    if (request.url?.startsWith("/bin/list.txt")) response.end(`soljson-v${longVersion}.js\n`);
-    else response.writeHead(404).end();
-  });
+  openssl([
+    "x509",
+    "-req",
+    "-in",
+    "host.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "host.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "host.ext",
+  ]);
+  const releases = createHttpsServer(
+    { key: readFileSync(join(tls, "host.key")), cert: readFileSync(join(tls, "host.pem")) },
+    (request, response) => {
+      if (request.url?.startsWith("/bin/list.txt")) response.end(`soljson-v${longVersion}.js\n`);
+      else response.writeHead(404).end();
+    },
+  );
   const server = createHttpServer((_request, response) => response.writeHead(405).end());
   server.on("connect", (request, socket) => {
     if (request.url !== `${RELEASE_HOST}:443`) {

@@ -72,7 +72,9 @@ export async function startForkUpstream(options: { delayMs?: number } = {}): Pro
   };
   const transfer = (to: string, amount: bigint) =>
     send({ to: token, data: encodeFunctionData({ abi: TOKEN.abi, functionName: "transfer", args: [to, amount] }) });
-  const deployed = await send({ data: encodeDeployData({ abi: TOKEN.abi, bytecode: TOKEN.bytecode, args: ["Upstream Token", "UPT", 18, 1000n] }) });
+  const deployed = await send({
+    data: encodeDeployData({ abi: TOKEN.abi, bytecode: TOKEN.bytecode, args: ["Upstream Token", "UPT", 18, 1000n] }),
+  });
   const token = deployed.contractAddress as `0x${string}`;
   const aliceFunded = BigInt((await transfer(ALICE, 100n)).blockNumber);
   const bobFunded = BigInt((await transfer(BOB, 50n)).blockNumber);

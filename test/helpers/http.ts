@@ -24,7 +24,12 @@ export interface CallOptions {
 }
 
 /** Calls the service and reads the whole answer. */
-export async function call(service: Pick<TestService, "baseUrl" | "keys">, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+  service: Pick<TestService, "baseUrl" | "keys">,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = {};
   if (options.as) headers["x-access-key"] = service.keys[options.as];
   let body: string | undefined;

@@ -65,7 +65,12 @@ output "admin_rpc_url" {
 
 /** What the team's tests do: `count` ether transfers signed by the funded account, sent to the Public RPC. */
 export async function spendFromFundedAccount(publicRpcUrl: string, chainId: number, count = 2): Promise<void> {
-  const chain = { id: chainId, name: "vnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [publicRpcUrl] } } };
+  const chain = {
+    id: chainId,
+    name: "vnet",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [publicRpcUrl] } },
+  };
   const account = privateKeyToAccount(FUNDED_ACCOUNT.privateKey);
   const wallet = createWalletClient({ account, chain, transport: http(publicRpcUrl) });
   const reader = createPublicClient({ chain, transport: http(publicRpcUrl) });

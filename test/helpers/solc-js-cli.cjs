@@ -4,7 +4,9 @@
 // compiler the local service verifies with. Other flags (--allow-paths, --base-path...) need no action here.
 const solc = require("solc");
 if (process.argv.includes("--version")) {
-  process.stdout.write(`solc, the solidity compiler commandline interface\nVersion: ${solc.version().replace(/\.Emscripten\.clang$/, ".Linux.g++")}\n`);
+  process.stdout.write(
+    `solc, the solidity compiler commandline interface\nVersion: ${solc.version().replace(/\.Emscripten\.clang$/, ".Linux.g++")}\n`,
+  );
   process.exit(0);
 }
 let input = "";

@@ -32,7 +32,8 @@ export function terraformCliConfig(options: CliConfigOptions): string {
   const lines = ["provider_installation {"];
   if (options.devOverrides) {
     lines.push("  dev_overrides {");
-    for (const [address, dir] of Object.entries(options.devOverrides)) lines.push(`    ${JSON.stringify(address)} = ${JSON.stringify(dir)}`);
+    for (const [address, dir] of Object.entries(options.devOverrides))
+      lines.push(`    ${JSON.stringify(address)} = ${JSON.stringify(dir)}`);
     lines.push("  }");
   }
   if (options.filesystemMirror) {

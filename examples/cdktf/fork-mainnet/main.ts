@@ -27,9 +27,17 @@ export class ForkMainnetStack extends TerraformStack {
       displayName: "Mainnet fork",
       slug: `fork-mainnet-${NAME}`,
       // Its own chain id, so that wallets never confuse the fork with mainnet.
-      networks: [{ networkId: Network.MAINNET, chainId: 73571, blockNumber: FORK_BLOCK, accounts: [{ address: HOLDER, balance: ether(10) }] }],
+      networks: [
+        { networkId: Network.MAINNET, chainId: 73571, blockNumber: FORK_BLOCK, accounts: [{ address: HOLDER, balance: ether(10) }] },
+      ],
     });
-    const funded = new Erc20Balance(this, "holder-token", { environment: env, networkId: Network.MAINNET, token: TOKEN, holder: HOLDER, amount: AMOUNT });
+    const funded = new Erc20Balance(this, "holder-token", {
+      environment: env,
+      networkId: Network.MAINNET,
+      token: TOKEN,
+      holder: HOLDER,
+      amount: AMOUNT,
+    });
     // Reads of the real token's state at the pinned block, and of the balance written into it.
     const supply = new ContractCall(this, "total-supply", {
       environment: env,

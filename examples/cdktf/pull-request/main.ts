@@ -11,8 +11,11 @@ class PullRequestStack extends TerraformStack {
       displayName: `PR ${process.env.PR_NUMBER ?? "local"}`,
       slug: `pr-${process.env.PR_NUMBER ?? "local"}`,
       networks: [
-        { networkId: Network.MAINNET, chainId: 73571,
-          accounts: [{ address: "0x1111111111111111111111111111111111111111", balance: ether(100) }] },
+        {
+          networkId: Network.MAINNET,
+          chainId: 73571,
+          accounts: [{ address: "0x1111111111111111111111111111111111111111", balance: ether(100) }],
+        },
         { networkId: Network.BASE, chainId: 84530 },
       ],
       bridge: Bridge.delayedRelay(30),

@@ -54,7 +54,13 @@ export class SeededStack extends TerraformStack {
       });
       const balances = Object.entries(HOLDERS).map(
         ([holder, { address, amount }]) =>
-          new Erc20Balance(this, `${holder}-${network.name}`, { environment: env, networkId: network.networkId, token, holder: address, amount }),
+          new Erc20Balance(this, `${holder}-${network.name}`, {
+            environment: env,
+            networkId: network.networkId,
+            token,
+            holder: address,
+            amount,
+          }),
       );
       const seeded = new Snapshot(this, `seeded-${network.name}`, {
         environment: env,
@@ -62,7 +68,12 @@ export class SeededStack extends TerraformStack {
         after: balances,
         triggers: { token: token.address },
       });
-      const aliceBalance = token.call(`alice-balance-${network.name}`, "balanceOf(address) view returns (uint256)", [HOLDERS.alice.address], balances);
+      const aliceBalance = token.call(
+        `alice-balance-${network.name}`,
+        "balanceOf(address) view returns (uint256)",
+        [HOLDERS.alice.address],
+        balances,
+      );
 
       new TerraformOutput(this, `${network.name}_token`, { value: token.address });
       new TerraformOutput(this, `${network.name}_alice_balance`, { value: aliceBalance.result(0) });

@@ -12,14 +12,23 @@ Stops the Web3 Action ID of the project (CHAINFORM_ACCOUNT/CHAINFORM_PROJECT). S
 succeeds too. --json prints the action as the service returns it.
 `,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+    const { values, positionals } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { json: { type: "boolean", default: false } },
+    });
     const [verb, id, ...rest] = positionals;
     if (verb !== "stop") throw new UsageError(`expected \`action stop ID\`, got ${verb === undefined ? "nothing" : `\`action ${verb}\``}`);
     if (!id || rest.length > 0) throw new UsageError("expected exactly one action ID: `chainform action stop ID`");
     const client = clientFromEnv();
     try {
       const stopped = await client.stopAction({ actionId: id });
-      process.stdout.write(values.json ? `${JSON.stringify(stopped, null, 2)}\n` : `Action ${stopped.name ?? stopped.id}${stopped.name ? ` (${stopped.id})` : ""} is ${stopped.status}.\n`);
+      process.stdout.write(
+        values.json
+          ? `${JSON.stringify(stopped, null, 2)}\n`
+          : `Action ${stopped.name ?? stopped.id}${stopped.name ? ` (${stopped.id})` : ""} is ${stopped.status}.\n`,
+      );
       return 0;
     } finally {
       await client.close();

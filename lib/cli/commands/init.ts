@@ -40,7 +40,8 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
     if (!(INIT_TEMPLATES as readonly string[]).includes(values.template)) {
       throw new UsageError(`--template must be one of ${INIT_TEMPLATES.join(", ")}, got ${JSON.stringify(values.template)}`);
     }
-    if (positionals.length > 1) throw new UsageError(`expected at most one DIR, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}`);
+    if (positionals.length > 1)
+      throw new UsageError(`expected at most one DIR, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}`);
     const dir = resolve(positionals[0] ?? ".");
     const dependency = chainformDependency(packageRoot(), version);
     if (dependency.copy && !existsSync(dependency.copy.from)) {

@@ -66,11 +66,16 @@ the first network's Public RPC URL, networks all of them as one JSON object. An 
     const githubOutput = process.env.GITHUB_OUTPUT;
     const githubEnv = process.env.GITHUB_ENV;
     if (format === "github" && !githubOutput) {
-      throw new UsageError("--format github appends to the file named by $GITHUB_OUTPUT, which is not set: run it in a GitHub Actions step, or use --format env");
+      throw new UsageError(
+        "--format github appends to the file named by $GITHUB_OUTPUT, which is not set: run it in a GitHub Actions step, or use --format env",
+      );
     }
-    if (values.export && format !== "github") throw new UsageError("--export goes with --format github; for a dotenv file use --format env");
+    if (values.export && format !== "github")
+      throw new UsageError("--export goes with --format github; for a dotenv file use --format env");
     if (values.export && !githubEnv) {
-      throw new UsageError("--export appends to the file named by $GITHUB_ENV, which is not set: run it in a GitHub Actions step, or use --format env");
+      throw new UsageError(
+        "--export appends to the file named by $GITHUB_ENV, which is not set: run it in a GitHub Actions step, or use --format env",
+      );
     }
 
     const deploy = ["chainform deploy", ...positionals].join(" ");
@@ -79,12 +84,17 @@ the first network's Public RPC URL, networks all of them as one JSON object. An 
     const result = await terraform.run(["output", "-json", "-no-color"], { cwd: stack.dir });
     if (result.code !== 0 && /terraform init|initialization required|not initialized/i.test(`${result.stderr}\n${result.stdout}`)) {
       // Synthesized but never deployed: terraform's own answer is a 17-line box about `terraform init`.
-      throw new CliError(`stack ${stack.name} was never deployed (terraform init has not run in ${stack.dir}): deploy it first (\`${deploy}\`)`);
+      throw new CliError(
+        `stack ${stack.name} was never deployed (terraform init has not run in ${stack.dir}): deploy it first (\`${deploy}\`)`,
+      );
     }
     if (result.code !== 0) {
-      throw new CliError(`reading the outputs of stack ${stack.name} failed (terraform exited ${result.code}); terraform said:\n${lastDiagnostics(result)}`, {
-        details: `${result.stdout}\n${result.stderr}`.trim(),
-      });
+      throw new CliError(
+        `reading the outputs of stack ${stack.name} failed (terraform exited ${result.code}); terraform said:\n${lastDiagnostics(result)}`,
+        {
+          details: `${result.stdout}\n${result.stderr}`.trim(),
+        },
+      );
     }
     const found = JSON.parse(result.stdout || "{}") as Record<string, TerraformOutput>;
     const networks = await stateNetworks(terraform, stack);
@@ -92,7 +102,9 @@ the first network's Public RPC URL, networks all of them as one JSON object. An 
       throw new CliError(`stack ${stack.name} has no outputs yet: deploy it first (\`${deploy}\`)`);
     }
     if (NETWORK_FORMATS.includes(format) && networks.length === 0) {
-      throw new CliError(`stack ${stack.name} holds no chainform environment, so --format ${format} has no network to write: use --format json for its outputs`);
+      throw new CliError(
+        `stack ${stack.name} holds no chainform environment, so --format ${format} has no network to write: use --format json for its outputs`,
+      );
     }
     const text = formatOutputs(found, format, { includeSensitive, networks });
     if (format !== "github") {
@@ -102,12 +114,17 @@ the first network's Public RPC URL, networks all of them as one JSON object. An 
     const every = allOutputs(found, networks);
     if (includeSensitive && process.env.GITHUB_ACTIONS === "true") {
       // The runner hides masked values in every later log line; this line itself is consumed by the runner.
-      for (const secret of secretTexts(every)) process.stdout.write(`::add-mask::${secret.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}\n`);
+      for (const secret of secretTexts(every))
+        process.stdout.write(`::add-mask::${secret.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}\n`);
     }
     appendFileSync(githubOutput as string, text);
     if (values.export) appendFileSync(githubEnv as string, formatOutputs(found, format, { includeSensitive, networks, envNames: true }));
-    const names = Object.entries(every).filter(([, o]) => includeSensitive || !o.sensitive).map(([name]) => name);
-    process.stderr.write(`wrote ${names.length} output(s) to $GITHUB_OUTPUT${values.export ? " and $GITHUB_ENV" : ""}: ${names.sort().join(", ")}\n`);
+    const names = Object.entries(every)
+      .filter(([, o]) => includeSensitive || !o.sensitive)
+      .map(([name]) => name);
+    process.stderr.write(
+      `wrote ${names.length} output(s) to $GITHUB_OUTPUT${values.export ? " and $GITHUB_ENV" : ""}: ${names.sort().join(", ")}\n`,
+    );
     return 0;
   },
 };
@@ -133,6 +150,9 @@ async function stackToRead(appDir: string, name: string | undefined): Promise<St
 /** The networks of the stack's chainform environments (`terraform show -json`, never printed: it holds secrets). */
 async function stateNetworks(terraform: Terraform, stack: Stack): Promise<NetworkEndpoint[]> {
   const shown = await terraform.run(["show", "-json", "-no-color"], { cwd: stack.dir });
-  if (shown.code !== 0) throw new CliError(`reading the state of stack ${stack.name} failed (terraform exited ${shown.code}); terraform said:\n${lastDiagnostics(shown)}`);
+  if (shown.code !== 0)
+    throw new CliError(
+      `reading the state of stack ${stack.name} failed (terraform exited ${shown.code}); terraform said:\n${lastDiagnostics(shown)}`,
+    );
   return networkEndpoints(deployedNetworks(stack.name, JSON.parse(shown.stdout || "{}") as Parameters<typeof deployedNetworks>[1]));
 }

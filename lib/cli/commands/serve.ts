@@ -76,7 +76,8 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
     const maxChains = optionalCount(values["max-chains"], "--max-chains");
     const logLevel = values["log-level"];
-    if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
+    if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+      throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
     const logFile = values["log-file"] === undefined ? undefined : resolve(values["log-file"]);
     const rpcLimit = values["rpc-rate-limit"] === undefined ? undefined : rpcRateLimit(values["rpc-rate-limit"]);
     const certFile = values["tls-cert"];
@@ -145,7 +146,8 @@ function usage<T>(read: () => T): T {
 
 function integerIn(text: string, flag: string, min: number, max: number): number {
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max)) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  if (!(value >= min && value <= max))
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;
 }
 

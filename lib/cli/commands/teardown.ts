@@ -86,21 +86,36 @@ Exit codes: 0 deleted, 3 nothing to do (no match, --dry-run, or declined), 4 som
       };
 
       if (selected.length === 0) {
-        return report(summary(), `Nothing to do: ${project} has ${all.length} environment(s) and the selection (${describeSelector(selector)}) matches none.`, TEARDOWN_EXIT.nothingToDo);
+        return report(
+          summary(),
+          `Nothing to do: ${project} has ${all.length} environment(s) and the selection (${describeSelector(selector)}) matches none.`,
+          TEARDOWN_EXIT.nothingToDo,
+        );
       }
       if (!values.json) process.stdout.write(listing(selected, values["dry-run"] || context.verbose));
       if (values["dry-run"]) {
-        return report(summary(), `Dry run: ${selected.length} of ${all.length} environments of ${project} would be deleted; nothing was deleted.`, TEARDOWN_EXIT.nothingToDo);
+        return report(
+          summary(),
+          `Dry run: ${selected.length} of ${all.length} environments of ${project} would be deleted; nothing was deleted.`,
+          TEARDOWN_EXIT.nothingToDo,
+        );
       }
       if (!values.yes && !(await confirm(`Delete ${selected.length} environment(s) of ${project}?`))) {
         return report(summary(), "Nothing was deleted.", TEARDOWN_EXIT.nothingToDo);
       }
 
       const outcome = await progress.step(`delete ${selected.length} environment(s) in batches of ${MAX_BATCH_DELETE_IDS}`, () =>
-        deleteInBatches(client, selected.map((e) => e.id)),
+        deleteInBatches(
+          client,
+          selected.map((e) => e.id),
+        ),
       );
       if (outcome.failed.length > 0 && outcome.deleted + outcome.alreadyMissing === 0) throw outcome.failed[0].error;
-      const result = summary(outcome.deleted, outcome.alreadyMissing, outcome.failed.reduce((n, f) => n + f.ids, 0));
+      const result = summary(
+        outcome.deleted,
+        outcome.alreadyMissing,
+        outcome.failed.reduce((n, f) => n + f.ids, 0),
+      );
       if (outcome.failed.length > 0) {
         const reasons = [...new Set(outcome.failed.map((f) => explainError(f.error).line))].join("; ");
         return report(

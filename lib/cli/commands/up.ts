@@ -53,7 +53,8 @@ ${SHOW_SECRETS_USAGE}
     }
     const fork = forkSettings(values);
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
     const dataDir = values["data-dir"] ?? (values.persist ? DEFAULT_DATA_DIR : null);
 
     return runAppCommand(context, appDir, values, async ({ progress, interrupts, pipelineOptions }) => {

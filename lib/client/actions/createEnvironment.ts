@@ -37,10 +37,7 @@ export type CreateEnvironmentErrorType = RequestErrorType;
  * })
  * console.log(env.slug, env.active_instance.vnets.length) // "ci-run-42" 2
  */
-export async function createEnvironment(
-  client: BaseClient,
-  params: CreateEnvironmentParameters,
-): Promise<CreateEnvironmentReturnType> {
+export async function createEnvironment(client: BaseClient, params: CreateEnvironmentParameters): Promise<CreateEnvironmentReturnType> {
   const scope: ProjectScope = { accountSlug: params.accountSlug, projectSlug: params.projectSlug };
   const body: CreateEnvironmentRequest = { ...withoutScope(params), slug: params.slug ?? slugify(params.display_name) };
   const path = environmentsPath(client, scope);
@@ -76,9 +73,7 @@ export async function createEnvironment(
 /** A failure after which the service may or may not have created the environment. */
 function isAmbiguous(error: unknown): boolean {
   return (
-    error instanceof TimeoutError ||
-    (error instanceof ConnectionError && error.sent) ||
-    (error instanceof ApiError && error.status >= 500)
+    error instanceof TimeoutError || (error instanceof ConnectionError && error.sent) || (error instanceof ApiError && error.status >= 500)
   );
 }
 

@@ -39,10 +39,7 @@ export type DeleteEnvironmentsErrorType = RequestErrorType;
  * for await (const env of iterateEnvironments(client)) ids.push(env.id)
  * const { deleted, alreadyMissing } = await deleteEnvironments(client, { environmentIds: ids })
  */
-export async function deleteEnvironments(
-  client: BaseClient,
-  params: DeleteEnvironmentsParameters,
-): Promise<DeleteEnvironmentsReturnType> {
+export async function deleteEnvironments(client: BaseClient, params: DeleteEnvironmentsParameters): Promise<DeleteEnvironmentsReturnType> {
   const ids = [...new Set(params.environmentIds)];
   const result: DeleteEnvironmentsReturnType = { requested: ids.length, deleted: 0, alreadyMissing: 0, batches: 0 };
   for (let start = 0; start < ids.length; start += MAX_BATCH_DELETE_IDS) {

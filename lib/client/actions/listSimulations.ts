@@ -33,6 +33,9 @@ export async function listSimulations(client: BaseClient, params: ListSimulation
  * @example
  * for await (const sim of iterateSimulations(client)) console.log(sim.id)
  */
-export function iterateSimulations(client: BaseClient, params: ProjectScope & { perPage?: number } = {}): AsyncGenerator<Simulation, void, undefined> {
+export function iterateSimulations(
+  client: BaseClient,
+  params: ProjectScope & { perPage?: number } = {},
+): AsyncGenerator<Simulation, void, undefined> {
   return paginate((page, perPage) => listSimulations(client, { ...params, page, perPage }), params.perPage ?? 100);
 }

@@ -1,4 +1,10 @@
-import { parseTransactions, type TransactionCategory, type TransactionKind, type TransactionRecord, type TransactionStatus } from "../records/transaction";
+import {
+  parseTransactions,
+  type TransactionCategory,
+  type TransactionKind,
+  type TransactionRecord,
+  type TransactionStatus,
+} from "../records/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { paginate } from "../utils/paginate";

@@ -143,7 +143,12 @@ Version: chainform@<version>"
   });
 
   it("CertificateError says which setting makes the certificate trusted", () => {
-    const error = new CertificateError({ method: "GET", path: "/x", code: "DEPTH_ZERO_SELF_SIGNED_CERT", details: "self-signed certificate" });
+    const error = new CertificateError({
+      method: "GET",
+      path: "/x",
+      code: "DEPTH_ZERO_SELF_SIGNED_CERT",
+      details: "self-signed certificate",
+    });
     expect(pinned(error.message)).toMatchInlineSnapshot(`
 "The service's TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT).
 
@@ -178,7 +183,14 @@ Version: chainform@<version>"
       attempts: 5,
       details: "connect ECONNREFUSED 127.0.0.1:9",
     });
-    const broken = new ConnectionError({ method: "POST", path: "/x", code: "UND_ERR_SOCKET", sent: true, attempts: 1, details: "other side closed" });
+    const broken = new ConnectionError({
+      method: "POST",
+      path: "/x",
+      code: "UND_ERR_SOCKET",
+      sent: true,
+      attempts: 1,
+      details: "other side closed",
+    });
     expect(pinned(refused.message)).toMatchInlineSnapshot(`
 "Could not connect to the service.
 
@@ -209,8 +221,10 @@ Details: Loopback hosts are 127.0.0.0/8, ::1 and localhost.
 Version: chainform@<version>"
 `);
     expect(
-  pinned(new InvalidResponseError({ method: "GET", path: "/v1/supported-networks", status: 200, details: "The body is not JSON." }).message)
-).toMatchInlineSnapshot(`
+      pinned(
+        new InvalidResponseError({ method: "GET", path: "/v1/supported-networks", status: 200, details: "The body is not JSON." }).message,
+      ),
+    ).toMatchInlineSnapshot(`
 "The service answered with a body the client cannot read.
 
 Request: GET /v1/supported-networks

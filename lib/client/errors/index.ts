@@ -13,7 +13,14 @@ export {
   type RequestLocation,
 } from "./transport";
 import type { ApiError, RateLimitError } from "./api";
-import type { CertificateError, ClientConfigError, ConnectionError, InvalidResponseError, PlainHttpServiceError, TimeoutError } from "./transport";
+import type {
+  CertificateError,
+  ClientConfigError,
+  ConnectionError,
+  InvalidResponseError,
+  PlainHttpServiceError,
+  TimeoutError,
+} from "./transport";
 
 /** Every error an operation that talks to the service can throw. */
 export type RequestErrorType =

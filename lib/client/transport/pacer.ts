@@ -101,8 +101,7 @@ export class Pacer {
       if (!this.unlimited && this.remaining === 0 && this.now() >= this.resetAtMs + this.marginMs) {
         this.remaining = undefined; // the window has moved: probe it
       }
-      const canSend =
-        this.unlimited || (this.remaining === undefined ? this.inFlight === 0 : this.remaining > 0);
+      const canSend = this.unlimited || (this.remaining === undefined ? this.inFlight === 0 : this.remaining > 0);
       if (!canSend) break;
       if (this.remaining !== undefined && !this.unlimited) this.remaining--;
       this.inFlight++;

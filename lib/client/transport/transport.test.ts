@@ -6,7 +6,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { generateSelfSignedCertificate } from "../../certificates/self-signed";
-import { ApiError, CertificateError, ConnectionError, InvalidResponseError, PlainHttpServiceError, RateLimitError, TimeoutError } from "../errors";
+import {
+  ApiError,
+  CertificateError,
+  ConnectionError,
+  InvalidResponseError,
+  PlainHttpServiceError,
+  RateLimitError,
+  TimeoutError,
+} from "../errors";
 import { version } from "../version";
 import { createTransport, type ResponseEvent, type TransportSettings } from "./transport";
 
@@ -53,11 +61,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 describe("transport", () => {
   it("sends the user agent, JSON headers and each auth form", async () => {
     handler = (_req, res) => json(res, 200, { ok: true });
-    const forms = [
-      { accessKey: "key_1" },
-      { accessKey: "key_1", authMode: "basic" as const },
-      { bearerToken: "tok.en.sig" },
-    ];
+    const forms = [{ accessKey: "key_1" }, { accessKey: "key_1", authMode: "basic" as const }, { bearerToken: "tok.en.sig" }];
     for (const credentials of forms) {
       const transport = createTransport(baseUrl, credentials, settings());
       await transport.request({ method: "POST", path: "/a", body: { x: 1 } });
@@ -83,19 +87,24 @@ describe("transport", () => {
 
   it("retries a 429 after Retry-After, reporting every answer", async () => {
     let calls = 0;
-    handler = (_req, res) => (++calls === 1 ? json(res, 429, { error: { id: "e", slug: "too_many_requests", message: "slow" } }, { "retry-after": "1" }) : json(res, 200, { ok: 1 }));
+    handler = (_req, res) =>
+      ++calls === 1
+        ? json(res, 429, { error: { id: "e", slug: "too_many_requests", message: "slow" } }, { "retry-after": "1" })
+        : json(res, 200, { ok: 1 });
     const events: ResponseEvent[] = [];
     const transport = createTransport(baseUrl, { accessKey: "k" }, settings({ onResponse: (e) => events.push(e) }));
     const started = Date.now();
     await expect(transport.request({ method: "POST", path: "/p" })).resolves.toEqual({ ok: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(events.map((e) => [e.status, e.attempt])).toEqual([[429, 1], [200, 2]]);
+    expect(events.map((e) => [e.status, e.attempt])).toEqual([
+      [429, 1],
+      [200, 2],
+    ]);
     await transport.close();
   });
 
   it("gives up on 429 with a RateLimitError when the wait exceeds the retry budget", async () => {
-    handler = (_req, res) =>
-      json(res, 429, { error: { id: "e9", slug: "too_many_requests", message: "limit" } }, { "retry-after": "100" });
+    handler = (_req, res) => json(res, 429, { error: { id: "e9", slug: "too_many_requests", message: "limit" } }, { "retry-after": "100" });
     const transport = createTransport(baseUrl, { accessKey: "k" }, settings({ maxRetryTimeMs: 5_000 }));
     const error = await transport.request({ method: "GET", path: "/g" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -154,7 +163,10 @@ describe("transport", () => {
 
   it("retries 503 for idempotent requests but not for a POST that may have acted", async () => {
     let calls = 0;
-    handler = (_req, res) => (++calls % 2 === 1 ? json(res, 503, { error: { id: "x", slug: "service_unavailable", message: "busy" } }) : json(res, 200, { n: calls }));
+    handler = (_req, res) =>
+      ++calls % 2 === 1
+        ? json(res, 503, { error: { id: "x", slug: "service_unavailable", message: "busy" } })
+        : json(res, 200, { n: calls });
     const transport = createTransport(baseUrl, { accessKey: "k" }, settings());
     await expect(transport.request({ method: "GET", path: "/g" })).resolves.toEqual({ n: 2 });
     const error = await transport.request({ method: "POST", path: "/p" }).catch((e: unknown) => e);
@@ -165,7 +177,9 @@ describe("transport", () => {
 
   it("maps an error body to ApiError and scrubs secrets from it", async () => {
     handler = (_req, res) =>
-      json(res, 401, { error: { id: "err_7", slug: "unauthorized", message: "key sekrit_key_123 is not valid", data: { url: "http://h/rpc/admin/abc" } } });
+      json(res, 401, {
+        error: { id: "err_7", slug: "unauthorized", message: "key sekrit_key_123 is not valid", data: { url: "http://h/rpc/admin/abc" } },
+      });
     const transport = createTransport(baseUrl, { accessKey: "sekrit_key_123" }, settings());
     const error = (await transport.request({ method: "GET", path: "/rpc/admin/abc/x" }).catch((e: unknown) => e)) as ApiError;
     expect([error.status, error.slug, error.errorId, error.path]).toEqual([401, "unauthorized", "err_7", "/rpc/admin/[redacted]/x"]);

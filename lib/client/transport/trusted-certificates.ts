@@ -22,15 +22,23 @@ export function trustedCertificates(caFile: string): string[] {
     text = readFileSync(caFile, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ClientConfigError(`Cannot read the CA file ${caFile} (${code}).`, "Point caFile (CHAINFORM_CA_FILE) at a PEM certificate file.", {
-      option: "caFile",
-    });
+    throw new ClientConfigError(
+      `Cannot read the CA file ${caFile} (${code}).`,
+      "Point caFile (CHAINFORM_CA_FILE) at a PEM certificate file.",
+      {
+        option: "caFile",
+      },
+    );
   }
   const certificates = text.match(PEM_CERTIFICATE) ?? [];
   if (certificates.length === 0) {
-    throw new ClientConfigError(`The CA file ${caFile} holds no PEM certificate.`, "Expected a file starting with -----BEGIN CERTIFICATE-----.", {
-      option: "caFile",
-    });
+    throw new ClientConfigError(
+      `The CA file ${caFile} holds no PEM certificate.`,
+      "Expected a file starting with -----BEGIN CERTIFICATE-----.",
+      {
+        option: "caFile",
+      },
+    );
   }
   return [...rootCertificates, ...certificates];
 }

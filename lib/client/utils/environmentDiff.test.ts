@@ -61,7 +61,9 @@ describe("diffEnvironment", () => {
 
   it("reads the networks from the vnets' fork_config when networks[] is empty", () => {
     const vnetsOnly = { ...existing, networks: [] };
-    expect(diffEnvironment({ display_name: "Staging", network_configs: [{ network_id: "1", block_number: "0x1234" }] }, vnetsOnly)).toEqual([]);
+    expect(diffEnvironment({ display_name: "Staging", network_configs: [{ network_id: "1", block_number: "0x1234" }] }, vnetsOnly)).toEqual(
+      [],
+    );
     expect(diffEnvironment({ display_name: "Staging", network_configs: [{ network_id: "10" }] }, vnetsOnly).map((d) => d.path)).toEqual([
       "/network_configs/0/network_id",
     ]);

@@ -4,7 +4,10 @@
  * forever, after a page larger than asked (the service sent everything at once) or a page that repeats the
  * previous one (the service ignores `page`). Pages are fetched lazily, only as the caller consumes items.
  */
-export async function* paginate<T>(fetchPage: (page: number, perPage: number) => Promise<T[]>, perPage: number): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (page: number, perPage: number) => Promise<T[]>,
+  perPage: number,
+): AsyncGenerator<T, void, undefined> {
   let previous: string | undefined;
   for (let page = 1; ; page++) {
     const items = await fetchPage(page, perPage);

@@ -17,7 +17,10 @@ export interface ProjectScope extends AccountScope {
 function pick(name: "accountSlug" | "projectSlug", given: string | undefined, client: BaseClient): string {
   const value = given ?? client[name];
   if (!value) {
-    throw new ClientConfigError(`No \`${name}\`: pass it to createClient or to the call.`, "CHAINFORM_ACCOUNT and CHAINFORM_PROJECT set them for clientFromEnv.");
+    throw new ClientConfigError(
+      `No \`${name}\`: pass it to createClient or to the call.`,
+      "CHAINFORM_ACCOUNT and CHAINFORM_PROJECT set them for clientFromEnv.",
+    );
   }
   return segment(name, value);
 }

@@ -48,7 +48,8 @@ export const ADMIN_METHODS: Readonly<Record<string, AdminMethod>> = {
   },
   async tenderly_setCode(rpc, params) {
     const [account, code] = expect(params, 2, "[address, code]");
-    if (typeof code !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(code)) throw invalid("params[1] must be the code as 0x-prefixed hex bytes");
+    if (typeof code !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(code))
+      throw invalid("params[1] must be the code as 0x-prefixed hex bytes");
     await rpc.request("anvil_setCode", [address(account, 0), code]);
     return null;
   },
@@ -86,7 +87,8 @@ export const ADMIN_METHODS: Readonly<Record<string, AdminMethod>> = {
   },
   async evm_revert(rpc, params) {
     const [id] = expect(params, 1, "[snapshot id]");
-    if (typeof id !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(id)) throw invalid(`params[0] must be a snapshot id such as "0x1", got ${JSON.stringify(id)}`);
+    if (typeof id !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(id))
+      throw invalid(`params[0] must be a snapshot id such as "0x1", got ${JSON.stringify(id)}`);
     const aliases = snapshotAliases(rpc);
     const reverted = await rpc.request<boolean>("evm_revert", [aliases.get(id) ?? id]);
     if (reverted) aliases.set(id, await rpc.request<string>("evm_snapshot", []));
@@ -167,14 +169,16 @@ function quantity(value: unknown, index: number, max: bigint): bigint {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) n = BigInt(value);
   else if (typeof value === "string" && /^0x[0-9a-fA-F]{1,64}$/.test(value)) n = BigInt(value);
   else if (typeof value === "string" && /^[0-9]{1,78}$/.test(value)) n = BigInt(value);
-  if (n === null) throw invalid(`params[${index}] must be a quantity: hex such as "0x15180" or a whole number, got ${JSON.stringify(value)}`);
+  if (n === null)
+    throw invalid(`params[${index}] must be a quantity: hex such as "0x15180" or a whole number, got ${JSON.stringify(value)}`);
   if (n > max) throw invalid(`params[${index}] is too large: at most ${max}`);
   return n;
 }
 
 /** A 32-byte storage word from any hex up to 32 bytes (the real service pads slots and values). */
 function word(value: unknown, index: number): string {
-  if (typeof value !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw invalid(`params[${index}] must be hex of at most 32 bytes, got ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(value))
+    throw invalid(`params[${index}] must be hex of at most 32 bytes, got ${JSON.stringify(value)}`);
   return `0x${value.slice(2).toLowerCase().padStart(64, "0")}`;
 }
 

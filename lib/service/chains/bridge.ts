@@ -106,7 +106,9 @@ export class RelayStore {
   /** Pending relays, earliest first. */
   pending(): BridgeRelay[] {
     const rows = this.db
-      .prepare(`SELECT *, CAST(source_chain_id AS TEXT) AS source_chain_text FROM chain_bridge_relays WHERE status = 'pending' ORDER BY due_at, created_at`)
+      .prepare(
+        `SELECT *, CAST(source_chain_id AS TEXT) AS source_chain_text FROM chain_bridge_relays WHERE status = 'pending' ORDER BY due_at, created_at`,
+      )
       .all() as Record<string, string | number>[];
     return rows.map((row) => ({
       sourceVnetId: String(row.source_vnet_id),

@@ -184,7 +184,17 @@ export class ChainPool {
   private slot(key: string): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { key, lock: new RwLock(), node: null, starting: null, idleTimer: null, lastUsed: Date.now(), pins: 0, evicting: false, lastTouch: ++touches };
+      slot = {
+        key,
+        lock: new RwLock(),
+        node: null,
+        starting: null,
+        idleTimer: null,
+        lastUsed: Date.now(),
+        pins: 0,
+        evicting: false,
+        lastTouch: ++touches,
+      };
       this.slots.set(key, slot);
     }
     return slot;

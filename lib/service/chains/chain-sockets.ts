@@ -49,7 +49,11 @@ function httpFraming(url: URL): Framing {
       if (!length) throw new Error("the chain answered without Content-Length");
       const end = headerEnd + 4 + Number(length[1]);
       if (data.length < end) return null;
-      return { answer: { status: Number(header.slice(9, 12)), body: data.subarray(headerEnd + 4, end) }, end, close: CONNECTION_CLOSE.test(header) };
+      return {
+        answer: { status: Number(header.slice(9, 12)), body: data.subarray(headerEnd + 4, end) },
+        end,
+        close: CONNECTION_CLOSE.test(header),
+      };
     },
   };
 }
@@ -93,7 +97,11 @@ export class ChainSocketPool {
   /** POSTs a JSON body; rejects when the socket fails or the answer is not one this client reads. */
   async post(body: Buffer | string): Promise<RawAnswer> {
     if (this.closed) throw new Error("the connection pool is closed");
-    const connection = this.idle.pop() ?? (this.open < this.maxSockets ? this.connect() : await new Promise<RawConnection>((resolve, reject) => this.queue.push({ resolve, reject })));
+    const connection =
+      this.idle.pop() ??
+      (this.open < this.maxSockets
+        ? this.connect()
+        : await new Promise<RawConnection>((resolve, reject) => this.queue.push({ resolve, reject })));
     const payload = typeof body === "string" ? Buffer.from(body) : body;
     try {
       return await connection.post(this.framing.encode(payload));

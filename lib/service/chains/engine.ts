@@ -8,7 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../api";
-import type { CallArgs, InstanceSimulationResult, ProjectSimulationRequest, Transaction, VnetSimulationRequest, VnetSimulationResult } from "../../api";
+import type {
+  CallArgs,
+  InstanceSimulationResult,
+  ProjectSimulationRequest,
+  Transaction,
+  VnetSimulationRequest,
+  VnetSimulationResult,
+} from "../../api";
 import type { ChainBackend, ChainNode } from "./backend";
 import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
 import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
@@ -98,7 +105,11 @@ export class BackendChainEngine implements ChainEngine {
       keepRunning: (id) => this.snapshotted.has(id),
       budget,
     });
-    this.replicas = new ChainPool({ launch: (id) => this.launchReplica(id), idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000, budget });
+    this.replicas = new ChainPool({
+      launch: (id) => this.launchReplica(id),
+      idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
+      budget,
+    });
     this.recorder = new TransactionRecorder(host, options.receiptTimeoutMs ?? 2_000);
     this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.vnets.use(vnetId, "exclusive", work));
   }
@@ -140,11 +151,22 @@ export class BackendChainEngine implements ChainEngine {
     if (forwarded.length > 0) {
       const mode = forwarded.every(({ request }) => isReadOnlyMethod(request.method)) ? "shared" : "exclusive";
       await this.vnets.use(vnetId, mode, async (node) => {
-        const results = await forward(node.rpc, forwarded.map(({ request }) => request));
+        const results = await forward(
+          node.rpc,
+          forwarded.map(({ request }) => request),
+        );
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
-        const taken = forwarded.flatMap(({ request }, i) => (request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : []));
+        const taken = forwarded.flatMap(({ request }, i) =>
+          request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
+        );
         if (taken.length > 0) await this.noteSnapshots(node, vnetId, taken);
-        deposits.push(...(await this.recorder.recordRpcEffects(node, spec, forwarded.map(({ request }, i) => ({ request, answer: results[i] })))));
+        deposits.push(
+          ...(await this.recorder.recordRpcEffects(
+            node,
+            spec,
+            forwarded.map(({ request }, i) => ({ request, answer: results[i] })),
+          )),
+        );
       });
     }
     await this.relayer.relay(deposits);
@@ -159,7 +181,9 @@ export class BackendChainEngine implements ChainEngine {
       for (const key of ["to", "gas", "gasPrice", "value", "data"] as const) if (callArgs[key]) tx[key] = callArgs[key]!;
       if (!tx.gas) tx.gas = await estimateOrFail(node.rpc, tx);
       const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {
-        throw error instanceof JsonRpcError ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs") : error;
+        throw error instanceof JsonRpcError
+          ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs")
+          : error;
       });
       const result = await this.recorder.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
       deposits = result.deposits;
@@ -269,7 +293,10 @@ export class BackendChainEngine implements ChainEngine {
         ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock }),
       })
       .catch((error: Error) => {
-        throw new ChainRequestError(forkUrl ? 502 : 503, `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`);
+        throw new ChainRequestError(
+          forkUrl ? 502 : 503,
+          `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`,
+        );
       });
     if (fresh) {
       await this.prepareFreshChain(node, spec).catch(async (error: Error) => {
@@ -290,7 +317,11 @@ export class BackendChainEngine implements ChainEngine {
     const { setBalance, setCode } = this.backend.cheats;
     const calls: [string, unknown[]][] = spec.accounts.map((a) => [setBalance, [a.address, a.balance]]);
     if (spec.bridge) {
-      calls.push([setCode, [BRIDGE_ADDRESS, bridgeCode()]], [setBalance, [BRIDGE_ADDRESS, BRIDGE_LIQUIDITY]], [setBalance, [RELAYER_ADDRESS, RELAYER_FUNDS]]);
+      calls.push(
+        [setCode, [BRIDGE_ADDRESS, bridgeCode()]],
+        [setBalance, [BRIDGE_ADDRESS, BRIDGE_LIQUIDITY]],
+        [setBalance, [RELAYER_ADDRESS, RELAYER_FUNDS]],
+      );
     }
     if (calls.length === 0) return;
     const answers = await forward(
@@ -325,6 +356,8 @@ async function estimateOrFail(rpc: JsonRpcClient, tx: Record<string, string>): P
     return hex(estimate + estimate / 5n);
   } catch (error) {
     if (error instanceof JsonRpcError && /revert/i.test(error.message)) return FAILING_TRANSACTION_GAS;
-    throw error instanceof JsonRpcError ? new ChainRequestError(400, `the transaction cannot be sent: ${error.message}`, "/callArgs") : error;
+    throw error instanceof JsonRpcError
+      ? new ChainRequestError(400, `the transaction cannot be sent: ${error.message}`, "/callArgs")
+      : error;
   }
 }

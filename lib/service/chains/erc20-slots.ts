@@ -32,7 +32,8 @@ export async function balanceOf(rpc: JsonRpcClient, token: string, wallet: strin
   } catch (error) {
     throw notAToken(token, `balanceOf(address) reverted (${(error as Error).message})`);
   }
-  if (!/^0x[0-9a-fA-F]{64}$/.test(answer)) throw notAToken(token, `balanceOf(address) returned ${answer.length > 70 ? `${answer.slice(0, 70)}...` : answer}, not one uint256`);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(answer))
+    throw notAToken(token, `balanceOf(address) returned ${answer.length > 70 ? `${answer.slice(0, 70)}...` : answer}, not one uint256`);
   return BigInt(answer);
 }
 
@@ -52,7 +53,10 @@ export async function setErc20Balance(rpc: JsonRpcClient, token: string, wallet:
   await rpc.request("anvil_setStorageAt", [token, slot, word(amount)]);
   const after = await balanceOf(rpc, token, wallet);
   if (after !== amount) {
-    throw new JsonRpcError(INVALID_PARAMS, `cannot set the balance: token ${token} reports ${after} after writing ${amount} into its balance slot`);
+    throw new JsonRpcError(
+      INVALID_PARAMS,
+      `cannot set the balance: token ${token} reports ${after} after writing ${amount} into its balance slot`,
+    );
   }
 }
 

@@ -10,7 +10,12 @@ import { nestTrace } from "./trace";
 import { ChainRequestError, type NetworkSimulation } from "./types";
 
 /** Runs a project-level simulation on a replica of `networkId`; `from` is already defaulted and lower-case. */
-export async function simulateOnReplica(node: ChainNode, networkId: string, from: string, request: ProjectSimulationRequest): Promise<NetworkSimulation> {
+export async function simulateOnReplica(
+  node: ChainNode,
+  networkId: string,
+  from: string,
+  request: ProjectSimulationRequest,
+): Promise<NetworkSimulation> {
   const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
   const requested = request.block_number === null || request.block_number === undefined ? undefined : BigInt(request.block_number);
   // A replica without history (offline) runs a later block number on its head state.
@@ -39,7 +44,9 @@ export async function simulateOnReplica(node: ChainNode, networkId: string, from
     false,
     { accessList, priorState },
   );
-  const generated = request.generate_access_list ? await generatedAccessList(node.rpc, { ...callArgs, ...(accessList ? { accessList } : {}) }, hex(base)) : undefined;
+  const generated = request.generate_access_list
+    ? await generatedAccessList(node.rpc, { ...callArgs, ...(accessList ? { accessList } : {}) }, hex(base))
+    : undefined;
   const simulation = {
     network_id: networkId,
     block_number: Number(BigInt(result.blockNumber)),
@@ -53,7 +60,13 @@ export async function simulateOnReplica(node: ChainNode, networkId: string, from
     logs: result.logs,
     trace: result.trace,
   };
-  const contracts = [...new Set(result.trace.filter((entry) => entry.input.length > 2 && entry.to !== "" && !entry.type.startsWith("CREATE")).map((entry) => entry.to))];
+  const contracts = [
+    ...new Set(
+      result.trace
+        .filter((entry) => entry.input.length > 2 && entry.to !== "" && !entry.type.startsWith("CREATE"))
+        .map((entry) => entry.to),
+    ),
+  ];
   return {
     simulation,
     transaction: {
@@ -80,20 +93,32 @@ async function stateBeforeIndex(node: ChainNode, block: bigint, index: number): 
   const found = await node.rpc.request<{ transactions: string[] } | null>("eth_getBlockByNumber", [hex(block), false]);
   const hashes = found?.transactions ?? [];
   if (index > hashes.length) {
-    throw new ChainRequestError(400, `transaction_index ${index} is beyond block ${block}, which has ${hashes.length} transaction(s)`, "/transaction_index");
+    throw new ChainRequestError(
+      400,
+      `transaction_index ${index} is beyond block ${block}, which has ${hashes.length} transaction(s)`,
+      "/transaction_index",
+    );
   }
   const state: Record<string, AccountOverride> = {};
   for (const hash of hashes.slice(0, index)) {
-    applyDiff(state, await node.rpc.request<PrestateDiff>("debug_traceTransaction", [hash, { tracer: "prestateTracer", tracerConfig: { diffMode: true } }]));
+    applyDiff(
+      state,
+      await node.rpc.request<PrestateDiff>("debug_traceTransaction", [
+        hash,
+        { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
+      ]),
+    );
   }
   return state;
 }
 
 /** The access list `eth_createAccessList` generates for a call, in the API's spelling (`storage_keys`). */
 async function generatedAccessList(rpc: JsonRpcClient, call: Record<string, unknown>, block: string): Promise<AccessList> {
-  const answer = await rpc.request<{ accessList: { address: string; storageKeys: string[] }[] }>("eth_createAccessList", [call, block]).catch((error: unknown) => {
-    throw error instanceof JsonRpcError ? new ChainRequestError(402, `no access list could be generated: ${error.message}`) : error;
-  });
+  const answer = await rpc
+    .request<{ accessList: { address: string; storageKeys: string[] }[] }>("eth_createAccessList", [call, block])
+    .catch((error: unknown) => {
+      throw error instanceof JsonRpcError ? new ChainRequestError(402, `no access list could be generated: ${error.message}`) : error;
+    });
   return answer.accessList.map((entry) => ({ address: entry.address.toLowerCase(), storage_keys: entry.storageKeys }));
 }
 

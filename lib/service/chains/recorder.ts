@@ -22,7 +22,11 @@ export class TransactionRecorder {
   ) {}
 
   /** Records the transactions and cheatcodes that forwarded calls made; returns the bridge deposits seen. */
-  async recordRpcEffects(node: ChainNode, spec: VnetChainSpec, calls: readonly { request: JsonRpcRequest; answer: JsonRpcResponse }[]): Promise<BridgeRelay[]> {
+  async recordRpcEffects(
+    node: ChainNode,
+    spec: VnetChainSpec,
+    calls: readonly { request: JsonRpcRequest; answer: JsonRpcResponse }[],
+  ): Promise<BridgeRelay[]> {
     const deposits: BridgeRelay[] = [];
     let head: string | null = null;
     let mined = false;

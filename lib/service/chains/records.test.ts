@@ -22,11 +22,34 @@ const TOKEN = `0x${"bb".repeat(20)}`;
 const HASH = `0x${"cd".repeat(32)}`;
 
 test("a mined ERC-20 transfer: write/blockchain, its function name, fees and block fields, valid against the schema", () => {
-  const input = encodeFunctionData({ abi: parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]), functionName: "transfer", args: [FROM as Hex, 5n] });
+  const input = encodeFunctionData({
+    abi: parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]),
+    functionName: "transfer",
+    args: [FROM as Hex, 5n],
+  });
   const record = minedTransaction(
     spec,
-    { transactionHash: HASH.toUpperCase().replace("0X", "0x"), blockNumber: "0x10", from: FROM, to: TOKEN, gasUsed: "0x5208", status: "0x0", contractAddress: null, logs: [] },
-    { value: "0x0", input, nonce: "0x3", gas: "0x7530", maxFeePerGas: "0x2", maxPriorityFeePerGas: "0x1", type: "0x2", blockHash: `0x${"ef".repeat(32)}`, transactionIndex: "0x0" },
+    {
+      transactionHash: HASH.toUpperCase().replace("0X", "0x"),
+      blockNumber: "0x10",
+      from: FROM,
+      to: TOKEN,
+      gasUsed: "0x5208",
+      status: "0x0",
+      contractAddress: null,
+      logs: [],
+    },
+    {
+      value: "0x0",
+      input,
+      nonce: "0x3",
+      gas: "0x7530",
+      maxFeePerGas: "0x2",
+      maxPriorityFeePerGas: "0x1",
+      type: "0x2",
+      blockHash: `0x${"ef".repeat(32)}`,
+      transactionIndex: "0x0",
+    },
     "rpc",
     "eth_sendRawTransaction",
   );
@@ -53,7 +76,14 @@ test("a mined ERC-20 transfer: write/blockchain, its function name, fees and blo
 test("a cheatcode: write/cheatcode, the method as rpc_method, a synthetic unique tx_hash, valid against the schema", () => {
   const a = cheatcodeTransaction(spec, "tenderly_setBalance", [[FROM], "0x1"], "0x5");
   const b = cheatcodeTransaction(spec, "tenderly_setBalance", [[FROM], "0x1"], "0x5");
-  expect(a).toMatchObject({ kind: "cheatcode", category: "write", rpc_method: "tenderly_setBalance", to: FROM, status: "success", block_hash: null });
+  expect(a).toMatchObject({
+    kind: "cheatcode",
+    category: "write",
+    rpc_method: "tenderly_setBalance",
+    to: FROM,
+    status: "success",
+    block_hash: null,
+  });
   expect(a.tx_hash).not.toBe(b.tx_hash);
   expect(Value.Check(Transaction, a)).toBe(true);
 });

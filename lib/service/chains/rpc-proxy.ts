@@ -57,7 +57,7 @@ export function passesThrough(request: JsonRpcRequest, access: RpcAccess): boole
  */
 export async function forward(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
   const answers: JsonRpcResponse[] = [];
-  for (let i = 0; i < requests.length; ) {
+  for (let i = 0; i < requests.length;) {
     if (isAdminMethod(requests[i].method)) {
       answers.push(await runAdmin(rpc, requests[i]));
       i += 1;
@@ -78,7 +78,12 @@ async function runAdmin(rpc: JsonRpcClient, request: JsonRpcRequest): Promise<Js
   try {
     return { jsonrpc: "2.0", id, result: await ADMIN_METHODS[request.method](rpc, params) };
   } catch (error) {
-    if (error instanceof JsonRpcError) return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
+    if (error instanceof JsonRpcError)
+      return {
+        jsonrpc: "2.0",
+        id,
+        error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) },
+      };
     return rpcError(id, -32603, `the chain did not answer: ${(error as Error).message}`);
   }
 }

@@ -44,8 +44,18 @@ export interface SimulationExtras {
 }
 
 /** Simulates on a chain; with `stateChanges`, also reports what the transaction would write. */
-export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: true, extras?: SimulationExtras): Promise<InstanceSimulationResult>;
-export async function simulate(rpc: JsonRpcClient, request: VnetSimulationRequest, withStateChanges: false, extras?: SimulationExtras): Promise<VnetSimulationResult>;
+export async function simulate(
+  rpc: JsonRpcClient,
+  request: VnetSimulationRequest,
+  withStateChanges: true,
+  extras?: SimulationExtras,
+): Promise<InstanceSimulationResult>;
+export async function simulate(
+  rpc: JsonRpcClient,
+  request: VnetSimulationRequest,
+  withStateChanges: false,
+  extras?: SimulationExtras,
+): Promise<VnetSimulationResult>;
 export async function simulate(
   rpc: JsonRpcClient,
   request: VnetSimulationRequest,
@@ -144,7 +154,11 @@ function normalizeQuantity(quantity: string): string {
 function simulationError(error: unknown, blockNumberGiven: boolean): Error {
   if (!(error instanceof JsonRpcError)) return error as Error;
   if (/BlockOutOfRange|block not found|unknown block/i.test(error.message)) {
-    return new ChainRequestError(400, `blockNumber is not available on this chain: ${error.message}`, blockNumberGiven ? "/blockNumber" : undefined);
+    return new ChainRequestError(
+      400,
+      `blockNumber is not available on this chain: ${error.message}`,
+      blockNumberGiven ? "/blockNumber" : undefined,
+    );
   }
   // The request was valid; the transaction cannot run (insufficient funds, a bad nonce, ...): spec 402.
   return new ChainRequestError(402, `the transaction cannot be simulated: ${error.message}`);

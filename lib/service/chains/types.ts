@@ -99,7 +99,13 @@ export interface ChainEngine {
    * one the chain answers alone and nothing records (rpc-proxy.ts `passesThrough`), `raw` goes to the chain and its
    * answer comes back as bytes, ids and all; otherwise as `rpc`.
    */
-  rpcBytes?(vnetId: string, requests: readonly JsonRpcRequest[], batch: boolean, raw: Buffer | string, access: RpcAccess): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
+  rpcBytes?(
+    vnetId: string,
+    requests: readonly JsonRpcRequest[],
+    batch: boolean,
+    raw: Buffer | string,
+    access: RpcAccess,
+  ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
   /** Sends and mines a transaction; returns its record (also given to `ChainHost.recordTransaction`). */
   sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction>;
   /** Simulates on a Virtual Environment without keeping any state. */

@@ -107,10 +107,12 @@ export class Accounts {
 
   /** Replaces every key of a user with one key (`CHAINFORM_ACCESS_KEY`). */
   setOnlyKey(userId: string, key: string, readOnly: boolean): void {
-    this.db.transaction(() => {
-      this.statements.replaceKeys.run(userId);
-      this.statements.insertKey.run(key, userId, readOnly ? 1 : 0);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.statements.replaceKeys.run(userId);
+        this.statements.insertKey.run(key, userId, readOnly ? 1 : 0);
+      })
+      .immediate();
     this.keyCache.clear();
   }
 }

@@ -27,13 +27,20 @@ test("a held lock refuses a second taker, naming the holder; releasing it frees 
 });
 
 // The start time of a process is read on Linux only: elsewhere a recycled pid keeps the dir locked.
-const recycled = process.platform === "linux" ? [["a lock naming a live pid with another start time (the pid was recycled)", () => JSON.stringify({ pid: process.pid, started: "1" })]] : [];
+const recycled =
+  process.platform === "linux"
+    ? [
+        [
+          "a lock naming a live pid with another start time (the pid was recycled)",
+          () => JSON.stringify({ pid: process.pid, started: "1" }),
+        ],
+      ]
+    : [];
 
-test.each([
-  ["a dead process's lock", () => JSON.stringify({ pid: deadPid() })],
-  ["an unreadable lock", () => "garbage"],
-  ...recycled,
-] as [string, () => string][])("%s is taken over", (_name, content) => {
+test.each([["a dead process's lock", () => JSON.stringify({ pid: deadPid() })], ["an unreadable lock", () => "garbage"], ...recycled] as [
+  string,
+  () => string,
+][])("%s is taken over", (_name, content) => {
   writeFileSync(join(dir, LOCK_FILE), content());
   const lock = lockDataDir(dir);
   expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")).pid).toBe(process.pid);

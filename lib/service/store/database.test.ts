@@ -46,9 +46,13 @@ test("the chain engine's and the web UI's tables are migrations, and a database 
 
 test("a committed multi-row write survives kill -9", async () => {
   const rows = 50;
-  const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "..", "..", "..", "test", "store-sigkill-child.ts"), dataDir, String(rows)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(__dirname, "..", "..", "..", "test", "store-sigkill-child.ts"), dataDir, String(rows)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const [report] = await Promise.all([
     new Promise<{ committed: number; driver: string }>((resolve) => lines.once("line", (line) => resolve(JSON.parse(line)))),

@@ -233,7 +233,10 @@ function checkIntegrity(db: SqlDatabase, path: string): void {
   }
   if (problems.length !== 1 || problems[0] !== "ok") {
     const shown = problems.slice(0, 3).join("; ");
-    throw new DatabaseRefusedError(path, `is damaged (integrity check: ${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""})`);
+    throw new DatabaseRefusedError(
+      path,
+      `is damaged (integrity check: ${shown}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""})`,
+    );
   }
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version > MIGRATIONS.length) {

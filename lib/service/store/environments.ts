@@ -109,38 +109,40 @@ export class Environments {
 
   /** Creates an environment and its vnets atomically, unless the slug is taken in the project. */
   create(input: NewEnvironment): CreateEnvironmentResult {
-    return this.db.transaction((): CreateEnvironmentResult => {
-      const taken = this.statements.bySlug.get(input.projectId, input.slug) as { id: string } | undefined;
-      if (taken) return { slugTakenBy: taken.id };
-      const id = randomUUID();
-      this.statements.insert.run({
-        id,
-        project_id: input.projectId,
-        slug: input.slug,
-        display_name: input.displayName,
-        created_at: new Date().toISOString(),
-        instance_id: randomUUID(),
-        network_configs: JSON.stringify(input.networkConfigs),
-        bridge_config: JSON.stringify(input.bridgeConfig),
-      });
-      input.vnets.forEach((vnet, position) =>
-        this.statements.insertVnet.run({
-          id: randomUUID(),
-          environment_id: id,
-          position,
-          network_entry_id: randomUUID(),
-          network_id: vnet.networkId,
-          network_name: vnet.networkName,
-          chain_id: vnet.chainId,
-          display_name: vnet.displayName,
-          slug: vnet.slug,
-          block_number: vnet.blockNumber,
-          accounts: JSON.stringify(vnet.accounts),
-          admin_secret: randomBytes(32).toString("base64url"),
-        }),
-      );
-      return { created: this.get(input.projectId, id)! };
-    }).immediate();
+    return this.db
+      .transaction((): CreateEnvironmentResult => {
+        const taken = this.statements.bySlug.get(input.projectId, input.slug) as { id: string } | undefined;
+        if (taken) return { slugTakenBy: taken.id };
+        const id = randomUUID();
+        this.statements.insert.run({
+          id,
+          project_id: input.projectId,
+          slug: input.slug,
+          display_name: input.displayName,
+          created_at: new Date().toISOString(),
+          instance_id: randomUUID(),
+          network_configs: JSON.stringify(input.networkConfigs),
+          bridge_config: JSON.stringify(input.bridgeConfig),
+        });
+        input.vnets.forEach((vnet, position) =>
+          this.statements.insertVnet.run({
+            id: randomUUID(),
+            environment_id: id,
+            position,
+            network_entry_id: randomUUID(),
+            network_id: vnet.networkId,
+            network_name: vnet.networkName,
+            chain_id: vnet.chainId,
+            display_name: vnet.displayName,
+            slug: vnet.slug,
+            block_number: vnet.blockNumber,
+            accounts: JSON.stringify(vnet.accounts),
+            admin_secret: randomBytes(32).toString("base64url"),
+          }),
+        );
+        return { created: this.get(input.projectId, id)! };
+      })
+      .immediate();
   }
 
   /** One environment of a project. */
@@ -172,16 +174,18 @@ export class Environments {
    * and the vnets that went with the deleted ones (their chains are to be destroyed).
    */
   delete(projectId: string, ids: readonly string[]): { missing: string[]; deletedVnetIds: string[] } {
-    return this.db.transaction(() => {
-      const missing: string[] = [];
-      const deletedVnetIds: string[] = [];
-      for (const id of new Set(ids)) {
-        const vnets = this.statements.vnetsOf.all(id) as VnetRow[];
-        if (this.statements.delete.run(projectId, id).changes === 0) missing.push(id);
-        else deletedVnetIds.push(...vnets.map((v) => v.id));
-      }
-      return { missing, deletedVnetIds };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const missing: string[] = [];
+        const deletedVnetIds: string[] = [];
+        for (const id of new Set(ids)) {
+          const vnets = this.statements.vnetsOf.all(id) as VnetRow[];
+          if (this.statements.delete.run(projectId, id).changes === 0) missing.push(id);
+          else deletedVnetIds.push(...vnets.map((v) => v.id));
+        }
+        return { missing, deletedVnetIds };
+      })
+      .immediate();
   }
 
   private toRecord(row: EnvironmentRow): EnvironmentRecord {

@@ -2,15 +2,22 @@
 import { betterSqlite3Unavailable } from "./sqlite";
 
 test("a missing better-sqlite3 gets the one command that adds it", () => {
-  const missing = Object.assign(new Error("Cannot find module 'better-sqlite3'\nRequire stack:\n- /app/node_modules/chainform/dist/service/store/sqlite.js"), {
-    code: "MODULE_NOT_FOUND",
-  });
+  const missing = Object.assign(
+    new Error("Cannot find module 'better-sqlite3'\nRequire stack:\n- /app/node_modules/chainform/dist/service/store/sqlite.js"),
+    {
+      code: "MODULE_NOT_FOUND",
+    },
+  );
   expect(betterSqlite3Unavailable(missing, "v20.20.2")).toBe(
     "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` in your project (the local service's SQLite on Node.js 20), or use Node.js 22.13+ or 24.",
   );
 });
 
 test("a better-sqlite3 that is there but does not load (built for another Node.js) gets the rebuild command", () => {
-  const mismatch = new Error("The module was compiled against a different Node.js version using NODE_MODULE_VERSION 127.\nThis version requires 115.");
-  expect(betterSqlite3Unavailable(mismatch, "v20.20.2")).toMatch(/could not be loaded: The module was compiled against .*127\. Run `npm rebuild better-sqlite3`/);
+  const mismatch = new Error(
+    "The module was compiled against a different Node.js version using NODE_MODULE_VERSION 127.\nThis version requires 115.",
+  );
+  expect(betterSqlite3Unavailable(mismatch, "v20.20.2")).toMatch(
+    /could not be loaded: The module was compiled against .*127\. Run `npm rebuild better-sqlite3`/,
+  );
 });

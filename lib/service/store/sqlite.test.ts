@@ -7,7 +7,10 @@ import { SqlDatabase, chosenDriver, hasNodeSqlite as nodeSqliteHere, type Sqlite
 
 const major = Number(process.versions.node.split(".")[0]);
 const hasNodeSqlite = nodeSqliteHere();
-const drivers: SqliteDriver[] = [...(hasNodeSqlite ? (["node:sqlite"] as const) : []), ...(major < 24 ? (["better-sqlite3"] as const) : [])];
+const drivers: SqliteDriver[] = [
+  ...(hasNodeSqlite ? (["node:sqlite"] as const) : []),
+  ...(major < 24 ? (["better-sqlite3"] as const) : []),
+];
 
 test("the default driver is node:sqlite where Node.js has it (22.13+, 24), else better-sqlite3", () => {
   expect(hasNodeSqlite).toBe(major >= 24 || (major === 22 && Number(process.versions.node.split(".")[1]) >= 13));
@@ -54,7 +57,12 @@ describe.each(drivers)("on %s", (driver) => {
     const insert = (name: string) => db.prepare("INSERT INTO t (name) VALUES (?)").run(name);
     db.transaction(() => {
       insert("outer");
-      expect(() => db.transaction(() => { insert("inner"); insert("outer"); })()).toThrow(/UNIQUE/);
+      expect(() =>
+        db.transaction(() => {
+          insert("inner");
+          insert("outer");
+        })(),
+      ).toThrow(/UNIQUE/);
       expect(db.inTransaction).toBe(true);
       db.transaction(() => insert("kept"))();
     }).immediate();

@@ -141,7 +141,10 @@ export class SqlDatabase {
    * inside another transaction it runs in a savepoint. `fn` must be synchronous.
    */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): SqlTransaction<A, R> {
-    const run = (mode: Mode) => (...args: A) => this.runTransaction(mode, fn, args);
+    const run =
+      (mode: Mode) =>
+      (...args: A) =>
+        this.runTransaction(mode, fn, args);
     return Object.assign(run("deferred"), { deferred: run("deferred"), immediate: run("immediate"), exclusive: run("exclusive") });
   }
 
@@ -320,7 +323,11 @@ function exactReads(statement: NodeSqliteStatement, readOnly: boolean): SqlState
   return {
     run: (...params) => statement.run(...params),
     get: (...params) => retried(() => statement.get(...params), numbersWhereSafe),
-    all: (...params) => retried(() => statement.all(...params), (rows) => rows.map(numbersWhereSafe)),
+    all: (...params) =>
+      retried(
+        () => statement.all(...params),
+        (rows) => rows.map(numbersWhereSafe),
+      ),
   };
 }
 
@@ -344,13 +351,16 @@ function numbersWhereSafe(row: unknown): unknown {
  * // "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` (...), or use Node.js 22.13+ or 24."
  */
 export function betterSqlite3Unavailable(error: unknown, nodeVersion: string = process.version): string {
-  const missing = (error as { code?: unknown } | null)?.code === "MODULE_NOT_FOUND" && /better-sqlite3/.test(String((error as Error).message));
+  const missing =
+    (error as { code?: unknown } | null)?.code === "MODULE_NOT_FOUND" && /better-sqlite3/.test(String((error as Error).message));
   if (missing) {
     return `Node.js ${nodeVersion} has no node:sqlite: run \`npm install better-sqlite3\` in your project (the local service's SQLite on Node.js 20), or use Node.js 22.13+ or 24.`;
   }
   return (
     `Node.js ${nodeVersion} has no node:sqlite, and better-sqlite3 (chainform's SQLite on Node.js 20) could not be ` +
-    `loaded: ${String((error as Error)?.message ?? error).split("\n")[0].replace(/\.$/, "")}. Run \`npm rebuild better-sqlite3\`, or use Node.js 22.13+ or 24.`
+    `loaded: ${String((error as Error)?.message ?? error)
+      .split("\n")[0]
+      .replace(/\.$/, "")}. Run \`npm rebuild better-sqlite3\`, or use Node.js 22.13+ or 24.`
   );
 }
 

@@ -16,7 +16,9 @@ const schema = defineSchema({
     size: attr.number({ description: "Size.", optional: true, default: 2 }),
     id: attr.string({ description: "Id.", computed: true, planModifiers: [useStateForUnknown()] }),
   },
-  blocks: { part: block.list({ description: "Part.", maxItems: 2, attributes: { n: attr.number({ description: "N.", required: true }) } }) },
+  blocks: {
+    part: block.list({ description: "Part.", maxItems: 2, attributes: { n: attr.number({ description: "N.", required: true }) } }),
+  },
 });
 const type = blockType(schema);
 type Store = Map<string, { text: string; size: number; part: { n: number }[] }>;
@@ -73,7 +75,10 @@ beforeEach(async () => {
   server = createProviderServer(async () =>
     defineProvider({ typeName: "test", schema: providerSchema, configure: () => store, resources: [note, noUpdate] }),
   );
-  await server.configureProvider!({ terraform_version: "1.11.4", config: encodeDynamicValue({ prefix: null }, blockType(providerSchema)), client_capabilities: null }, { signal });
+  await server.configureProvider!(
+    { terraform_version: "1.11.4", config: encodeDynamicValue({ prefix: null }, blockType(providerSchema)), client_capabilities: null },
+    { signal },
+  );
 });
 
 test("GetProviderSchema describes attributes, defaults as computed, blocks and versions", async () => {
@@ -89,7 +94,10 @@ test("GetProviderSchema describes attributes, defaults as computed, blocks and v
 
 test("ApplyResourceChange dispatches create, update and delete by which state is null", async () => {
   const base = { type_name: "test_note", config: dv(state({ id: null })), planned_private: Buffer.alloc(0), provider_meta: null };
-  const created = await server.applyResourceChange!({ ...base, prior_state: dv(null), planned_state: dv(state({ id: Unknown })) }, { signal });
+  const created = await server.applyResourceChange!(
+    { ...base, prior_state: dv(null), planned_state: dv(state({ id: Unknown })) },
+    { signal },
+  );
   expect(decodeDynamicValue(created.new_state, type)).toEqual(state());
   await server.applyResourceChange!({ ...base, prior_state: dv(state()), planned_state: dv(state({ text: "new" })) }, { signal });
   const deleted = await server.applyResourceChange!({ ...base, prior_state: dv(state()), planned_state: dv(null) }, { signal });
@@ -100,23 +108,48 @@ test("ApplyResourceChange dispatches create, update and delete by which state is
 
 test("an unknown left after apply is reported as a provider bug, naming the attribute", async () => {
   const response = await server.applyResourceChange!(
-    { type_name: "test_frozen", prior_state: dv(null), planned_state: dv(state({ id: Unknown })), config: dv(state({ id: null })), planned_private: Buffer.alloc(0), provider_meta: null },
+    {
+      type_name: "test_frozen",
+      prior_state: dv(null),
+      planned_state: dv(state({ id: Unknown })),
+      config: dv(state({ id: null })),
+      planned_private: Buffer.alloc(0),
+      provider_meta: null,
+    },
     { signal },
   );
-  expect(response.diagnostics![0]).toMatchObject({ severity: "ERROR", summary: "test_frozen: invalid state for id", attribute: { steps: [{ attribute_name: "id" }] } });
+  expect(response.diagnostics![0]).toMatchObject({
+    severity: "ERROR",
+    summary: "test_frozen: invalid state for id",
+    attribute: { steps: [{ attribute_name: "id" }] },
+  });
 });
 
 test("ReadResource returns null state when the object is gone, so Terraform drops it", async () => {
-  const gone = await server.readResource!({ type_name: "test_note", current_state: dv(state()), private: Buffer.alloc(0), provider_meta: null, client_capabilities: null }, { signal });
+  const gone = await server.readResource!(
+    { type_name: "test_note", current_state: dv(state()), private: Buffer.alloc(0), provider_meta: null, client_capabilities: null },
+    { signal },
+  );
   expect(decodeDynamicValue(gone.new_state, type)).toBeNull();
   store.set("n1", { text: "remote", size: 3, part: [{ n: 1 }] });
-  const found = await server.readResource!({ type_name: "test_note", current_state: dv(state()), private: Buffer.alloc(0), provider_meta: null, client_capabilities: null }, { signal });
+  const found = await server.readResource!(
+    { type_name: "test_note", current_state: dv(state()), private: Buffer.alloc(0), provider_meta: null, client_capabilities: null },
+    { signal },
+  );
   expect(decodeDynamicValue(found.new_state, type)).toEqual({ text: "remote", size: 3, id: "n1", part: [{ n: 1 }] });
 });
 
 test("PlanResourceChange of a resource without update marks changed attributes as forcing replacement", async () => {
   const response = await server.planResourceChange!(
-    { type_name: "test_frozen", prior_state: dv(state()), proposed_new_state: dv(state({ text: "changed" })), config: dv(state({ text: "changed", id: null, size: null })), prior_private: Buffer.alloc(0), provider_meta: null, client_capabilities: null },
+    {
+      type_name: "test_frozen",
+      prior_state: dv(state()),
+      proposed_new_state: dv(state({ text: "changed" })),
+      config: dv(state({ text: "changed", id: null, size: null })),
+      prior_private: Buffer.alloc(0),
+      provider_meta: null,
+      client_capabilities: null,
+    },
     { signal },
   );
   expect(response.requires_replace).toEqual([{ steps: [{ attribute_name: "text" }] }]);
@@ -132,7 +165,11 @@ test("ImportResourceState fills the other attributes with null and empty blocks"
 
 test("UpgradeResourceState re-encodes same-version JSON (dropping removed attributes) and upgrades older versions", async () => {
   const same = await server.upgradeResourceState!(
-    { type_name: "test_note", version: 1, raw_state: { json: Buffer.from('{"text":"a","size":2,"id":"n1","part":[],"removed":true}'), flatmap: {} } },
+    {
+      type_name: "test_note",
+      version: 1,
+      raw_state: { json: Buffer.from('{"text":"a","size":2,"id":"n1","part":[],"removed":true}'), flatmap: {} },
+    },
     { signal },
   );
   expect(decodeDynamicValue(same.upgraded_state, type)).toEqual({ text: "a", size: 2, id: "n1", part: [] });
@@ -141,18 +178,24 @@ test("UpgradeResourceState re-encodes same-version JSON (dropping removed attrib
     { signal },
   );
   expect(decodeDynamicValue(old.upgraded_state, type)).toEqual({ text: "b", size: null, id: "n2", part: [] });
-  const newer = await server.upgradeResourceState!({ type_name: "test_note", version: 7, raw_state: { json: Buffer.from("{}"), flatmap: {} } }, { signal });
+  const newer = await server.upgradeResourceState!(
+    { type_name: "test_note", version: 7, raw_state: { json: Buffer.from("{}"), flatmap: {} } },
+    { signal },
+  );
   expect(newer.diagnostics![0]!.summary).toBe("State written by a newer provider");
 });
 
 test("unknown resource types are errors", async () => {
-  await expect(server.validateResourceConfig!({ type_name: "test_nope", config: null, client_capabilities: null }, { signal })).rejects.toThrow(
-    'this provider has no resource type "test_nope"',
-  );
+  await expect(
+    server.validateResourceConfig!({ type_name: "test_nope", config: null, client_capabilities: null }, { signal }),
+  ).rejects.toThrow('this provider has no resource type "test_nope"');
 });
 
 test("ValidateResourceConfig runs the schema validators and skips unknowns", async () => {
-  const response = await server.validateResourceConfig!({ type_name: "test_note", config: dv(state({ id: null, text: Unknown })), client_capabilities: null }, { signal });
+  const response = await server.validateResourceConfig!(
+    { type_name: "test_note", config: dv(state({ id: null, text: Unknown })), client_capabilities: null },
+    { signal },
+  );
   expect(response.diagnostics).toEqual([]);
   expect(isUnknown(decodeDynamicValue(dv(Unknown), type))).toBe(true);
 });
@@ -175,11 +218,24 @@ test("keepInPlace withdraws replacements under a path, and importState's private
     },
   });
   const providerSchema = defineSchema({ description: "p", attributes: {} });
-  const local = createProviderServer(async () => defineProvider({ typeName: "test", schema: providerSchema, configure: () => store, resources: [kept] }));
-  await local.configureProvider!({ terraform_version: "1.11.4", config: encodeDynamicValue({}, blockType(providerSchema)), client_capabilities: null }, { signal });
+  const local = createProviderServer(async () =>
+    defineProvider({ typeName: "test", schema: providerSchema, configure: () => store, resources: [kept] }),
+  );
+  await local.configureProvider!(
+    { terraform_version: "1.11.4", config: encodeDynamicValue({}, blockType(providerSchema)), client_capabilities: null },
+    { signal },
+  );
   // WHEN it plans a change
   const plan = await local.planResourceChange!(
-    { type_name: "test_kept", prior_state: dv(state()), proposed_new_state: dv(state({ text: "x", part: [{ n: 1 }] })), config: dv(state({ text: "x", id: null, part: [{ n: 1 }] })), prior_private: Buffer.alloc(0), provider_meta: null, client_capabilities: null },
+    {
+      type_name: "test_kept",
+      prior_state: dv(state()),
+      proposed_new_state: dv(state({ text: "x", part: [{ n: 1 }] })),
+      config: dv(state({ text: "x", id: null, part: [{ n: 1 }] })),
+      prior_private: Buffer.alloc(0),
+      provider_meta: null,
+      client_capabilities: null,
+    },
     { signal },
   );
   // THEN only text forces replacement

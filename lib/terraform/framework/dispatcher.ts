@@ -131,7 +131,10 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       const diagnostics = new Diagnostics();
       const json = request.raw_state?.json;
       if (!json || json.length === 0) {
-        diagnostics.error("Unsupported state format", `The stored state of ${request.type_name} is not JSON (legacy flatmap state is not supported).`);
+        diagnostics.error(
+          "Unsupported state format",
+          `The stored state of ${request.type_name} is not JSON (legacy flatmap state is not supported).`,
+        );
         return done(diagnostics);
       }
       const version = definition.schema.version as number;
@@ -145,7 +148,10 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       }
       if (request.version < version) {
         if (!definition.upgradeState) {
-          diagnostics.error("Cannot upgrade state", `${request.type_name} has no upgrade from schema version ${request.version} to ${version}.`);
+          diagnostics.error(
+            "Cannot upgrade state",
+            `${request.type_name} has no upgrade from schema version ${request.version} to ${version}.`,
+          );
           return done(diagnostics);
         }
         text = JSON.stringify(await definition.upgradeState({ version: request.version, state: JSON.parse(text) }));
@@ -175,7 +181,8 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       const proposed = decodeDynamicValue(request.proposed_new_state, type);
       const config = decodeDynamicValue(request.config, type);
       const { planned, requiresReplace } = planResourceChange(definition.schema, { prior, proposed, config });
-      if (planned !== null && prior !== null && !definition.update) requiresReplace.push(...changedAttributes(definition, planned, prior, requiresReplace));
+      if (planned !== null && prior !== null && !definition.update)
+        requiresReplace.push(...changedAttributes(definition, planned, prior, requiresReplace));
       let plannedPrivate = request.prior_private;
       if (planned !== null && definition.modifyPlan) {
         await definition.modifyPlan({
@@ -184,7 +191,8 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
           config: config as never,
           requiresReplace: (path: ValuePath) => requiresReplace.push(path),
           keepInPlace: (prefix: ValuePath) => {
-            const under = (path: ValuePath) => prefix.length <= path.length && prefix.every((step, i) => JSON.stringify(step) === JSON.stringify(path[i]));
+            const under = (path: ValuePath) =>
+              prefix.length <= path.length && prefix.every((step, i) => JSON.stringify(step) === JSON.stringify(path[i]));
             for (let i = requiresReplace.length - 1; i >= 0; i--) if (under(requiresReplace[i]!)) requiresReplace.splice(i, 1);
           },
           private: decodePrivate(request.prior_private),
@@ -245,7 +253,13 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       const state = result === undefined ? null : toState(definition, result, diagnostics, true);
       if (state === null) return done(diagnostics);
       return {
-        imported_resources: [{ type_name: request.type_name, state: encodeDynamicValue(state, type), ...(importedPrivate ? { private: importedPrivate } : {}) }],
+        imported_resources: [
+          {
+            type_name: request.type_name,
+            state: encodeDynamicValue(state, type),
+            ...(importedPrivate ? { private: importedPrivate } : {}),
+          },
+        ],
         ...done(diagnostics),
       };
     },
@@ -256,7 +270,8 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       const config = decodeDynamicValue(request.config, type);
       const result = await definition.read({ config: config as never, ...context(diagnostics, rpc) });
       const state = result === undefined ? null : toState(definition, result, diagnostics, true);
-      if (state === null) return done(diagnostics.hasErrors ? diagnostics : diagnostics.error(`${request.type_name}: read returned nothing`, bugDetail));
+      if (state === null)
+        return done(diagnostics.hasErrors ? diagnostics : diagnostics.error(`${request.type_name}: read returned nothing`, bugDetail));
       return { state: encodeDynamicValue(state, type), ...done(diagnostics) };
     },
 
@@ -302,7 +317,8 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
         ...context(diagnostics, rpc),
       });
       const result = opened === undefined ? null : toState(definition, opened.result, diagnostics, true);
-      if (result === null) return done(diagnostics.hasErrors ? diagnostics : diagnostics.error(`${request.type_name}: open returned nothing`, bugDetail));
+      if (result === null)
+        return done(diagnostics.hasErrors ? diagnostics : diagnostics.error(`${request.type_name}: open returned nothing`, bugDetail));
       return {
         result: encodeDynamicValue(result, type),
         ...(opened?.private ? { private: Buffer.from(JSON.stringify(opened.private)) } : {}),
@@ -317,7 +333,11 @@ export function createProviderServer(source: ProviderSource): ProviderServer {
       if (!definition.renew) return { private: request.private, ...done(diagnostics) };
       const renewed = await definition.renew({ private: decodePrivate(request.private), ...context(diagnostics, rpc) });
       return {
-        ...(renewed?.private ? { private: Buffer.from(JSON.stringify(renewed.private)) } : request.private ? { private: request.private } : {}),
+        ...(renewed?.private
+          ? { private: Buffer.from(JSON.stringify(renewed.private)) }
+          : request.private
+            ? { private: request.private }
+            : {}),
         ...(renewed?.renewAt ? { renew_at: timestamp(renewed.renewAt) } : {}),
         ...done(diagnostics),
       };
@@ -366,7 +386,10 @@ function index(provider: Provider<any, any>): Loaded {
   };
 }
 
-async function validate(definition: Resource<any, any> | DataSource<any, any> | EphemeralResource<any, any>, config: CtyValue): Promise<Diagnostics> {
+async function validate(
+  definition: Resource<any, any> | DataSource<any, any> | EphemeralResource<any, any>,
+  config: CtyValue,
+): Promise<Diagnostics> {
   const diagnostics = new Diagnostics();
   diagnostics.add(...validateConfig(definition.schema, config));
   await definition.validate?.({ config: config as never, diagnostics });
@@ -396,7 +419,11 @@ function toState(
     return state;
   } catch (error) {
     if (!(error instanceof CtyPathError)) throw error;
-    diagnostics.error(`${definition.typeName}: invalid state for ${formatPath(error.path)}`, `${error.message}\n\n${bugDetail}`, error.path);
+    diagnostics.error(
+      `${definition.typeName}: invalid state for ${formatPath(error.path)}`,
+      `${error.message}\n\n${bugDetail}`,
+      error.path,
+    );
     return null;
   }
 }
@@ -417,9 +444,11 @@ function changedAttributes(definition: Resource<any, any>, planned: CtyValue, pr
   const plannedObj = planned as Obj;
   const priorObj = prior as Obj;
   const names = [...Object.keys(definition.schema.attributes), ...Object.keys(definition.schema.blocks ?? {})];
-  return names
-    // Unknown values are computed ones the change itself makes unknown: they follow the replacement, not cause it.
-    .filter((name) => !isUnknown(plannedObj[name]) && !valuesEqual(plannedObj[name], priorObj[name]))
-    .filter((name) => !already.some((path) => path.length > 0 && "attribute" in path[0]! && path[0].attribute === name))
-    .map((name) => [{ attribute: name }]);
+  return (
+    names
+      // Unknown values are computed ones the change itself makes unknown: they follow the replacement, not cause it.
+      .filter((name) => !isUnknown(plannedObj[name]) && !valuesEqual(plannedObj[name], priorObj[name]))
+      .filter((name) => !already.some((path) => path.length > 0 && "attribute" in path[0]! && path[0].attribute === name))
+      .map((name) => [{ attribute: name }])
+  );
 }

@@ -32,7 +32,11 @@ const lease = defineEphemeralResource<typeof leaseSchema, { prefix: string }>({
     seenCapabilities = clientCapabilities;
     if (config.name === "missing") return void diagnostics.error("No such lease", "Gone.", at("name"));
     events.push(`open ${config.name}`);
-    return { result: { name: config.name, secret: `${providerData.prefix}-${config.name}` }, private: { lease: config.name }, renewAt: new Date(1_700_000_000_250) };
+    return {
+      result: { name: config.name, secret: `${providerData.prefix}-${config.name}` },
+      private: { lease: config.name },
+      renewAt: new Date(1_700_000_000_250),
+    };
   },
   async renew({ private: data }) {
     events.push(`renew ${String(data?.["lease"])}`);
@@ -61,14 +65,24 @@ const half = defineFunction({
 
 const providerSchema = defineSchema({ description: "p", attributes: {} });
 const server = createProviderServer(() =>
-  defineProvider({ typeName: "test", schema: providerSchema, configure: () => ({ prefix: "p" }), resources: [], ephemeralResources: [lease], functions: [half] }),
+  defineProvider({
+    typeName: "test",
+    schema: providerSchema,
+    configure: () => ({ prefix: "p" }),
+    resources: [],
+    ephemeralResources: [lease],
+    functions: [half],
+  }),
 );
 const str = (text: string) => encodeDynamicValue(text, cty.string);
 const num = (n: number) => encodeDynamicValue(n, cty.number);
 
 describe("ephemeral resources", () => {
   beforeAll(async () => {
-    await server.configureProvider!({ terraform_version: "1.11.4", config: encodeDynamicValue({}, blockType(providerSchema)), client_capabilities: null }, { signal });
+    await server.configureProvider!(
+      { terraform_version: "1.11.4", config: encodeDynamicValue({}, blockType(providerSchema)), client_capabilities: null },
+      { signal },
+    );
   });
 
   test("GetProviderSchema and GetMetadata list them; the result's secret is sensitive", async () => {
@@ -82,14 +96,23 @@ describe("ephemeral resources", () => {
   });
 
   test("ValidateEphemeralResourceConfig runs validate with the attribute at fault", async () => {
-    const response = await server.validateEphemeralResourceConfig!({ type_name: "test_lease", config: encodeDynamicValue({ name: "bad", secret: null }, leaseType) }, { signal });
-    expect(response.diagnostics).toEqual([{ severity: "ERROR", summary: "Bad name", detail: "Pick another.", attribute: { steps: [{ attribute_name: "name" }] } }]);
+    const response = await server.validateEphemeralResourceConfig!(
+      { type_name: "test_lease", config: encodeDynamicValue({ name: "bad", secret: null }, leaseType) },
+      { signal },
+    );
+    expect(response.diagnostics).toEqual([
+      { severity: "ERROR", summary: "Bad name", detail: "Pick another.", attribute: { steps: [{ attribute_name: "name" }] } },
+    ]);
   });
 
   test("Open gives the result, private data and renew_at; Renew and Close get the private data back", async () => {
     events.length = 0;
     const opened = await server.openEphemeralResource!(
-      { type_name: "test_lease", config: encodeDynamicValue({ name: "a", secret: null }, leaseType), client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: true } },
+      {
+        type_name: "test_lease",
+        config: encodeDynamicValue({ name: "a", secret: null }, leaseType),
+        client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: true },
+      },
       { signal },
     );
     expect(decodeDynamicValue(opened.result!, leaseType)).toEqual({ name: "a", secret: "p-a" });
@@ -103,16 +126,30 @@ describe("ephemeral resources", () => {
   });
 
   test("an Open that fails answers its diagnostics and no result", async () => {
-    const response = await server.openEphemeralResource!({ type_name: "test_lease", config: encodeDynamicValue({ name: "missing", secret: null }, leaseType), client_capabilities: null }, { signal });
+    const response = await server.openEphemeralResource!(
+      { type_name: "test_lease", config: encodeDynamicValue({ name: "missing", secret: null }, leaseType), client_capabilities: null },
+      { signal },
+    );
     expect(response.result).toBeUndefined();
-    expect(response.diagnostics).toEqual([expect.objectContaining({ summary: "No such lease", attribute: { steps: [{ attribute_name: "name" }] } })]);
+    expect(response.diagnostics).toEqual([
+      expect.objectContaining({ summary: "No such lease", attribute: { steps: [{ attribute_name: "name" }] } }),
+    ]);
     expect(seenCapabilities).toEqual({ deferralAllowed: false, writeOnlyAttributesAllowed: false });
   });
 
   test("an Open that returns a result still unknown is a provider bug, naming the attribute", async () => {
-    const buggy = defineEphemeralResource({ typeName: "test_buggy", schema: leaseSchema, open: async ({ config }) => ({ result: { name: config.name, secret: Unknown as never } }) });
-    const local = createProviderServer(defineProvider({ typeName: "test", schema: providerSchema, configure: () => ({}), resources: [], ephemeralResources: [buggy] }));
-    const response = await local.openEphemeralResource!({ type_name: "test_buggy", config: encodeDynamicValue({ name: "a", secret: null }, leaseType), client_capabilities: null }, { signal });
+    const buggy = defineEphemeralResource({
+      typeName: "test_buggy",
+      schema: leaseSchema,
+      open: async ({ config }) => ({ result: { name: config.name, secret: Unknown as never } }),
+    });
+    const local = createProviderServer(
+      defineProvider({ typeName: "test", schema: providerSchema, configure: () => ({}), resources: [], ephemeralResources: [buggy] }),
+    );
+    const response = await local.openEphemeralResource!(
+      { type_name: "test_buggy", config: encodeDynamicValue({ name: "a", secret: null }, leaseType), client_capabilities: null },
+      { signal },
+    );
     expect(response.result).toBeUndefined();
     expect(response.diagnostics![0]).toMatchObject({ severity: "ERROR", summary: "test_buggy: invalid state for secret" });
   });
@@ -120,7 +157,10 @@ describe("ephemeral resources", () => {
 
 describe("functions", () => {
   test("GetFunctions and GetProviderSchema describe the signature with cty types as JSON", async () => {
-    for (const functions of [(await server.getFunctions!({}, { signal })).functions, (await server.getProviderSchema!({}, { signal })).functions]) {
+    for (const functions of [
+      (await server.getFunctions!({}, { signal })).functions,
+      (await server.getProviderSchema!({}, { signal })).functions,
+    ]) {
       const fn = functions!.half!;
       expect(fn).toMatchObject({ summary: "Half of an even number.", description_kind: "MARKDOWN" });
       expect(fn.parameters.map((p) => [p.name, Buffer.from(p.type).toString(), p.allow_null_value, p.allow_unknown_values])).toEqual([
@@ -143,9 +183,15 @@ describe("functions", () => {
   });
 
   test("an argument of the wrong type fails at that argument; a wrong count or name fails the call", async () => {
-    expect((await server.callFunction!({ name: "half", arguments: [str("x"), str("eight")] }, { signal })).error).toMatchObject({ function_argument: 1 });
-    expect((await server.callFunction!({ name: "half", arguments: [str("x")] }, { signal })).error).toEqual({ text: "half takes 2 argument(s), got 1" });
-    expect((await server.callFunction!({ name: "nope", arguments: [] }, { signal })).error).toEqual({ text: 'this provider has no function "nope"' });
+    expect((await server.callFunction!({ name: "half", arguments: [str("x"), str("eight")] }, { signal })).error).toMatchObject({
+      function_argument: 1,
+    });
+    expect((await server.callFunction!({ name: "half", arguments: [str("x")] }, { signal })).error).toEqual({
+      text: "half takes 2 argument(s), got 1",
+    });
+    expect((await server.callFunction!({ name: "nope", arguments: [] }, { signal })).error).toEqual({
+      text: 'this provider has no function "nope"',
+    });
   });
 
   test("a function that throws anything else is a bug, left to the gRPC layer to report", async () => {

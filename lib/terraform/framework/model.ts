@@ -22,11 +22,9 @@ type AttributeValue<A> =
 type MayBeUnknownAtApply<A> =
   A extends Attribute<any, infer O> ? (O extends { default: {} | null } ? false : O extends { computed: true } ? true : false) : false;
 
-type BlockValue<B> =
-  B extends NestedBlock<infer S, infer N> ? (N extends "single" ? ModelOf<S> | null : ModelOf<S>[]) : never;
+type BlockValue<B> = B extends NestedBlock<infer S, infer N> ? (N extends "single" ? ModelOf<S> | null : ModelOf<S>[]) : never;
 
-type PlannedBlockValue<B> =
-  B extends NestedBlock<infer S, infer N> ? (N extends "single" ? PlanOf<S> | null : PlanOf<S>[]) : never;
+type PlannedBlockValue<B> = B extends NestedBlock<infer S, infer N> ? (N extends "single" ? PlanOf<S> | null : PlanOf<S>[]) : never;
 
 type Blocks<S extends BlockSpec> = S["blocks"] extends object ? S["blocks"] : {};
 

@@ -54,10 +54,7 @@ export function requiresReplace(): PlanModifier<any> {
  * @example
  * requiresReplaceIf("shrinking replaces", ({ plan, state }) => (plan as number) < (state as number))
  */
-export function requiresReplaceIf(
-  description: string,
-  condition: (request: PlanModifierRequest) => boolean,
-): PlanModifier<any> {
+export function requiresReplaceIf(description: string, condition: (request: PlanModifierRequest) => boolean): PlanModifier<any> {
   return {
     description,
     modify(request) {

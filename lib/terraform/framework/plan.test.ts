@@ -61,7 +61,11 @@ const proposed = (cfg: Record<string, unknown>, old: Record<string, unknown> | n
 
 describe("planResourceChange: create", () => {
   const cfg = config({ rule: [{ port: 80, protocol: null, rule_id: null }] });
-  const { planned, requiresReplace: replace } = planResourceChange(schema, { prior: null, proposed: proposed(cfg, null) as never, config: cfg as never });
+  const { planned, requiresReplace: replace } = planResourceChange(schema, {
+    prior: null,
+    proposed: proposed(cfg, null) as never,
+    config: cfg as never,
+  });
   const plan = planned as Record<string, any>;
 
   test("computed attributes the configuration leaves out are unknown", () => {
@@ -88,7 +92,11 @@ describe("planResourceChange: update", () => {
     const old = prior({ rule: [{ port: 80, protocol: "tcp", rule_id: "r1" }] });
     const cfg = config({ rule: [{ port: 80, protocol: null, rule_id: null }] });
     const prop = { ...proposed(cfg, old), rule: [{ port: 80, protocol: "tcp", rule_id: "r1" }] };
-    const { planned, requiresReplace: replace } = planResourceChange(schema, { prior: old as never, proposed: prop as never, config: cfg as never });
+    const { planned, requiresReplace: replace } = planResourceChange(schema, {
+      prior: old as never,
+      proposed: prop as never,
+      config: cfg as never,
+    });
     expect(planned).toEqual(old);
     expect(replace).toEqual([]);
   });
@@ -115,7 +123,11 @@ describe("planResourceChange: update", () => {
   test("changing a requiresReplace attribute returns its path", () => {
     const old = prior();
     const cfg = config({ name: "b" });
-    const { requiresReplace: replace } = planResourceChange(schema, { prior: old as never, proposed: proposed(cfg, old) as never, config: cfg as never });
+    const { requiresReplace: replace } = planResourceChange(schema, {
+      prior: old as never,
+      proposed: proposed(cfg, old) as never,
+      config: cfg as never,
+    });
     expect(replace).toEqual([[{ attribute: "name" }]]);
   });
 
@@ -123,7 +135,11 @@ describe("planResourceChange: update", () => {
     const old = prior({ rule: [{ port: 80, protocol: "tcp", rule_id: "r1" }] });
     const cfg = config({ rule: [{ port: 81, protocol: null, rule_id: null }] });
     const prop = { ...proposed(cfg, old), rule: [{ port: 81, protocol: null, rule_id: "r1" }] };
-    const { planned, requiresReplace: replace } = planResourceChange(schema, { prior: old as never, proposed: prop as never, config: cfg as never });
+    const { planned, requiresReplace: replace } = planResourceChange(schema, {
+      prior: old as never,
+      proposed: prop as never,
+      config: cfg as never,
+    });
     expect(replace).toEqual([[{ attribute: "rule" }, { index: 0 }, { attribute: "port" }]]);
     expect((planned as any).rule[0]).toEqual({ port: 81, protocol: "tcp", rule_id: "r1" });
   });
@@ -131,14 +147,22 @@ describe("planResourceChange: update", () => {
   test("requiresReplace inside a set block points at the set (set elements have no index)", () => {
     const old = prior({ tagset: [{ key: "a" }] });
     const cfg = config({ tagset: [{ key: "b" }] });
-    const { requiresReplace: replace } = planResourceChange(schema, { prior: old as never, proposed: proposed(cfg, old) as never, config: cfg as never });
+    const { requiresReplace: replace } = planResourceChange(schema, {
+      prior: old as never,
+      proposed: proposed(cfg, old) as never,
+      config: cfg as never,
+    });
     expect(replace).toEqual([[{ attribute: "tagset" }]]);
   });
 
   test("an unknown configured value plans unknown and forces replacement of a requiresReplace attribute", () => {
     const old = prior();
     const cfg = config({ name: Unknown });
-    const { planned, requiresReplace: replace } = planResourceChange(schema, { prior: old as never, proposed: proposed(cfg, old) as never, config: cfg as never });
+    const { planned, requiresReplace: replace } = planResourceChange(schema, {
+      prior: old as never,
+      proposed: proposed(cfg, old) as never,
+      config: cfg as never,
+    });
     expect(isUnknown((planned as Record<string, unknown>).name)).toBe(true);
     expect(replace).toEqual([[{ attribute: "name" }]]);
   });
@@ -160,7 +184,10 @@ describe("planResourceChange: update", () => {
 
 describe("planResourceChange: destroy and modifiers", () => {
   test("destroy plans null", () => {
-    expect(planResourceChange(schema, { prior: prior() as never, proposed: null, config: null })).toEqual({ planned: null, requiresReplace: [] });
+    expect(planResourceChange(schema, { prior: prior() as never, proposed: null, config: null })).toEqual({
+      planned: null,
+      requiresReplace: [],
+    });
   });
 
   test("requiresReplaceIf replaces only when its condition holds", () => {

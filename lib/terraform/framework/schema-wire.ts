@@ -43,22 +43,22 @@ function toWireBlock(spec: BlockSpec, description: string): wire.SchemaBlock {
 
 function toWireAttributes(attributes: BlockSpec["attributes"]): wire.SchemaAttribute[] {
   return Object.entries(attributes).map(([name, attribute]) => {
-      const o = attribute.options as AttributeOptions<unknown>;
-      return {
-        name,
-        // Nested attributes describe their type by their fields (nested_type) instead of a cty type.
-        ...(attribute.nested
-          ? { type: new Uint8Array(0), nested_type: { attributes: toWireAttributes(attribute.nested.attributes), nesting: "LIST" as const } }
-          : { type: Buffer.from(JSON.stringify(typeToJson(attribute.type))) }),
-        description: o.description,
-        description_kind: "MARKDOWN",
-        required: o.required === true,
-        optional: o.optional === true,
-        // An attribute with a default is computed as far as Terraform knows: the provider fills it in.
-        computed: isComputed(attribute),
-        sensitive: o.sensitive === true,
-        deprecated: o.deprecated === true,
-      };
+    const o = attribute.options as AttributeOptions<unknown>;
+    return {
+      name,
+      // Nested attributes describe their type by their fields (nested_type) instead of a cty type.
+      ...(attribute.nested
+        ? { type: new Uint8Array(0), nested_type: { attributes: toWireAttributes(attribute.nested.attributes), nesting: "LIST" as const } }
+        : { type: Buffer.from(JSON.stringify(typeToJson(attribute.type))) }),
+      description: o.description,
+      description_kind: "MARKDOWN",
+      required: o.required === true,
+      optional: o.optional === true,
+      // An attribute with a default is computed as far as Terraform knows: the provider fills it in.
+      computed: isComputed(attribute),
+      sensitive: o.sensitive === true,
+      deprecated: o.deprecated === true,
+    };
   });
 }
 

@@ -119,19 +119,20 @@ function attribute<T>(type: CtyType) {
 }
 
 /** The model type of a cty type's known, non-null value. */
-export type ValueOf<T> = T extends PrimitiveType<"string">
-  ? string
-  : T extends PrimitiveType<"number">
-    ? number
-    : T extends PrimitiveType<"bool">
-      ? boolean
-      : T extends CollectionType<"list" | "set", infer E>
-        ? ValueOf<E>[]
-        : T extends CollectionType<"map", infer E>
-          ? Record<string, ValueOf<E>>
-          : T extends ObjectType<infer A>
-            ? { [K in keyof A]: ValueOf<A[K]> | null }
-            : CtyValue;
+export type ValueOf<T> =
+  T extends PrimitiveType<"string">
+    ? string
+    : T extends PrimitiveType<"number">
+      ? number
+      : T extends PrimitiveType<"bool">
+        ? boolean
+        : T extends CollectionType<"list" | "set", infer E>
+          ? ValueOf<E>[]
+          : T extends CollectionType<"map", infer E>
+            ? Record<string, ValueOf<E>>
+            : T extends ObjectType<infer A>
+              ? { [K in keyof A]: ValueOf<A[K]> | null }
+              : CtyValue;
 
 /**
  * Attribute builders, one per value type.
@@ -175,10 +176,8 @@ export const attr = {
     nested: { nesting: "list", attributes: fields },
   }),
   /** An object attribute with a fixed set of typed fields. */
-  object: <A extends Record<string, CtyType>, const O extends AttributeOptions<ValueOf<ObjectType<A>>>>(
-    fields: A,
-    options: O,
-  ) => attribute<ValueOf<ObjectType<A>>>(cty.object(fields))(options),
+  object: <A extends Record<string, CtyType>, const O extends AttributeOptions<ValueOf<ObjectType<A>>>>(fields: A, options: O) =>
+    attribute<ValueOf<ObjectType<A>>>(cty.object(fields))(options),
 };
 
 /** Input of the nested block builders. */
@@ -229,7 +228,8 @@ function checkBlock(spec: BlockSpec, prefix: string): void {
     const where = `${prefix}${name}`;
     const o = attribute.options as AttributeOptions<unknown>;
     if (!o.description) throw new Error(`schema: attribute "${where}" needs a description`);
-    if (o.required && (o.optional || o.computed)) throw new Error(`schema: attribute "${where}" is required, so it cannot be optional or computed`);
+    if (o.required && (o.optional || o.computed))
+      throw new Error(`schema: attribute "${where}" is required, so it cannot be optional or computed`);
     if (!o.required && !o.optional && !o.computed) throw new Error(`schema: attribute "${where}" must be required, optional or computed`);
     if (o.default !== undefined && !o.optional) throw new Error(`schema: attribute "${where}" has a default, so it must be optional`);
     if (attribute.nested) checkBlock({ attributes: attribute.nested.attributes }, `${where}.`);

@@ -28,7 +28,9 @@ export function validateConfig(spec: BlockSpec, config: CtyValue, path: ValuePat
     const at: ValuePath = [...path, { attribute: name }];
     if (nested.nesting === "single") diagnostics.push(...validateConfig(nested, value, at));
     else if (Array.isArray(value)) {
-      value.forEach((element, index) => diagnostics.push(...validateConfig(nested, element, nested.nesting === "set" ? at : [...at, { index }])));
+      value.forEach((element, index) =>
+        diagnostics.push(...validateConfig(nested, element, nested.nesting === "set" ? at : [...at, { index }])),
+      );
     }
   }
   return diagnostics;

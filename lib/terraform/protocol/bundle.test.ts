@@ -71,7 +71,10 @@ describe("the provider's loader and its V8 code cache", () => {
     const src = join(dir, "nested");
     mkdirSync(src);
     writeFileSync(join(src, "main.ts"), 'const { run } = require("./outer"); process.stdout.write(run(process.argv[2] === "inner"));');
-    writeFileSync(join(src, "outer.ts"), 'export function run(deep: boolean): string { return deep ? require("./inner").hello() : "outer only"; }');
+    writeFileSync(
+      join(src, "outer.ts"),
+      'export function run(deep: boolean): string { return deep ? require("./inner").hello() : "outer only"; }',
+    );
     writeFileSync(join(src, "inner.ts"), 'export function hello(): string { return "INNER-" + "MARKER"; }');
     const out = join(src, "out");
     const { launcher: nested } = await bundleProvider({

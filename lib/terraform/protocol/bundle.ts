@@ -91,7 +91,10 @@ export async function bundleProvider(options: BundleProviderOptions): Promise<Pr
   // The code cache is keyed by each bundle's content hash, computed here so that no start-up has to hash ~300 KB.
   const digests: Record<string, string> = {};
   for (const file of [`${base}.bundle.js`, ...lazyImports.map((_, index) => lazyFile(index))]) {
-    digests[file] = createHash("sha256").update(readFileSync(join(options.outDir, file))).digest("hex").slice(0, 32);
+    digests[file] = createHash("sha256")
+      .update(readFileSync(join(options.outDir, file)))
+      .digest("hex")
+      .slice(0, 32);
   }
   writeFileSync(
     join(options.outDir, `${base}.js`),

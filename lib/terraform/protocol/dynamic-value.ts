@@ -10,11 +10,7 @@ import type { DynamicValue } from "./messages";
  * @example
  * const config = decodeDynamicValue(request.config, schemaType);
  */
-export function decodeDynamicValue(
-  value: DynamicValue | null | undefined,
-  type: CtyType,
-  jsonOptions?: DecodeJsonOptions,
-): CtyValue {
+export function decodeDynamicValue(value: DynamicValue | null | undefined, type: CtyType, jsonOptions?: DecodeJsonOptions): CtyValue {
   if (value?.msgpack && value.msgpack.length > 0) return decodeMsgpack(value.msgpack, type);
   if (value?.json && value.json.length > 0) return decodeJson(value.json, type, jsonOptions);
   return null;

@@ -10,7 +10,8 @@ import type { UnaryGrpcServer } from "./h2-grpc";
 import { protocolRoot } from "./descriptor";
 import type { ProviderServer } from "./provider-server";
 
-type UnaryClient = grpc.Client & Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
+type UnaryClient = grpc.Client &
+  Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
 const call = (client: UnaryClient, rpc: string, request: object = {}): Promise<any> =>
   new Promise((resolve, reject) => client[rpc]!(request, (error, response) => (error ? reject(error) : resolve(response))));
 
@@ -36,7 +37,9 @@ describe("ephemeral resources and functions on the wire", () => {
       async getProviderSchema() {
         const type = Buffer.from('"string"');
         return {
-          ephemeral_resource_schemas: { x_lease: { version: 0, block: { attributes: [{ name: "secret", type, computed: true, sensitive: true }], block_types: [] } } },
+          ephemeral_resource_schemas: {
+            x_lease: { version: 0, block: { attributes: [{ name: "secret", type, computed: true, sensitive: true }], block_types: [] } },
+          },
           functions: { half: { parameters: [{ name: "n", type: Buffer.from('"number"') }], return: { type }, summary: "Half." } },
         };
       },
@@ -46,7 +49,11 @@ describe("ephemeral resources and functions on the wire", () => {
       },
       async openEphemeralResource(request) {
         seen.open = request;
-        return { result: { msgpack: Buffer.from([0x81, 0xa1, 0x61, 0x01]) }, private: Buffer.from("lease-1"), renew_at: { seconds: 1_700_000_000, nanos: 5 } };
+        return {
+          result: { msgpack: Buffer.from([0x81, 0xa1, 0x61, 0x01]) },
+          private: Buffer.from("lease-1"),
+          renew_at: { seconds: 1_700_000_000, nanos: 5 },
+        };
       },
       async renewEphemeralResource(request) {
         seen.renew = request;
@@ -77,16 +84,26 @@ describe("ephemeral resources and functions on the wire", () => {
 
   test("GetProviderSchema carries ephemeral resource schemas (field 8) and functions (field 7)", async () => {
     const response = await call(open.client, "GetProviderSchema");
-    expect(response.ephemeral_resource_schemas.x_lease.block.attributes[0]).toMatchObject({ name: "secret", computed: true, sensitive: true });
+    expect(response.ephemeral_resource_schemas.x_lease.block.attributes[0]).toMatchObject({
+      name: "secret",
+      computed: true,
+      sensitive: true,
+    });
     expect(Buffer.from(response.functions.half.parameters[0].type).toString()).toBe('"number"');
     expect(response.functions.half.summary).toBe("Half.");
   });
 
   test("ValidateEphemeralResourceConfig and OpenEphemeralResource requests arrive whole, with client capabilities", async () => {
     const config = { msgpack: Buffer.from([0x80]) };
-    expect(await call(open.client, "ValidateEphemeralResourceConfig", { type_name: "x_lease", config })).toEqual({ diagnostics: [expect.objectContaining({ severity: "WARNING", summary: "checked" })] });
+    expect(await call(open.client, "ValidateEphemeralResourceConfig", { type_name: "x_lease", config })).toEqual({
+      diagnostics: [expect.objectContaining({ severity: "WARNING", summary: "checked" })],
+    });
     expect(seen.validate).toMatchObject({ type_name: "x_lease", config: { msgpack: Buffer.from([0x80]) } });
-    const response = await call(open.client, "OpenEphemeralResource", { type_name: "x_lease", config, client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: true } });
+    const response = await call(open.client, "OpenEphemeralResource", {
+      type_name: "x_lease",
+      config,
+      client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: true },
+    });
     expect(seen.open.client_capabilities).toEqual({ deferral_allowed: true, write_only_attributes_allowed: true });
     expect(Buffer.from(response.result.msgpack)).toEqual(Buffer.from([0x81, 0xa1, 0x61, 0x01]));
     expect(Buffer.from(response.private).toString()).toBe("lease-1");
@@ -106,7 +123,9 @@ describe("ephemeral resources and functions on the wire", () => {
     const response = await call(open.client, "CallFunction", { name: "half", arguments: [{ msgpack: Buffer.from([0x02]) }] });
     expect(response.error).toEqual({ text: "bad first argument", function_argument: 0 });
     expect(Buffer.from(seen.call.arguments[0].msgpack)).toEqual(Buffer.from([0x02]));
-    const bytes = protocolRoot().lookupType("tfplugin6.CallFunction.Response").encode({ error: { text: "t", function_argument: 0 } });
+    const bytes = protocolRoot()
+      .lookupType("tfplugin6.CallFunction.Response")
+      .encode({ error: { text: "t", function_argument: 0 } });
     expect(Buffer.from(bytes).toString("hex")).toBe("12050a01741000"); // field 2 { 1: "t", 2: 0 }: the zero is written
   });
 
@@ -117,7 +136,13 @@ describe("ephemeral resources and functions on the wire", () => {
   });
 
   test("a provider without them answers UNIMPLEMENTED", async () => {
-    for (const rpc of ["ValidateEphemeralResourceConfig", "OpenEphemeralResource", "RenewEphemeralResource", "CloseEphemeralResource", "CallFunction"]) {
+    for (const rpc of [
+      "ValidateEphemeralResourceConfig",
+      "OpenEphemeralResource",
+      "RenewEphemeralResource",
+      "CloseEphemeralResource",
+      "CallFunction",
+    ]) {
       await expect(call(bare.client, rpc, {})).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
     }
   });

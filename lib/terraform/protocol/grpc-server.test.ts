@@ -4,7 +4,8 @@ import { serviceDefinition } from "./grpc-service";
 import type { UnaryGrpcServer } from "./h2-grpc";
 import type { ProviderServer } from "./provider-server";
 
-type UnaryClient = grpc.Client & Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
+type UnaryClient = grpc.Client &
+  Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
 const call = (client: UnaryClient, rpc: string, request: object = {}): Promise<any> =>
   new Promise((resolve, reject) => client[rpc]!(request, (error, response) => (error ? reject(error) : resolve(response))));
 

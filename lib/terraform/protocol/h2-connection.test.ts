@@ -64,7 +64,10 @@ describe("Http2ServerConnection", () => {
           if (header("x-throw") === "yes") throw new Error("handler bug");
           connection.respond(
             req.streamId,
-            encodeHeaders([[":status", "200"], ["x-big-length", String(header("x-big").length)]]),
+            encodeHeaders([
+              [":status", "200"],
+              ["x-big-length", String(header("x-big").length)],
+            ]),
             req.body,
             encodeHeaders([["x-size", String(req.bodySize)]]),
           );
@@ -76,7 +79,11 @@ describe("Http2ServerConnection", () => {
   });
   afterAll(() => server.close());
 
-  const withClient = async <T>(settings: http2.Settings, body: (client: http2.ClientHttp2Session) => Promise<T>, options: http2.ClientSessionOptions = {}): Promise<T> => {
+  const withClient = async <T>(
+    settings: http2.Settings,
+    body: (client: http2.ClientHttp2Session) => Promise<T>,
+    options: http2.ClientSessionOptions = {},
+  ): Promise<T> => {
     const client = http2.connect(`http://127.0.0.1:${port}`, { settings, ...options });
     try {
       return await body(client);
@@ -102,11 +109,10 @@ describe("Http2ServerConnection", () => {
 
   test("padded frames, and a header block split over CONTINUATION frames", async () => {
     const big = "b".repeat(40_000);
-    const exchange = await withClient(
-      {},
-      (client) => request(client, { "x-big": big }, Buffer.from("padded")),
-      { paddingStrategy: http2.constants.PADDING_STRATEGY_MAX, maxSendHeaderBlockLength: 100_000 },
-    );
+    const exchange = await withClient({}, (client) => request(client, { "x-big": big }, Buffer.from("padded")), {
+      paddingStrategy: http2.constants.PADDING_STRATEGY_MAX,
+      maxSendHeaderBlockLength: 100_000,
+    });
     expect(exchange.body.toString()).toBe("padded");
     expect(exchange.headers["x-big-length"]).toBe(String(big.length));
   });

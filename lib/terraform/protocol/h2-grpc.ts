@@ -186,8 +186,7 @@ export class UnaryGrpcServer {
       else if (name === ":path") path = value;
       else if (name === "content-type") contentType = value;
     }
-    const respondStatus = (code: number, message: string) =>
-      connection.respond(request.streamId, trailersOnly(code, message));
+    const respondStatus = (code: number, message: string) => connection.respond(request.streamId, trailersOnly(code, message));
     if (method !== "POST" || !contentType.startsWith("application/grpc")) {
       connection.respond(request.streamId, UNSUPPORTED_MEDIA_TYPE);
       return;

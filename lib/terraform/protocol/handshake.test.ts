@@ -36,7 +36,9 @@ describe("readHandshakeEnvironment", () => {
   test("reads where go-plugin puts Unix sockets", () => {
     const env = readHandshakeEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_UNIX_SOCKET_DIR: "/run/plugins" });
     expect(env?.unixSocketDir).toBe("/run/plugins");
-    expect(readHandshakeEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_UNIX_SOCKET_DIR: " " })).not.toHaveProperty("unixSocketDir");
+    expect(readHandshakeEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_UNIX_SOCKET_DIR: " " })).not.toHaveProperty(
+      "unixSocketDir",
+    );
   });
 });
 

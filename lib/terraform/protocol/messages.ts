@@ -11,10 +11,7 @@ export interface DynamicValue {
 }
 
 /** One step of an attribute path; exactly one member is set. */
-export type AttributePathStep =
-  | { attribute_name: string }
-  | { element_key_string: string }
-  | { element_key_int: number };
+export type AttributePathStep = { attribute_name: string } | { element_key_string: string } | { element_key_int: number };
 
 /** A path to an attribute, from the root of a resource's value. */
 export interface AttributePath {

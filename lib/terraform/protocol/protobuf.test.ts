@@ -22,7 +22,14 @@ const samples: [string, object][] = [
           },
         },
       },
-      diagnostics: [{ severity: "WARNING", summary: "s", detail: "d", attribute: { steps: [{ attribute_name: "a" }, { element_key_int: 0 }, { element_key_string: "k" }] } }],
+      diagnostics: [
+        {
+          severity: "WARNING",
+          summary: "s",
+          detail: "d",
+          attribute: { steps: [{ attribute_name: "a" }, { element_key_int: 0 }, { element_key_string: "k" }] },
+        },
+      ],
       server_capabilities: { get_provider_schema_optional: true },
     },
   ],
@@ -37,8 +44,14 @@ const samples: [string, object][] = [
       client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: false },
     },
   ],
-  ["tfplugin6.UpgradeResourceState.Request", { type_name: "t", version: 2, raw_state: { json: Buffer.from("{}"), flatmap: { a: "1", b: "" } } }],
-  ["tfplugin6.AttributePath", { steps: [{ element_key_int: 0 }, { element_key_string: "" }, { element_key_int: -3 }, { element_key_int: 2 ** 40 }] }],
+  [
+    "tfplugin6.UpgradeResourceState.Request",
+    { type_name: "t", version: 2, raw_state: { json: Buffer.from("{}"), flatmap: { a: "1", b: "" } } },
+  ],
+  [
+    "tfplugin6.AttributePath",
+    { steps: [{ element_key_int: 0 }, { element_key_string: "" }, { element_key_int: -3 }, { element_key_int: 2 ** 40 }] },
+  ],
   ["tfplugin6.PlanResourceChange.Response", { requires_replace: [{ steps: [{ attribute_name: "name" }] }], diagnostics: [] }],
   ["tfplugin6.FunctionError", { text: "t", function_argument: 0 }],
   ["grpc.health.v1.HealthCheckResponse", { status: "SERVING" }],
@@ -76,7 +89,9 @@ describe("protobuf codec", () => {
   });
 
   test("rejects truncated input", () => {
-    const bytes = protocolRoot().lookupType("tfplugin6.DynamicValue").encode({ msgpack: Buffer.alloc(10) });
+    const bytes = protocolRoot()
+      .lookupType("tfplugin6.DynamicValue")
+      .encode({ msgpack: Buffer.alloc(10) });
     expect(() => protocolRoot().lookupType("tfplugin6.DynamicValue").decode(bytes.subarray(0, 5))).toThrow(/length beyond|truncated/);
   });
 });

@@ -129,7 +129,10 @@ export class MessageType {
       if (field.map) {
         const entry = reader.sub();
         let key = "";
-        let element: unknown = field.resolved instanceof MessageType ? field.resolved.read(new Reader(Buffer.alloc(0), 0, 0)) : defaultOf({ ...field, map: false, repeated: false });
+        let element: unknown =
+          field.resolved instanceof MessageType
+            ? field.resolved.read(new Reader(Buffer.alloc(0), 0, 0))
+            : defaultOf({ ...field, map: false, repeated: false });
         while (entry.position < entry.end) {
           const entryTag = entry.varint();
           if (entryTag >>> 3 === 1) key = entry.string();

@@ -28,29 +28,17 @@ export interface ProviderServer {
   /** ValidateResourceConfig. */
   validateResourceConfig?(request: m.ValidateResourceConfigRequest, context: RequestContext): Promise<m.DiagnosticsResponse>;
   /** ValidateDataResourceConfig. */
-  validateDataResourceConfig?(
-    request: m.ValidateDataResourceConfigRequest,
-    context: RequestContext,
-  ): Promise<m.DiagnosticsResponse>;
+  validateDataResourceConfig?(request: m.ValidateDataResourceConfigRequest, context: RequestContext): Promise<m.DiagnosticsResponse>;
   /** UpgradeResourceState. */
-  upgradeResourceState?(
-    request: m.UpgradeResourceStateRequest,
-    context: RequestContext,
-  ): Promise<m.UpgradeResourceStateResponse>;
+  upgradeResourceState?(request: m.UpgradeResourceStateRequest, context: RequestContext): Promise<m.UpgradeResourceStateResponse>;
   /** ReadResource. */
   readResource?(request: m.ReadResourceRequest, context: RequestContext): Promise<m.ReadResourceResponse>;
   /** PlanResourceChange. */
   planResourceChange?(request: m.PlanResourceChangeRequest, context: RequestContext): Promise<m.PlanResourceChangeResponse>;
   /** ApplyResourceChange. */
-  applyResourceChange?(
-    request: m.ApplyResourceChangeRequest,
-    context: RequestContext,
-  ): Promise<m.ApplyResourceChangeResponse>;
+  applyResourceChange?(request: m.ApplyResourceChangeRequest, context: RequestContext): Promise<m.ApplyResourceChangeResponse>;
   /** ImportResourceState. */
-  importResourceState?(
-    request: m.ImportResourceStateRequest,
-    context: RequestContext,
-  ): Promise<m.ImportResourceStateResponse>;
+  importResourceState?(request: m.ImportResourceStateRequest, context: RequestContext): Promise<m.ImportResourceStateResponse>;
   /** ReadDataSource. */
   readDataSource?(request: m.ReadDataSourceRequest, context: RequestContext): Promise<m.ReadDataSourceResponse>;
   /** GetFunctions. */
@@ -63,15 +51,9 @@ export interface ProviderServer {
     context: RequestContext,
   ): Promise<m.DiagnosticsResponse>;
   /** OpenEphemeralResource. */
-  openEphemeralResource?(
-    request: m.OpenEphemeralResourceRequest,
-    context: RequestContext,
-  ): Promise<m.OpenEphemeralResourceResponse>;
+  openEphemeralResource?(request: m.OpenEphemeralResourceRequest, context: RequestContext): Promise<m.OpenEphemeralResourceResponse>;
   /** RenewEphemeralResource. */
-  renewEphemeralResource?(
-    request: m.RenewEphemeralResourceRequest,
-    context: RequestContext,
-  ): Promise<m.RenewEphemeralResourceResponse>;
+  renewEphemeralResource?(request: m.RenewEphemeralResourceRequest, context: RequestContext): Promise<m.RenewEphemeralResourceResponse>;
   /** CloseEphemeralResource. */
   closeEphemeralResource?(request: m.CloseEphemeralResourceRequest, context: RequestContext): Promise<m.DiagnosticsResponse>;
 }

@@ -24,7 +24,8 @@ servePlugin({
 });
 `;
 
-type UnaryClient = grpc.Client & Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
+type UnaryClient = grpc.Client &
+  Record<string, (request: object, callback: (error: grpc.ServiceError | null, response: any) => void) => void>;
 
 const call = (client: UnaryClient, rpc: string, request: object = {}): Promise<any> =>
   new Promise((resolve, reject) => client[rpc]!(request, (error, response) => (error ? reject(error) : resolve(response))));
@@ -38,11 +39,23 @@ describe("servePlugin in a real process", () => {
     dir = mkdtempSync(join(tmpdir(), "chainform-serve-"));
     writeFileSync(join(dir, "main.ts"), TINY_PROVIDER);
     bundle = join(dir, "provider.js");
-    buildSync({ entryPoints: [join(dir, "main.ts")], bundle: true, platform: "node", target: "node20", outfile: bundle, logLevel: "error" });
+    buildSync({
+      entryPoints: [join(dir, "main.ts")],
+      bundle: true,
+      platform: "node",
+      target: "node20",
+      outfile: bundle,
+      logLevel: "error",
+    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function start(env: NodeJS.ProcessEnv): { child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  function start(env: NodeJS.ProcessEnv): {
+    child: ChildProcessWithoutNullStreams;
+    stdout: () => string;
+    stderr: () => string;
+    exited: Promise<number | null>;
+  } {
     const child = spawn(process.execPath, [bundle], { env: { PATH: process.env.PATH, ...env } });
     let stdout = "";
     let stderr = "";
@@ -58,7 +71,11 @@ describe("servePlugin in a real process", () => {
   }
 
   // What go-plugin's client does: pin the server certificate from the handshake line, present our own.
-  function connect(line: string, service = "tfplugin6.Provider", certificate: typeof clientCertificate | null = clientCertificate): UnaryClient {
+  function connect(
+    line: string,
+    service = "tfplugin6.Provider",
+    certificate: typeof clientCertificate | null = clientCertificate,
+  ): UnaryClient {
     const [, , network, where, , certBase64] = line.split("|");
     const address = network === "unix" ? `unix://${where}` : where;
     const serverCertPem = `-----BEGIN CERTIFICATE-----\n${Buffer.from(certBase64!, "base64").toString("base64")}\n-----END CERTIFICATE-----\n`;

@@ -87,9 +87,10 @@ async function bind(
   environment: HandshakeEnvironment,
 ): Promise<{ address: PluginAddress; certificateDer?: Uint8Array }> {
   const certificate = environment.clientCertPem ? generateServerCertificate() : undefined;
-  const tls = certificate && environment.clientCertPem
-    ? { keyPem: certificate.keyPem, certPem: certificate.certPem, clientCertPem: environment.clientCertPem }
-    : undefined;
+  const tls =
+    certificate && environment.clientCertPem
+      ? { keyPem: certificate.keyPem, certPem: certificate.certPem, clientCertPem: environment.clientCertPem }
+      : undefined;
   const withCertificate = certificate ? { certificateDer: certificate.der } : {};
   const path = unixSocketPath(environment.unixSocketDir ?? tmpdir());
   if (path) {

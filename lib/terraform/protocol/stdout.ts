@@ -23,7 +23,7 @@ export function reserveStdout(): (text: string) => void {
     Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
     writeToStdout = (text) => {
       const bytes = Buffer.from(text);
-      for (let written = 0; written < bytes.length; ) written += writeSync(1, bytes, written);
+      for (let written = 0; written < bytes.length;) written += writeSync(1, bytes, written);
     };
   }
   return writeToStdout;

@@ -33,7 +33,10 @@ describe("provider trace", () => {
     trace("handshake");
     trace("rpc", { rpc: "PlanResourceChange", ms: 1.23456 });
     // THEN the file holds them in order, with the process's figures
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ pid: process.pid, event: "handshake" });
     expect(lines[1]).toMatchObject({ pid: process.pid, event: "rpc", rpc: "PlanResourceChange", ms: 1.23 });

@@ -63,4 +63,3 @@ export function trace(event: string, fields: { rpc?: string; ms?: number } = {})
 
 let traceFd: number | undefined;
 const round = (ms: number) => Math.round(ms * 100) / 100;
-

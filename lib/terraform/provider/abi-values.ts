@@ -31,7 +31,10 @@ export function toAbiValues(parameters: readonly AbiParameter[], args: readonly 
     try {
       return toAbiValue(parameter, args[i]!);
     } catch (error) {
-      throw new AbiValueError(i, `Argument ${i} (${parameter.type}${parameter.name ? ` ${parameter.name}` : ""}) of ${what}: ${(error as Error).message}`);
+      throw new AbiValueError(
+        i,
+        `Argument ${i} (${parameter.type}${parameter.name ? ` ${parameter.name}` : ""}) of ${what}: ${(error as Error).message}`,
+      );
     }
   });
 }
@@ -49,12 +52,15 @@ function toAbiValue(parameter: AbiParameter, value: unknown): unknown {
     const components = (parameter as { components?: readonly AbiParameter[] }).components ?? [];
     const fields = typeof value === "string" ? parseJson(value) : value;
     if (Array.isArray(fields)) return components.map((c, i) => toAbiValue(c, fields[i]));
-    if (fields && typeof fields === "object") return Object.fromEntries(components.map((c) => [c.name!, toAbiValue(c, (fields as Record<string, unknown>)[c.name!])]));
+    if (fields && typeof fields === "object")
+      return Object.fromEntries(components.map((c) => [c.name!, toAbiValue(c, (fields as Record<string, unknown>)[c.name!])]));
     throw new Error(`expected a JSON object or array for the tuple, got ${JSON.stringify(value)}`);
   }
-  const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  const text =
+    typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
   if (/^u?int\d*$/.test(type)) {
-    if (!/^-?[0-9]+$/.test(text) && !/^0x[0-9a-fA-F]+$/.test(text)) throw new Error(`expected a whole number (decimal or 0x hex), got ${JSON.stringify(text)}`);
+    if (!/^-?[0-9]+$/.test(text) && !/^0x[0-9a-fA-F]+$/.test(text))
+      throw new Error(`expected a whole number (decimal or 0x hex), got ${JSON.stringify(text)}`);
     const n = BigInt(text);
     const bits = Number(type.replace(/^u?int/, "") || 256);
     const signed = type.startsWith("int");
@@ -64,7 +70,8 @@ function toAbiValue(parameter: AbiParameter, value: unknown): unknown {
     return n;
   }
   if (type === "address") {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new Error(`expected an address (0x followed by 40 hex digits), got ${JSON.stringify(text)}`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(text))
+      throw new Error(`expected an address (0x followed by 40 hex digits), got ${JSON.stringify(text)}`);
     return text;
   }
   if (type === "bool") {
@@ -75,7 +82,8 @@ function toAbiValue(parameter: AbiParameter, value: unknown): unknown {
   const bytes = /^bytes(\d*)$/.exec(type);
   if (bytes) {
     if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) throw new Error(`expected 0x-prefixed hex bytes, got ${JSON.stringify(text)}`);
-    if (bytes[1] && text.length !== 2 + 2 * Number(bytes[1])) throw new Error(`expected exactly ${bytes[1]} bytes, got ${(text.length - 2) / 2}`);
+    if (bytes[1] && text.length !== 2 + 2 * Number(bytes[1]))
+      throw new Error(`expected exactly ${bytes[1]} bytes, got ${(text.length - 2) / 2}`);
     return text;
   }
   throw new Error(`the ABI type ${type} is not supported`);

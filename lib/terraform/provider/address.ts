@@ -6,6 +6,7 @@ import { addressProblem } from "../../domain/address";
 import { validator } from "../framework";
 
 /** An address attribute's validator. */
-export const addressValidator = validator("an address: 0x followed by 40 hex digits, in lowercase or with a valid EIP-55 checksum", (text: string) =>
-  addressProblem(text),
+export const addressValidator = validator(
+  "an address: 0x followed by 40 hex digits, in lowercase or with a valid EIP-55 checksum",
+  (text: string) => addressProblem(text),
 );

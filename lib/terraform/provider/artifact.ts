@@ -28,7 +28,9 @@ export function loadArtifact(path: string): Artifact | { error: string } {
     text = readFileSync(resolve(path), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { error: `Cannot read ${path} (${code === "ENOENT" ? "no such file" : code ?? "read error"}; relative paths start at ${process.cwd()}). Build the contracts first (forge build, npx hardhat compile) or fix artifact_path.` };
+    return {
+      error: `Cannot read ${path} (${code === "ENOENT" ? "no such file" : (code ?? "read error")}; relative paths start at ${process.cwd()}). Build the contracts first (forge build, npx hardhat compile) or fix artifact_path.`,
+    };
   }
   let json: Record<string, unknown>;
   try {
@@ -55,7 +57,9 @@ export function fromParts(
 ): Artifact | { error: string } {
   const code = bytecode.startsWith("0x") ? bytecode : `0x${bytecode}`;
   if (code === "0x") {
-    return { error: `${where} has no bytecode: it is an interface or an abstract contract, or was compiled without bytecode output. Deploy a concrete contract.` };
+    return {
+      error: `${where} has no bytecode: it is an interface or an abstract contract, or was compiled without bytecode output. Deploy a concrete contract.`,
+    };
   }
   if (/__\$[0-9a-fA-F]{34}\$__|__[A-Za-z0-9_:./]{36}__/.test(code)) {
     return { error: `${where}'s bytecode needs linked libraries (it holds placeholders); link them before deploying.` };
@@ -73,5 +77,5 @@ export function parseAbi(text: string): Abi | { error: string } {
   } catch {
     // fall through
   }
-  return { error: "abi must be a JSON array of ABI items (jsonencode(...) or file(\"...abi.json\"))." };
+  return { error: 'abi must be a JSON array of ABI items (jsonencode(...) or file("...abi.json")).' };
 }

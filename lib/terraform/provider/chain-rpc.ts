@@ -101,10 +101,15 @@ let nextId = 1;
 
 /** One JSON-RPC call; throws `ChainRpcError` for an error answer. Errors never quote the URL (it holds a secret). */
 export async function jsonRpc<T>(url: string, method: string, params: unknown[], caFile?: string): Promise<T> {
-  const response = await post(url, { "content-type": "application/json" }, JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }), {
-    timeoutMs: 120_000,
-    caFile,
-  }).catch((error: Error & { code?: string }) => {
+  const response = await post(
+    url,
+    { "content-type": "application/json" },
+    JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
+    {
+      timeoutMs: 120_000,
+      caFile,
+    },
+  ).catch((error: Error & { code?: string }) => {
     throw new ChainRpcError(-32603, `the RPC URL could not be reached (${error.code ?? error.name})`);
   });
   const text = response.text;

@@ -63,7 +63,11 @@ export function reportError(diagnostics: Diagnostics, data: ChainformProviderDat
       context.path,
     );
   } else if (error instanceof InsecureUrlError || error instanceof ClientConfigError) {
-    diagnostics.error(`Could not ${action}: the provider is misconfigured`, `${error.shortMessage} ${error.details ?? ""}`.trim(), context.path);
+    diagnostics.error(
+      `Could not ${action}: the provider is misconfigured`,
+      `${error.shortMessage} ${error.details ?? ""}`.trim(),
+      context.path,
+    );
   } else if (error instanceof InvalidResponseError) {
     diagnostics.error(
       `Could not ${action}: unexpected answer`,

@@ -144,7 +144,9 @@ describe.each(implementations)("Pool over %s", (_name, createPool) => {
   test("no headers within headersTimeout fails with UND_ERR_HEADERS_TIMEOUT", async () => {
     server.handle(() => {}); // never answers
     pool = createPool(server.origin);
-    await expect(pool.request({ path: "/", method: "GET", headersTimeout: 100 })).rejects.toMatchObject({ code: "UND_ERR_HEADERS_TIMEOUT" });
+    await expect(pool.request({ path: "/", method: "GET", headersTimeout: 100 })).rejects.toMatchObject({
+      code: "UND_ERR_HEADERS_TIMEOUT",
+    });
   });
 
   test("a body silent for bodyTimeout fails with UND_ERR_BODY_TIMEOUT", async () => {
@@ -185,7 +187,12 @@ describe.each(implementations)("Pool over %s", (_name, createPool) => {
 });
 
 describe.each(implementations)("Pool over %s, HTTPS", (_name, createPool) => {
-  const certificate = generateSelfSignedCertificate({ commonName: "localhost", organization: "chainform test", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"] });
+  const certificate = generateSelfSignedCertificate({
+    commonName: "localhost",
+    organization: "chainform test",
+    dnsNames: ["localhost"],
+    ipAddresses: ["127.0.0.1"],
+  });
   let server: Awaited<ReturnType<typeof startServer>>;
   let pool: AnyPool | undefined;
   beforeAll(async () => {
@@ -210,7 +217,12 @@ describe.each(implementations)("Pool over %s, HTTPS", (_name, createPool) => {
 });
 
 describe("Pool over node:http, HTTPS with the launcher's CHAINFORM_EXTRA_CA_CERTS", () => {
-  const certificate = generateSelfSignedCertificate({ commonName: "localhost", organization: "chainform test", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"] });
+  const certificate = generateSelfSignedCertificate({
+    commonName: "localhost",
+    organization: "chainform test",
+    dnsNames: ["localhost"],
+    ipAddresses: ["127.0.0.1"],
+  });
   const other = generateSelfSignedCertificate({ commonName: "other", organization: "chainform test", dnsNames: ["other"] });
   let server: Awaited<ReturnType<typeof startServer>>;
   let dir: string;

@@ -226,7 +226,10 @@ function readable(response: http.IncomingMessage, request: http.ClientRequest, b
     let finished = false;
     const arm = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => request.destroy(new PoolError("UND_ERR_BODY_TIMEOUT", `The body stalled for ${bodyTimeout} ms.`)), bodyTimeout);
+      timer = setTimeout(
+        () => request.destroy(new PoolError("UND_ERR_BODY_TIMEOUT", `The body stalled for ${bodyTimeout} ms.`)),
+        bodyTimeout,
+      );
     };
     const finish = (error?: Error) => {
       if (finished) return;

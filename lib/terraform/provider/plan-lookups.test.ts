@@ -20,7 +20,11 @@ describe("planLookups: what concurrent plans of many environments ask the servic
   test("50 concurrent look-ups of networks and slugs make one network call and one listing walk", async () => {
     // GIVEN an environment with a known slug
     const direct = clientFor(service);
-    const existing = await direct.createEnvironment({ display_name: "Shared Lookups", slug: "shared-lookups", network_configs: [{ network_id: "1" }] });
+    const existing = await direct.createEnvironment({
+      display_name: "Shared Lookups",
+      slug: "shared-lookups",
+      network_configs: [{ network_id: "1" }],
+    });
     proxy.log.length = 0;
     // WHEN 50 plans ask at once, as Terraform's concurrent PlanResourceChange calls do
     const lookups = planLookups(client());
@@ -56,7 +60,15 @@ describe("planLookups: what concurrent plans of many environments ask the servic
 
   test("credentials: one request for 20 concurrent plans, a rejection reported to one caller only, an unreachable service not a rejection", async () => {
     // GIVEN a wrong key
-    const wrong = planLookups(createClient({ baseUrl: proxy.baseUrl, accessKey: "cf_wrong", accountSlug: service.accountSlug, projectSlug: service.projectSlug, maxRetries: 0 }));
+    const wrong = planLookups(
+      createClient({
+        baseUrl: proxy.baseUrl,
+        accessKey: "cf_wrong",
+        accountSlug: service.accountSlug,
+        projectSlug: service.projectSlug,
+        maxRetries: 0,
+      }),
+    );
     const reports: number[] = [];
     // WHEN 20 plans ask at once
     const verdicts = await Promise.all(Array.from({ length: 20 }, () => wrong.credentialsAccepted((error) => reports.push(error.status))));
@@ -67,7 +79,9 @@ describe("planLookups: what concurrent plans of many environments ask the servic
     // AND the right key is accepted
     expect(await planLookups(client()).credentialsAccepted(() => reports.push(0))).toBe(true);
     // AND a service that cannot be reached is no verdict on the key
-    const nowhere = planLookups(createClient({ baseUrl: "http://127.0.0.1:9", accessKey: "cf_x", accountSlug: "a", projectSlug: "p", maxRetries: 0 }));
+    const nowhere = planLookups(
+      createClient({ baseUrl: "http://127.0.0.1:9", accessKey: "cf_x", accountSlug: "a", projectSlug: "p", maxRetries: 0 }),
+    );
     expect(await nowhere.credentialsAccepted(() => reports.push(-1))).toBe(true);
     expect(reports).toEqual([401]);
   });

@@ -89,7 +89,8 @@ export const providerSchema = defineSchema({
       optional: true,
     }),
     max_retries: attr.number({
-      description: "How many times a failed request that is safe to repeat is retried (0 to 100; a 429 does not count, the 60 s retry deadline bounds it). Default 8.",
+      description:
+        "How many times a failed request that is safe to repeat is retried (0 to 100; a 429 does not count, the 60 s retry deadline bounds it). Default 8.",
       optional: true,
       validators: [count],
     }),

@@ -6,5 +6,7 @@
  */
 export type { Abi, AbiFunction, AbiParameter, Hex } from "viem" with { "resolution-mode": "import" };
 
+// The expect-error must stay on the line before the statement, however long it grows: Prettier leaves it as written.
+// prettier-ignore
 // @ts-expect-error TS1479 (see above): the import is resolved and typed; only its module format is reported.
 export { decodeErrorResult, decodeFunctionResult, encodeDeployData, encodeFunctionData, keccak256, parseAbiItem } from "viem";

@@ -24,7 +24,11 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
   const config = { public: true };
 
   /** Renders an environment page; `reveal` shows the Admin RPC URLs (writers only). */
-  function environmentPage(request: FastifyRequest<{ Params: EnvironmentParams; Querystring: Record<string, string> }>, session: Session, reveal: boolean): string {
+  function environmentPage(
+    request: FastifyRequest<{ Params: EnvironmentParams; Querystring: Record<string, string> }>,
+    session: Session,
+    reveal: boolean,
+  ): string {
     const { environment, base } = environmentOf(service, session, request.params);
     const filters = transactionFilters(request.query ?? {});
     const pageNumber = pageNumberOf(request.query?.page);
@@ -46,8 +50,14 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
         ["Chain id", vnet.chain_id],
         ["Fork point", `block ${decimal(vnet.block_number)}`],
         ["Public RPC", html`<span class="mono">${publicRpc(request, vnet.id)}</span>`],
-        ["Admin RPC", reveal && canWrite ? html`<span class="mono admin-rpc">${baseUrlOf(request)}/rpc/admin/${vnet.admin_secret}</span>` : null],
-        ["Explorer", explorerOf.get(vnet.id) ? html`<a href="/explorer/${vnet.id}">${explorerUrl(baseUrlOf(request), vnet.id)}</a>` : "not enabled"],
+        [
+          "Admin RPC",
+          reveal && canWrite ? html`<span class="mono admin-rpc">${baseUrlOf(request)}/rpc/admin/${vnet.admin_secret}</span>` : null,
+        ],
+        [
+          "Explorer",
+          explorerOf.get(vnet.id) ? html`<a href="/explorer/${vnet.id}">${explorerUrl(baseUrlOf(request), vnet.id)}</a>` : "not enabled",
+        ],
         [
           "Prefunded",
           accounts.length > 0
@@ -65,50 +75,67 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
             : html`<form class="inline" method="post" action="${envBase}/reveal">${csrfField(session)}<button class="plain" type="submit">Reveal Admin RPC URLs</button></form>`
         } <a href="${envBase}/delete"><button class="danger" type="button" id="delete">Delete environment…</button></a></div>`
       : html``;
-    return dashboardPage(session, environment.display_name, html`<h1>${environment.display_name}</h1>
+    return dashboardPage(
+      session,
+      environment.display_name,
+      html`<h1>${environment.display_name}</h1>
 <div class="card">${fields([
-      ["Slug", html`<code>${environment.slug}</code>`],
-      ["Created", `${environment.created_at} (${age(environment.created_at)} ago)`],
-      ["Bridge", environment.bridge_config.enabled ? `${environment.bridge_config.relay_mode}, delay ${environment.bridge_config.delay_seconds} s` : "off"],
-    ])}</div>${actions}
+        ["Slug", html`<code>${environment.slug}</code>`],
+        ["Created", `${environment.created_at} (${age(environment.created_at)} ago)`],
+        [
+          "Bridge",
+          environment.bridge_config.enabled
+            ? `${environment.bridge_config.relay_mode}, delay ${environment.bridge_config.delay_seconds} s`
+            : "off",
+        ],
+      ])}</div>${actions}
 <h2>Networks</h2>${networks}
 <h2>Deployed contracts</h2><div class="card" id="contracts">${table(
-      ["Contract", "Network", "Deployed by", "In transaction"],
-      contracts.map((t) => [
-        addressOn(t.vnetId, t.contractAddress!),
-        vnetName.get(t.vnetId) ?? t.vnetId,
-        addressOn(t.vnetId, t.from),
-        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
-      ]),
-      "no contract deployments recorded",
-    )}</div>
+        ["Contract", "Network", "Deployed by", "In transaction"],
+        contracts.map((t) => [
+          addressOn(t.vnetId, t.contractAddress!),
+          vnetName.get(t.vnetId) ?? t.vnetId,
+          addressOn(t.vnetId, t.from),
+          html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+        ]),
+        "no contract deployments recorded",
+      )}</div>
 <h2>Transactions</h2><div class="card">${filterForm(envBase, request.query ?? {})}${table(
-      ["Hash", "Network", "Block", "From", "To", "Value", "Status", "Category", "Kind"],
-      transactions.map((t) => [
-        html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
-        vnetName.get(t.vnetId) ?? t.vnetId,
-        t.blockNumber ? decimal(t.blockNumber) : "pending",
-        html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
-        t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
-        ether(t.value),
-        t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
-        t.category,
-        kindCell(views, t, envBase),
-      ]),
-      "no transactions match",
-    )}${pager(envBase, request.query ?? {}, pageNumber, transactions.length === PER_PAGE)}</div>`);
+        ["Hash", "Network", "Block", "From", "To", "Value", "Status", "Category", "Kind"],
+        transactions.map((t) => [
+          html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+          vnetName.get(t.vnetId) ?? t.vnetId,
+          t.blockNumber ? decimal(t.blockNumber) : "pending",
+          html`<span class="mono" title="${t.from}">${shortHex(t.from)}</span>`,
+          t.to ? html`<span class="mono" title="${t.to}">${shortHex(t.to)}</span>` : "create",
+          ether(t.value),
+          t.status === "success" ? html`<span class="ok">success</span>` : html`<span class="fail">${t.status}</span>`,
+          t.category,
+          kindCell(views, t, envBase),
+        ]),
+        "no transactions match",
+      )}${pager(envBase, request.query ?? {}, pageNumber, transactions.length === PER_PAGE)}</div>`,
+    );
   }
 
-  app.get<{ Params: EnvironmentParams; Querystring: Record<string, string> }>("/:account/:project/environments/:environmentId", { config }, async (request, reply) => {
-    const session = sessions.viewer(request);
-    return sendPage(reply, 200, environmentPage(request, session, false));
-  });
+  app.get<{ Params: EnvironmentParams; Querystring: Record<string, string> }>(
+    "/:account/:project/environments/:environmentId",
+    { config },
+    async (request, reply) => {
+      const session = sessions.viewer(request);
+      return sendPage(reply, 200, environmentPage(request, session, false));
+    },
+  );
 
-  app.post<{ Params: EnvironmentParams; Querystring: Record<string, string> }>("/:account/:project/environments/:environmentId/reveal", { config }, async (request, reply) => {
-    const session = sessions.changer(request);
-    requireWriter(session);
-    return sendPage(reply, 200, environmentPage(request, session, true));
-  });
+  app.post<{ Params: EnvironmentParams; Querystring: Record<string, string> }>(
+    "/:account/:project/environments/:environmentId/reveal",
+    { config },
+    async (request, reply) => {
+      const session = sessions.changer(request);
+      requireWriter(session);
+      return sendPage(reply, 200, environmentPage(request, session, true));
+    },
+  );
 
   app.get<{ Params: EnvironmentParams }>("/:account/:project/environments/:environmentId/delete", { config }, async (request, reply) => {
     const session = sessions.viewer(request);
@@ -118,9 +145,13 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
     return sendPage(
       reply,
       200,
-      dashboardPage(session, "Delete environment", html`<h1>Delete ${environment.display_name}?</h1><div class="card">
+      dashboardPage(
+        session,
+        "Delete environment",
+        html`<h1>Delete ${environment.display_name}?</h1><div class="card">
 <p>This deletes the environment <code>${environment.slug}</code>, its ${environment.vnets.length} Virtual Environment(s) and their chains. It cannot be undone.</p>
-<form method="post" action="${envBase}/delete">${csrfField(session)}<button class="danger" type="submit" id="confirm-delete">Delete</button> <a href="${envBase}">Cancel</a></form></div>`),
+<form method="post" action="${envBase}/delete">${csrfField(session)}<button class="danger" type="submit" id="confirm-delete">Delete</button> <a href="${envBase}">Cancel</a></form></div>`,
+      ),
     );
   });
 
@@ -161,6 +192,7 @@ function kindCell(views: StoreViews, t: TransactionSummary, envBase: string): Ht
 function snapshotList(snapshots: readonly VnetSnapshot[]): Html | string {
   if (snapshots.length === 0) return "none taken since the service started";
   return html`<table class="snapshots"><tbody>${snapshots.map(
-    (s) => html`<tr><td class="mono">${s.id}</td><td>block ${decimal(s.blockNumber)}</td><td>${s.takenAt} (${age(s.takenAt)} ago)</td></tr>`,
+    (s) =>
+      html`<tr><td class="mono">${s.id}</td><td>block ${decimal(s.blockNumber)}</td><td>${s.takenAt} (${age(s.takenAt)} ago)</td></tr>`,
   )}</tbody></table>`;
 }

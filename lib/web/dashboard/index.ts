@@ -33,8 +33,15 @@ export function registerDashboard(app: FastifyInstance, context: WebContext, ses
     if (error instanceof ChangeRefused) return sendPage(reply, 403, simplePage("Refused", error.message));
     const session = sessions.of(request);
     const render = (status: number, title: string, message: string) =>
-      sendPage(reply, status, session ? dashboardPage(session, title, html`<h1>${title}</h1><div class="card error"><p>${message}</p></div>`) : simplePage(title, message));
-    if (error instanceof ServiceError) return render(error.status, error.status === 404 ? "Not found" : error.status === 403 ? "Not allowed" : "Bad request", error.message);
+      sendPage(
+        reply,
+        status,
+        session
+          ? dashboardPage(session, title, html`<h1>${title}</h1><div class="card error"><p>${message}</p></div>`)
+          : simplePage(title, message),
+      );
+    if (error instanceof ServiceError)
+      return render(error.status, error.status === 404 ? "Not found" : error.status === 403 ? "Not allowed" : "Bad request", error.message);
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return render(status, "Bad request", (error as Error).message);
     const chainStatus = (error as { status?: number }).status;

@@ -5,7 +5,15 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { Simulation } from "../../api";
-import { baseUrlOf, ServiceError, type EnvironmentRecord, type Principal, type ProjectRow, type ServiceForWeb, type StoreViews } from "../../service/web-interface";
+import {
+  baseUrlOf,
+  ServiceError,
+  type EnvironmentRecord,
+  type Principal,
+  type ProjectRow,
+  type ServiceForWeb,
+  type StoreViews,
+} from "../../service/web-interface";
 import type { Session } from "./sessions";
 
 /** Route parameters of a project page. */
@@ -23,7 +31,11 @@ export function projectOf(service: ServiceForWeb, session: Session, params: Proj
 }
 
 /** An environment of a project the session may see, with the project's dashboard path (404 otherwise). */
-export function environmentOf(service: ServiceForWeb, session: Session, params: EnvironmentParams): { environment: EnvironmentRecord; project: ProjectRow; base: string } {
+export function environmentOf(
+  service: ServiceForWeb,
+  session: Session,
+  params: EnvironmentParams,
+): { environment: EnvironmentRecord; project: ProjectRow; base: string } {
   const { project } = projectOf(service, session, params);
   const environment = service.views.environments.get(project.id, params.environmentId);
   if (!environment) throw new ServiceError(404, `environment ${params.environmentId} not found in ${params.account}/${params.project}`);

@@ -50,54 +50,63 @@ export function registerProjects(app: FastifyInstance, context: WebContext, sess
     return sendPage(
       reply,
       200,
-      dashboardPage(session, project.name, html`<h1>${request.params.account} / ${project.name}</h1>
+      dashboardPage(
+        session,
+        project.name,
+        html`<h1>${request.params.account} / ${project.name}</h1>
 <h2>Environments</h2><div class="card">${table(
-        ["Name", "Slug", "Age", "Networks", "Bridge", "Public RPC"],
-        environments.map((e) => [
-          html`<a href="${base}/environments/${e.id}">${e.display_name}</a>`,
-          html`<code>${e.slug}</code>`,
-          age(e.created_at),
-          e.vnets.map((v) => v.network_name).join(", "),
-          e.bridge_config.enabled ? e.bridge_config.relay_mode : "off",
-          e.vnets.map((v) => html`<div class="mono">${publicRpc(request, v.id)}</div>`),
-        ]),
-        "no environments",
-      )}</div>
+          ["Name", "Slug", "Age", "Networks", "Bridge", "Public RPC"],
+          environments.map((e) => [
+            html`<a href="${base}/environments/${e.id}">${e.display_name}</a>`,
+            html`<code>${e.slug}</code>`,
+            age(e.created_at),
+            e.vnets.map((v) => v.network_name).join(", "),
+            e.bridge_config.enabled ? e.bridge_config.relay_mode : "off",
+            e.vnets.map((v) => html`<div class="mono">${publicRpc(request, v.id)}</div>`),
+          ]),
+          "no environments",
+        )}</div>
 <h2>Simulations</h2><div class="card">${table(
-        ["Simulation", "Network", "Block", "Status", "Created"],
-        simulations.map((s) => [
-          html`<a href="${base}/simulations/${s.id}">${s.id.slice(0, 8)}</a>`,
-          s.network_id,
-          s.block_number,
-          s.status ? html`<span class="ok">success</span>` : html`<span class="fail">failed</span>`,
-          s.created_at,
-        ]),
-        "no saved simulations",
-      )}</div>
+          ["Simulation", "Network", "Block", "Status", "Created"],
+          simulations.map((s) => [
+            html`<a href="${base}/simulations/${s.id}">${s.id.slice(0, 8)}</a>`,
+            s.network_id,
+            s.block_number,
+            s.status ? html`<span class="ok">success</span>` : html`<span class="fail">failed</span>`,
+            s.created_at,
+          ]),
+          "no saved simulations",
+        )}</div>
 <h2>Delivery channels</h2><div class="card">${table(
-        ["Label", "Type", "Reference", "Enabled"],
-        channels.map((c) => [c.label, c.type, c.reference_id, c.enabled === 1 ? "yes" : "no"]),
-        "no delivery channels",
-      )}</div>
+          ["Label", "Type", "Reference", "Enabled"],
+          channels.map((c) => [c.label, c.type, c.reference_id, c.enabled === 1 ? "yes" : "no"]),
+          "no delivery channels",
+        )}</div>
 <h2>Web3 Actions</h2><div class="card">${table(
-        ["Name", "Status", ""],
-        actions.map((a) => [
-          a.name,
-          a.status,
-          canWrite && a.status === "running"
-            ? html`<form class="inline" method="post" action="${base}/actions/${a.id}/stop">${csrfField(session)}<button class="plain" type="submit">Stop</button></form>`
-            : "",
-        ]),
-        "no Web3 Actions",
-      )}</div>`),
+          ["Name", "Status", ""],
+          actions.map((a) => [
+            a.name,
+            a.status,
+            canWrite && a.status === "running"
+              ? html`<form class="inline" method="post" action="${base}/actions/${a.id}/stop">${csrfField(session)}<button class="plain" type="submit">Stop</button></form>`
+              : "",
+          ]),
+          "no Web3 Actions",
+        )}</div>`,
+      ),
     );
   });
 
-  app.post<{ Params: ProjectParams & { actionId: string } }>("/:account/:project/actions/:actionId/stop", { config }, async (request, reply) => {
-    const session = sessions.changer(request);
-    const { project } = projectOf(service, session, request.params);
-    requireWriter(session);
-    if (!service.changes.stopAction(project.id, request.params.actionId)) throw new ServiceError(404, "no such Web3 Action in this project");
-    return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
-  });
+  app.post<{ Params: ProjectParams & { actionId: string } }>(
+    "/:account/:project/actions/:actionId/stop",
+    { config },
+    async (request, reply) => {
+      const session = sessions.changer(request);
+      const { project } = projectOf(service, session, request.params);
+      requireWriter(session);
+      if (!service.changes.stopAction(project.id, request.params.actionId))
+        throw new ServiceError(404, "no such Web3 Action in this project");
+      return reply.redirect(`/dashboard/${request.params.account}/${project.slug}`, 303);
+    },
+  );
 }

@@ -23,7 +23,8 @@ export function transactionFilters(query: Record<string, string>): TransactionFi
   for (const name of ["from", "to"] as const) {
     const value = query[name]?.trim();
     if (!value) continue;
-    if (!ADDRESS.test(value)) throw new ServiceError(400, `${name} must be an address (0x followed by 40 hex digits), got "${value.slice(0, 80)}"`);
+    if (!ADDRESS.test(value))
+      throw new ServiceError(400, `${name} must be an address (0x followed by 40 hex digits), got "${value.slice(0, 80)}"`);
     filters[name] = value;
   }
   return filters;

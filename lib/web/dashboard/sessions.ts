@@ -105,7 +105,9 @@ export class Sessions {
   /** Throws `ChangeRefused` for a POST from another origin (sign-in included: no login CSRF). */
   static requireOwnOrigin(request: FastifyRequest): void {
     if (!Sessions.fromOwnOrigin(request)) {
-      throw new ChangeRefused("This form was sent from another site (or another port of this host): nothing was changed. Use the dashboard's own pages.");
+      throw new ChangeRefused(
+        "This form was sent from another site (or another port of this host): nothing was changed. Use the dashboard's own pages.",
+      );
     }
   }
 
@@ -139,7 +141,10 @@ export class Sessions {
   /** Sets the session cookie (Secure over HTTPS). */
   static setCookie(reply: FastifyReply, session: Session, secure: boolean): void {
     const maxAge = Math.floor(SESSION_TTL_MS / 1000);
-    reply.header("set-cookie", `${SESSION_COOKIE}=${session.id}; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`);
+    reply.header(
+      "set-cookie",
+      `${SESSION_COOKIE}=${session.id}; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`,
+    );
   }
 
   /** Clears the session cookie. */

@@ -16,7 +16,12 @@ export function registerSignIn(app: FastifyInstance, sessions: Sessions): void {
     const token = request.query.token;
     if (!token) return sendPage(reply, 200, signInPage());
     const session = sessions.redeemLoginToken(token);
-    if (!session) return sendPage(reply, 401, signInPage("This sign-in link was already used or has expired (links last 10 minutes). Sign in with your access key."));
+    if (!session)
+      return sendPage(
+        reply,
+        401,
+        signInPage("This sign-in link was already used or has expired (links last 10 minutes). Sign in with your access key."),
+      );
     Sessions.setCookie(reply, session, secure(request));
     return reply.redirect("/dashboard/", 303);
   });

@@ -58,7 +58,8 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
   const handler = async (request: FastifyRequest<{ Params: { vnetId: string } }>, reply: FastifyReply) => {
     const params = parametersOf(request);
     const view = vnetView(context.service.views, request.params.vnetId);
-    if (!view?.explorerEnabled) throw new ApiError(404, "no explorer here: the Virtual Environment does not exist or its explorer is not enabled");
+    if (!view?.explorerEnabled)
+      throw new ApiError(404, "no explorer here: the Virtual Environment does not exist or its explorer is not enabled");
     if (params.module !== "contract") throw new ApiError(400, 'module must be "contract"');
     const answer = await answerAction(context, view, params, passed);
     return reply.code(200).send(answer);
@@ -72,7 +73,12 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
     if (error instanceof VerificationRefused) return sendNotOk(reply, 400, `Fail - Unable to verify. ${error.message}`);
     if (error instanceof CompilerBusy) return sendNotOk(reply.header("retry-after", "60"), 503, error.message);
     const fastifyError = error as { code?: string; statusCode?: number; message?: string };
-    if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendNotOk(reply, 413, `request body larger than ${API_BODY_LIMIT} bytes: the standard JSON input may be at most ${MAX_STANDARD_JSON_BYTES} bytes`);
+    if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+      return sendNotOk(
+        reply,
+        413,
+        `request body larger than ${API_BODY_LIMIT} bytes: the standard JSON input may be at most ${MAX_STANDARD_JSON_BYTES} bytes`,
+      );
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       return sendNotOk(reply, fastifyError.statusCode, String(fastifyError.message));
     }
@@ -97,7 +103,8 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
       const verified = context.verified.get(view.vnet.id, addressParam(params));
       if (!verified) return notOk(NOT_VERIFIED);
       // Etherscan clients (forge) recognise the "not verified" prefix; the rest says why.
-      if (!reveals(view.visibility, "abi")) return notOk(`${NOT_VERIFIED} publicly: the ABI is not public here (verification_visibility is ${view.visibility})`);
+      if (!reveals(view.visibility, "abi"))
+        return notOk(`${NOT_VERIFIED} publicly: the ABI is not public here (verification_visibility is ${view.visibility})`);
       return ok(JSON.stringify(verified.abi));
     }
     case "getsourcecode": {

@@ -12,13 +12,20 @@ contract C {
 const EASY = "pragma solidity ^0.8.0;\ncontract D { function one() external pure returns (uint) { return 1; } }";
 
 function input(content: string, settings: Record<string, unknown> = {}): string {
-  return JSON.stringify({ language: "Solidity", sources: { "c.sol": { content } }, settings: { ...settings, outputSelection: { "*": { "*": ["abi"] } } } });
+  return JSON.stringify({
+    language: "Solidity",
+    sources: { "c.sol": { content } },
+    settings: { ...settings, outputSelection: { "*": { "*": ["abi"] } } },
+  });
 }
 
 test("a model-checker compile is stopped at the time limit; the compiler then serves the next one", async () => {
   const worker = new SolcWorker();
   try {
-    const modelChecked = worker.compile(input(HARD, { modelChecker: { engine: "all", timeout: 0, targets: ["assert", "overflow", "underflow"] } }), 2_000);
+    const modelChecked = worker.compile(
+      input(HARD, { modelChecker: { engine: "all", timeout: 0, targets: ["assert", "overflow", "underflow"] } }),
+      2_000,
+    );
     const queued = worker.compile(input(EASY)); // waits behind it, then runs on a fresh worker, with the default limit
     await expect(modelChecked).rejects.toThrow(CompileTimedOut);
     await expect(modelChecked).rejects.toThrow("took longer than 2 s");

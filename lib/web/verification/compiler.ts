@@ -150,8 +150,7 @@ export class SolcWorker {
         if (message.version) {
           if (this.worker === worker) this.ready = true;
           resolve(`v${message.version.replace(/\.Emscripten\.clang$/, "")}`);
-        }
-        else if (this.running && this.worker === worker) {
+        } else if (this.running && this.worker === worker) {
           const { job } = this.running;
           this.finish(job, () => job.resolve(message.output ?? "{}"));
           this.next();

@@ -17,7 +17,17 @@ const MAX_NAME_LENGTH = 512;
  * The `settings` an anonymous submission may pass: those that shape the bytecode. The rest (`modelChecker`,
  * `stopAfter`, ...) only cost compile time, which an anonymous caller must not spend at will.
  */
-export const ALLOWED_SETTINGS: readonly string[] = ["remappings", "optimizer", "evmVersion", "eofVersion", "viaIR", "debug", "metadata", "libraries", "outputSelection"];
+export const ALLOWED_SETTINGS: readonly string[] = [
+  "remappings",
+  "optimizer",
+  "evmVersion",
+  "eofVersion",
+  "viaIR",
+  "debug",
+  "metadata",
+  "libraries",
+  "outputSelection",
+];
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** What a submission names (Etherscan's `verifysourcecode` fields). */
@@ -50,7 +60,10 @@ interface StandardJsonInput {
 
 interface CompilerOutput {
   errors?: { severity: string; formattedMessage?: string; message?: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { deployedBytecode: { object: string; immutableReferences?: ImmutableReferences } } }>>;
+  contracts?: Record<
+    string,
+    Record<string, { abi: Abi; evm: { deployedBytecode: { object: string; immutableReferences?: ImmutableReferences } } }>
+  >;
 }
 
 /** Checks a submission against deployed code; throws `VerificationRefused` when it does not reproduce it. */
@@ -68,7 +81,9 @@ export async function verifySubmission(compiler: SolcWorker, submission: Submiss
   };
   const output = JSON.parse(
     await compiler.compile(JSON.stringify({ ...input, settings })).catch((error: unknown) => {
-      throw error instanceof CompileTimedOut ? new VerificationRefused(`${error.message}: submit without costly settings, or a smaller source`) : error;
+      throw error instanceof CompileTimedOut
+        ? new VerificationRefused(`${error.message}: submit without costly settings, or a smaller source`)
+        : error;
     }),
   ) as CompilerOutput;
   const failure = output.errors?.find((e) => e.severity === "error");
@@ -113,15 +128,21 @@ function parseStandardJson(text: string): StandardJsonInput {
     input = JSON.parse(text);
   } catch {
     // The parser's message quotes the input: say what is wrong without it.
-    throw new VerificationRefused("sourceCode is not a standard JSON input (codeformat=solidity-standard-json-input): it is not valid JSON");
+    throw new VerificationRefused(
+      "sourceCode is not a standard JSON input (codeformat=solidity-standard-json-input): it is not valid JSON",
+    );
   }
   const candidate = input as StandardJsonInput;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new VerificationRefused("sourceCode must be a JSON object");
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw new VerificationRefused("sourceCode must be a JSON object");
   if (candidate.language !== "Solidity") throw new VerificationRefused('sourceCode.language must be "Solidity"');
   if (typeof candidate.sources !== "object" || candidate.sources === null || Object.keys(candidate.sources).length === 0) {
     throw new VerificationRefused("sourceCode.sources must name at least one source file");
   }
-  if (candidate.settings !== undefined && (typeof candidate.settings !== "object" || candidate.settings === null || Array.isArray(candidate.settings))) {
+  if (
+    candidate.settings !== undefined &&
+    (typeof candidate.settings !== "object" || candidate.settings === null || Array.isArray(candidate.settings))
+  ) {
     throw new VerificationRefused("sourceCode.settings must be an object");
   }
   if (candidate.settings !== undefined && depthOf(candidate.settings) > MAX_JSON_DEPTH) {
@@ -129,12 +150,16 @@ function parseStandardJson(text: string): StandardJsonInput {
   }
   for (const key of Object.keys(candidate.settings ?? {})) {
     if (!ALLOWED_SETTINGS.includes(key)) {
-      throw new VerificationRefused(`sourceCode.settings may hold only ${ALLOWED_SETTINGS.join(", ")}: leave out the others (they do not change the bytecode)`);
+      throw new VerificationRefused(
+        `sourceCode.settings may hold only ${ALLOWED_SETTINGS.join(", ")}: leave out the others (they do not change the bytecode)`,
+      );
     }
   }
   for (const [key, entry] of Object.entries(candidate.sources)) {
-    if (CONTROL_CHARACTER.test(key)) throw new VerificationRefused("sourceCode.sources: a source name holds a control character (NUL included)");
-    if (depthOf(entry) > MAX_JSON_DEPTH) throw new VerificationRefused(`sourceCode.sources: a source entry is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (CONTROL_CHARACTER.test(key))
+      throw new VerificationRefused("sourceCode.sources: a source name holds a control character (NUL included)");
+    if (depthOf(entry) > MAX_JSON_DEPTH)
+      throw new VerificationRefused(`sourceCode.sources: a source entry is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return candidate;
 }
@@ -144,12 +169,15 @@ function splitContractName(contractName: string, input: StandardJsonInput): { pa
   const path = contractName.slice(0, colon);
   const name = contractName.slice(colon + 1);
   if (contractName.length > MAX_NAME_LENGTH || CONTROL_CHARACTER.test(contractName)) {
-    throw new VerificationRefused(`contractname must be path:Name, at most ${MAX_NAME_LENGTH} characters without control characters (NUL included)`);
+    throw new VerificationRefused(
+      `contractname must be path:Name, at most ${MAX_NAME_LENGTH} characters without control characters (NUL included)`,
+    );
   }
   if (colon <= 0 || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
     throw new VerificationRefused("contractname must be path:Name (e.g. src/Counter.sol:Counter)");
   }
-  if (!(path in input.sources!)) throw new VerificationRefused("the path in contractname (before the colon) is not among the submitted sources");
+  if (!(path in input.sources!))
+    throw new VerificationRefused("the path in contractname (before the colon) is not among the submitted sources");
   return { path, name };
 }
 

@@ -69,7 +69,10 @@ export class Forks {
       ]);
       if (chainId !== null) {
         if (BigInt(chainId) !== BigInt(networkId)) {
-          throw new ChainRequestError(502, `the upstream of network ${networkId} answers chain id ${BigInt(chainId)}, not ${networkId}: it is another network's RPC`);
+          throw new ChainRequestError(
+            502,
+            `the upstream of network ${networkId} answers chain id ${BigInt(chainId)}, not ${networkId}: it is another network's RPC`,
+          );
         }
         this.verified.add(networkId);
       }
@@ -78,8 +81,10 @@ export class Forks {
       if (error instanceof ChainRequestError) throw error;
       // A block recorded before replays without its upstream, like an offline service.
       if (requested !== undefined && recorded.includes(requested) && error instanceof UpstreamError) return requested;
-      if (error instanceof UpstreamError) throw new ChainRequestError(error.failure === "timeout" ? 504 : 502, `cannot fork network ${networkId}: ${error.message}`);
-      if (error instanceof JsonRpcError) throw new ChainRequestError(502, `cannot fork network ${networkId}: its upstream answered an error (${error.message})`);
+      if (error instanceof UpstreamError)
+        throw new ChainRequestError(error.failure === "timeout" ? 504 : 502, `cannot fork network ${networkId}: ${error.message}`);
+      if (error instanceof JsonRpcError)
+        throw new ChainRequestError(502, `cannot fork network ${networkId}: its upstream answered an error (${error.message})`);
       throw new ChainRequestError(502, `cannot fork network ${networkId}: its upstream answered something unusable`);
     }
     if (requested === undefined) return head;

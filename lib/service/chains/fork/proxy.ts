@@ -134,7 +134,12 @@ export class ForkProxy {
     if (typeof method !== "string") return reply({ error: { code: -32600, message: "Invalid Request" } });
     if (!UPSTREAM_READ_METHODS.has(method)) {
       this.stats.failed += 1;
-      return reply({ error: { code: -32601, message: `chainform sends only reads to the upstream of network ${this.options.networkId}; ${method} was refused` } });
+      return reply({
+        error: {
+          code: -32601,
+          message: `chainform sends only reads to the upstream of network ${this.options.networkId}; ${method} was refused`,
+        },
+      });
     }
     const key = callKey(method, params);
     const { recordings } = this.options;
@@ -154,7 +159,8 @@ export class ForkProxy {
   /** Asks the upstream (recording what it says), or explains why the call has no answer. */
   private async fetch(key: string, method: string, params: unknown): Promise<Recorded> {
     const { upstream, recordings } = this.options;
-    if (!upstream) return this.missing(method, params, this.options.replayOnly ?? "the service is offline (--offline), so only recordings are served");
+    if (!upstream)
+      return this.missing(method, params, this.options.replayOnly ?? "the service is offline (--offline), so only recordings are served");
     try {
       const result = await upstream.request(method, Array.isArray(params) ? params : []);
       this.stats.forwarded += 1;
@@ -170,15 +176,29 @@ export class ForkProxy {
       }
       if (error instanceof UpstreamError && error.failure === "timeout") {
         this.stats.failed += 1;
-        return { error: { code: NOT_RECORDED, message: `${describeCall(method, params, this.options.networkId, this.options.block)}: ${error.message}` } };
+        return {
+          error: {
+            code: NOT_RECORDED,
+            message: `${describeCall(method, params, this.options.networkId, this.options.block)}: ${error.message}`,
+          },
+        };
       }
-      return this.missing(method, params, error instanceof UpstreamError ? `${error.message}, so only recordings are served` : "the upstream failed");
+      return this.missing(
+        method,
+        params,
+        error instanceof UpstreamError ? `${error.message}, so only recordings are served` : "the upstream failed",
+      );
     }
   }
 
   private missing(method: string, params: unknown, why: string): Recorded {
     this.stats.failed += 1;
-    return { error: { code: NOT_RECORDED, message: `never recorded: ${describeCall(method, params, this.options.networkId, this.options.block)}; ${why}` } };
+    return {
+      error: {
+        code: NOT_RECORDED,
+        message: `never recorded: ${describeCall(method, params, this.options.networkId, this.options.block)}; ${why}`,
+      },
+    };
   }
 }
 

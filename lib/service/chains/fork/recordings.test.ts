@@ -31,7 +31,9 @@ test("recordings are one file per network and block, merged with what another wr
 });
 
 test("a call is described by method, account or slot, and block", () => {
-  expect(describeCall("eth_getStorageAt", ["0xaa", "0x5", "0x2"], "1", 2n)).toBe("eth_getStorageAt of account 0xaa slot 0x5 at block 2 of network 1");
+  expect(describeCall("eth_getStorageAt", ["0xaa", "0x5", "0x2"], "1", 2n)).toBe(
+    "eth_getStorageAt of account 0xaa slot 0x5 at block 2 of network 1",
+  );
   expect(describeCall("eth_getCode", ["0xaa", "0x2"], "1", 2n)).toBe("eth_getCode of account 0xaa at block 2 of network 1");
   expect(describeCall("eth_getLogs", [{ address: "0xaa" }], "10", 9n)).toBe('eth_getLogs [{"address":"0xaa"}] at block 9 of network 10');
 });

@@ -94,7 +94,11 @@ export class Recordings {
     this.dirty = false;
     const merged: Record<string, unknown> = { ...readFile(this.path)?.answers };
     for (const [key, value] of this.answers) merged[key] = value;
-    const sorted = Object.fromEntries(Object.keys(merged).sort().map((key) => [key, merged[key]]));
+    const sorted = Object.fromEntries(
+      Object.keys(merged)
+        .sort()
+        .map((key) => [key, merged[key]]),
+    );
     const file: RecordingsFile = { network_id: this.networkId, block_number: this.block.toString(), answers: sorted };
     mkdirSync(join(this.path, ".."), { recursive: true });
     const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;

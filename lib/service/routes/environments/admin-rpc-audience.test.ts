@@ -20,7 +20,10 @@ const rpcsOf = (env: Env) => env.active_instance.vnets.flatMap((v) => v.rpcs);
 describe("Admin RPC URLs and read-only callers", () => {
   let created: Env;
   beforeAll(async () => {
-    const { status, body } = await call(service, "POST", base, { as: "alice", body: { display_name: "Audience", network_configs: [{ network_id: "1" }, { network_id: "8453" }] } });
+    const { status, body } = await call(service, "POST", base, {
+      as: "alice",
+      body: { display_name: "Audience", network_configs: [{ network_id: "1" }, { network_id: "8453" }] },
+    });
     expect(status).toBe(200);
     created = body as Env;
   });
@@ -39,7 +42,11 @@ describe("Admin RPC URLs and read-only callers", () => {
     expect(names.filter((name) => name.startsWith("Admin"))).toEqual([]);
     const list = await call(service, "GET", base, { as: "bob" });
     const listed = (list.body as { environments: Env[] }).environments.find((e) => e.id === created.id)!;
-    expect(rpcsOf(listed).map((r) => r.name).filter((name) => name.startsWith("Admin"))).toEqual([]);
+    expect(
+      rpcsOf(listed)
+        .map((r) => r.name)
+        .filter((name) => name.startsWith("Admin")),
+    ).toEqual([]);
     expect(JSON.stringify(list.body)).not.toContain("/rpc/admin/");
   });
 

@@ -14,7 +14,11 @@ import type { NewEnvironment } from "../../store";
  * Throws the 400 naming `network_configs[i].block_number` for a block beyond the upstream's head, and the engine's
  * 502/504 (naming the network) when an upstream fails; nothing is written before.
  */
-export async function pinForkPoints(engine: ChainEngine, request: CreateEnvironmentRequest, plan: NewEnvironment): Promise<(string | null)[]> {
+export async function pinForkPoints(
+  engine: ChainEngine,
+  request: CreateEnvironmentRequest,
+  plan: NewEnvironment,
+): Promise<(string | null)[]> {
   if (!engine.forkPoint) return plan.vnets.map(() => null);
   return Promise.all(
     plan.vnets.map(async (vnet, index) => {

@@ -13,7 +13,10 @@ let counter = 0;
 const unique = () => `env ${++counter}`;
 /** What the service stored for an environment (never returned). */
 const storedSettings = (id: string) => {
-  const row = service.app.service.store.db.prepare("SELECT network_configs, bridge_config FROM environments WHERE id = ?").get(id) as { network_configs: string; bridge_config: string };
+  const row = service.app.service.store.db.prepare("SELECT network_configs, bridge_config FROM environments WHERE id = ?").get(id) as {
+    network_configs: string;
+    bridge_config: string;
+  };
   return { network_configs: JSON.parse(row.network_configs), bridge_config: JSON.parse(row.bridge_config) };
 };
 
@@ -34,7 +37,13 @@ describe("POST environments", () => {
     });
     expect(status).toBe(200);
     expect(body.slug).toBe("cross-chain-demo");
-    expect(body.networks.map((n: { network_id: string; network_name: string; block_number: string }) => [n.network_id, n.network_name, n.block_number])).toEqual([
+    expect(
+      body.networks.map((n: { network_id: string; network_name: string; block_number: string }) => [
+        n.network_id,
+        n.network_name,
+        n.block_number,
+      ]),
+    ).toEqual([
       ["1", "Mainnet", "0xabc"],
       ["8453", "Base", `0x${(24_000_000).toString(16)}`],
     ]);
@@ -46,7 +55,12 @@ describe("POST environments", () => {
     // ... and, where the explorer is enabled, the optional local extra explorer_url.
     expect(Object.keys(baseVnet).sort()).toEqual(["display_name", "explorer_url", "fork_config", "id", "rpcs", "slug", "status"]);
     expect(baseVnet.explorer_url).toBe(`${service.baseUrl}/explorer/${baseVnet.id}`);
-        expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual(["Admin RPC", "Public RPC", "Admin websocket RPC", "Public websocket RPC"]);
+    expect(mainnet.rpcs.map((r: { name: string }) => r.name)).toEqual([
+      "Admin RPC",
+      "Public RPC",
+      "Admin websocket RPC",
+      "Public websocket RPC",
+    ]);
     expect(mainnet.rpcs[2].url).toBe(mainnet.rpcs[0].url.replace(/^http/, "ws"));
     expect(mainnet.rpcs[3].url).toBe(`${service.baseUrl.replace(/^http/, "ws")}/rpc/public/${mainnet.id}`);
     expect(mainnet.rpcs[0].url).toMatch(new RegExp(`^${service.baseUrl}/rpc/admin/[A-Za-z0-9_-]{43}$`));
@@ -82,7 +96,10 @@ describe("POST environments", () => {
       ],
     });
     expect(status).toBe(200);
-    const stored = service.app.service.store.environments.get(service.app.service.store.environments.vnet(body.active_instance.vnets[0].id)!.project_id, body.id)!;
+    const stored = service.app.service.store.environments.get(
+      service.app.service.store.environments.vnet(body.active_instance.vnets[0].id)!.project_id,
+      body.id,
+    )!;
     expect(stored.vnets.map((v) => v.chain_id)).toEqual(["9007199254740993", "9007199254740992", "9223372036854775771"]);
     expect(service.app.service.store.resolveVnet(stored.vnets[0].id)!.chainId).toBe(9007199254740993n);
   });
@@ -95,7 +112,11 @@ describe("POST environments", () => {
     expect(second.body.error.message).toContain(first.body.id);
     expect(second.body.error.data).toMatchObject({ field: "/slug", environment_id: first.body.id });
     // The same slug in another project is fine.
-    const elsewhere = await create({ display_name: "Twice", network_configs: [{ network_id: "1" }] }, "alice", base.replace("acme/project/demo", "acme/project/secret-sauce"));
+    const elsewhere = await create(
+      { display_name: "Twice", network_configs: [{ network_id: "1" }] },
+      "alice",
+      base.replace("acme/project/demo", "acme/project/secret-sauce"),
+    );
     expect(elsewhere.status).toBe(200);
   });
 
@@ -103,27 +124,104 @@ describe("POST environments", () => {
     ["an unknown network", [{ network_id: "999999" }], undefined, "/network_configs/0/network_id"],
     ["a network without virtual_testnet", [{ network_id: "324" }], undefined, "/network_configs/0/network_id"],
     ["a duplicate network", [{ network_id: "1" }, { network_id: "1" }], undefined, "/network_configs/1/network_id"],
-    ["a duplicate chain id", [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }], undefined, "/network_configs/1/chain_config_overrides/chain_id"],
-    ["delay_seconds without delayedRelay", [{ network_id: "1" }], { relay_mode: "autoRelay", delay_seconds: 5 }, "/bridge_config/delay_seconds"],
+    [
+      "a duplicate chain id",
+      [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }],
+      undefined,
+      "/network_configs/1/chain_config_overrides/chain_id",
+    ],
+    [
+      "delay_seconds without delayedRelay",
+      [{ network_id: "1" }],
+      { relay_mode: "autoRelay", delay_seconds: 5 },
+      "/bridge_config/delay_seconds",
+    ],
     ["delay_seconds without relay_mode", [{ network_id: "1" }], { delay_seconds: 5 }, "/bridge_config/delay_seconds"],
     ["a negative delay", [{ network_id: "1" }], { relay_mode: "delayedRelay", delay_seconds: -1 }, "/bridge_config/delay_seconds"],
     ["an unknown relay mode", [{ network_id: "1" }], { relay_mode: "instant" }, "/bridge_config/relay_mode"],
     ["a block number with a leading zero", [{ network_id: "1", block_number: "0123" }], undefined, "/network_configs/0/block_number"],
-    ["a block number that is neither decimal nor hex", [{ network_id: "1", block_number: "latest" }], undefined, "/network_configs/0/block_number"],
-    ["a decimal block number above 2^64-1", [{ network_id: "1", block_number: "18446744073709551616" }], undefined, "/network_configs/0/block_number"],
-    ["a mixed-case address with a wrong EIP-55 checksum", [{ network_id: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "0x1" }] }], undefined, "/network_configs/0/accounts/0/address"],
-    ["a short address", [{ network_id: "1", accounts: [{ address: "0x1234", balance: "0x1" }] }], undefined, "/network_configs/0/accounts/0/address"],
-    ["a decimal balance", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "100" }] }], undefined, "/network_configs/0/accounts/0/balance"],
-    ["a duplicate account", [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "0x1" }, { address: `0x${"1".repeat(40)}`, balance: "0x2" }] }], undefined, "/network_configs/0/accounts/1/address"],
-    ["an unknown visibility", [{ network_id: "1", explorer_config: { verification_visibility: "everything" } }], undefined, "/network_configs/0/explorer_config/verification_visibility"],
+    [
+      "a block number that is neither decimal nor hex",
+      [{ network_id: "1", block_number: "latest" }],
+      undefined,
+      "/network_configs/0/block_number",
+    ],
+    [
+      "a decimal block number above 2^64-1",
+      [{ network_id: "1", block_number: "18446744073709551616" }],
+      undefined,
+      "/network_configs/0/block_number",
+    ],
+    [
+      "a mixed-case address with a wrong EIP-55 checksum",
+      [{ network_id: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "0x1" }] }],
+      undefined,
+      "/network_configs/0/accounts/0/address",
+    ],
+    [
+      "a short address",
+      [{ network_id: "1", accounts: [{ address: "0x1234", balance: "0x1" }] }],
+      undefined,
+      "/network_configs/0/accounts/0/address",
+    ],
+    [
+      "a decimal balance",
+      [{ network_id: "1", accounts: [{ address: `0x${"1".repeat(40)}`, balance: "100" }] }],
+      undefined,
+      "/network_configs/0/accounts/0/balance",
+    ],
+    [
+      "a duplicate account",
+      [
+        {
+          network_id: "1",
+          accounts: [
+            { address: `0x${"1".repeat(40)}`, balance: "0x1" },
+            { address: `0x${"1".repeat(40)}`, balance: "0x2" },
+          ],
+        },
+      ],
+      undefined,
+      "/network_configs/0/accounts/1/address",
+    ],
+    [
+      "an unknown visibility",
+      [{ network_id: "1", explorer_config: { verification_visibility: "everything" } }],
+      undefined,
+      "/network_configs/0/explorer_config/verification_visibility",
+    ],
     ["a numeric network id", [{ network_id: 1 }], undefined, "/network_configs/0/network_id"],
-    ["a 20-digit chain id", [{ network_id: "1", chain_config_overrides: { chain_id: "18446744073709551615" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
-    ["a chain id above EIP-2294's bound", [{ network_id: "1", chain_config_overrides: { chain_id: "9223372036854775772" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
-    ["a block number above 2^64-1", [{ network_id: "1", block_number: "0xfffffffffffffffff" }], undefined, "/network_configs/0/block_number"],
-    ["a chain id override of 0", [{ network_id: "1", chain_config_overrides: { chain_id: "0" } }], undefined, "/network_configs/0/chain_config_overrides/chain_id"],
+    [
+      "a 20-digit chain id",
+      [{ network_id: "1", chain_config_overrides: { chain_id: "18446744073709551615" } }],
+      undefined,
+      "/network_configs/0/chain_config_overrides/chain_id",
+    ],
+    [
+      "a chain id above EIP-2294's bound",
+      [{ network_id: "1", chain_config_overrides: { chain_id: "9223372036854775772" } }],
+      undefined,
+      "/network_configs/0/chain_config_overrides/chain_id",
+    ],
+    [
+      "a block number above 2^64-1",
+      [{ network_id: "1", block_number: "0xfffffffffffffffff" }],
+      undefined,
+      "/network_configs/0/block_number",
+    ],
+    [
+      "a chain id override of 0",
+      [{ network_id: "1", chain_config_overrides: { chain_id: "0" } }],
+      undefined,
+      "/network_configs/0/chain_config_overrides/chain_id",
+    ],
     ["no networks", [], undefined, "/network_configs"],
   ])("400 for %s, naming the field", async (_name, networkConfigs, bridgeConfig, field) => {
-    const result = await create({ display_name: unique(), network_configs: networkConfigs, ...(bridgeConfig && { bridge_config: bridgeConfig }) });
+    const result = await create({
+      display_name: unique(),
+      network_configs: networkConfigs,
+      ...(bridgeConfig && { bridge_config: bridgeConfig }),
+    });
     expectErrorBody(result, 400, "bad_request");
     expect(result.body.error.data.field).toBe(field);
   });
@@ -131,7 +229,9 @@ describe("POST environments", () => {
   test("an unsupported network's 400 lists the networks that can be forked", async () => {
     const result = await create({ display_name: unique(), network_configs: [{ network_id: "84533" }] });
     expectErrorBody(result, 400, "bad_request");
-    expect(result.body.error.message).toMatch(/84533 is not a supported network\. Networks with Virtual Environments: 1 \(Mainnet\), .*8453 \(Base\)/);
+    expect(result.body.error.message).toMatch(
+      /84533 is not a supported network\. Networks with Virtual Environments: 1 \(Mainnet\), .*8453 \(Base\)/,
+    );
     expect(result.body.error.message).not.toMatch(/\b324 \(/); // zkSync has no Virtual Environments
   });
 
@@ -144,10 +244,19 @@ describe("POST environments", () => {
   });
 
   test("a wrong EIP-55 checksum is a 400 that says so; lowercase, uppercase and valid checksums are accepted", async () => {
-    const result = await create({ display_name: unique(), network_configs: [{ network_id: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "0x1" }] }] });
+    const result = await create({
+      display_name: unique(),
+      network_configs: [{ network_id: "1", accounts: [{ address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", balance: "0x1" }] }],
+    });
     expectErrorBody(result, 400, "bad_request");
-    expect(result.body.error.message).toMatch(/network_configs\/0\/accounts\/0\/address: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD does not match its EIP-55 checksum/);
-    const valid = ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"];
+    expect(result.body.error.message).toMatch(
+      /network_configs\/0\/accounts\/0\/address: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD does not match its EIP-55 checksum/,
+    );
+    const valid = [
+      "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+      "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED",
+      "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    ];
     const accounts = (address: string) => [{ network_id: "1", accounts: [{ address, balance: "0x1" }] }];
     for (const address of valid) expect((await create({ display_name: unique(), network_configs: accounts(address) })).status).toBe(200);
   });
@@ -155,8 +264,13 @@ describe("POST environments", () => {
   test("duplicate messages name both entries, as people write the fields", async () => {
     const twice = await create({ display_name: unique(), network_configs: [{ network_id: "1" }, { network_id: "1" }] });
     expect(twice.body.error.message).toBe("network_configs[1].network_id: network 1 is already network_configs[0]");
-    const chain = await create({ display_name: unique(), network_configs: [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }] });
-    expect(chain.body.error.message).toBe("network_configs[1].chain_config_overrides.chain_id: chain id 1 is already the chain id of network_configs[0]");
+    const chain = await create({
+      display_name: unique(),
+      network_configs: [{ network_id: "1" }, { network_id: "10", chain_config_overrides: { chain_id: "1" } }],
+    });
+    expect(chain.body.error.message).toBe(
+      "network_configs[1].chain_config_overrides.chain_id: chain id 1 is already the chain id of network_configs[0]",
+    );
   });
 
   test("400 when display_name is missing, with the field named", async () => {
@@ -180,11 +294,15 @@ describe("POST environments", () => {
   test("concurrent creates never lose or duplicate a row: distinct slugs all land, one slug lands once", async () => {
     const project = "/public/v1/account/alice/project/sandbox/environments";
     const distinct = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => create({ display_name: `parallel ${i}`, network_configs: [{ network_id: "1" }, { network_id: "10" }] }, "alice", project)),
+      Array.from({ length: 25 }, (_, i) =>
+        create({ display_name: `parallel ${i}`, network_configs: [{ network_id: "1" }, { network_id: "10" }] }, "alice", project),
+      ),
     );
     expect(distinct.map((r) => r.status)).toEqual(new Array(25).fill(200));
     const same = await Promise.all(
-      Array.from({ length: 10 }, () => create({ display_name: "same one", slug: "same-one", network_configs: [{ network_id: "1" }] }, "alice", project)),
+      Array.from({ length: 10 }, () =>
+        create({ display_name: "same one", slug: "same-one", network_configs: [{ network_id: "1" }] }, "alice", project),
+      ),
     );
     expect(same.filter((r) => r.status === 200)).toHaveLength(1);
     expect(same.filter((r) => r.status === 400)).toHaveLength(9);
@@ -194,7 +312,9 @@ describe("POST environments", () => {
     expect(generated.map((r) => r.body.slug).sort()).toEqual(["made-up", "made-up-2", "made-up-3", "made-up-4", "made-up-5"]);
     const { db } = service.app.service.store;
     const rows = db
-      .prepare("SELECT COUNT(*) AS envs, (SELECT COUNT(*) FROM vnets v JOIN environments e ON e.id = v.environment_id WHERE e.project_id = environments.project_id) AS vnets FROM environments WHERE project_id = (SELECT id FROM projects WHERE slug = 'sandbox')")
+      .prepare(
+        "SELECT COUNT(*) AS envs, (SELECT COUNT(*) FROM vnets v JOIN environments e ON e.id = v.environment_id WHERE e.project_id = environments.project_id) AS vnets FROM environments WHERE project_id = (SELECT id FROM projects WHERE slug = 'sandbox')",
+      )
       .get();
     expect(rows).toEqual({ envs: 31, vnets: 56 });
   });
@@ -204,7 +324,8 @@ describe("GET environments (list) and GET environments/{id}", () => {
   const project = "/public/v1/account/acme/project/secret-sauce/environments";
   const ids: string[] = [];
   beforeAll(async () => {
-    for (let i = 0; i < 5; i++) ids.push((await create({ display_name: `page ${i}`, network_configs: [{ network_id: "137" }] }, "alice", project)).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await create({ display_name: `page ${i}`, network_configs: [{ network_id: "137" }] }, "alice", project)).body.id);
   });
 
   test("lists newest first, paginated with page and perPage", async () => {
@@ -226,13 +347,24 @@ describe("GET environments (list) and GET environments/{id}", () => {
     expect(body.environments).toHaveLength(20);
   });
 
-  test.each(["page=0", "page=-1", "page=1.5", "page=abc", "page=", "page=1e2", "page=0x10", "perPage=0", "perPage=101", "perPage=-5", "perPage=2.5", "page=1&page=2", "sort=asc"])(
-    "400 for %s",
-    async (query) => {
-      const result = await call(service, "GET", `${project}?${query}`, { as: "alice" });
-      expectErrorBody(result, 400, "bad_request");
-    },
-  );
+  test.each([
+    "page=0",
+    "page=-1",
+    "page=1.5",
+    "page=abc",
+    "page=",
+    "page=1e2",
+    "page=0x10",
+    "perPage=0",
+    "perPage=101",
+    "perPage=-5",
+    "perPage=2.5",
+    "page=1&page=2",
+    "sort=asc",
+  ])("400 for %s", async (query) => {
+    const result = await call(service, "GET", `${project}?${query}`, { as: "alice" });
+    expectErrorBody(result, 400, "bad_request");
+  });
 
   test("get returns the environment; 404 rid:vnet for an unknown id; 400 for a malformed id", async () => {
     const one = await call(service, "GET", `${project}/${ids[0]}`, { as: "alice" });
@@ -293,7 +425,10 @@ describe("DELETE environments/{id} and batch DELETE environments", () => {
   test("batch delete with missing ids: 404 with data.missing_ids, and the others are deleted", async () => {
     const ids = [await newId(), await newId()];
     const missing = ["00000000-0000-4000-8000-00000000000a", "00000000-0000-4000-8000-00000000000b"];
-    const result = await call(service, "DELETE", base, { as: "alice", body: { environment_ids: [ids[0], missing[0], ids[1], missing[1]] } });
+    const result = await call(service, "DELETE", base, {
+      as: "alice",
+      body: { environment_ids: [ids[0], missing[0], ids[1], missing[1]] },
+    });
     expectErrorBody(result, 404, "resource_not_found");
     expect(result.body.error.data).toEqual({ rid: "rid:vnet", missing_ids: missing });
     for (const id of ids) expect((await call(service, "GET", `${base}/${id}`, { as: "alice" })).status).toBe(404);

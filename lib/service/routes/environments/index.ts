@@ -22,7 +22,10 @@ import { pinForkPoints, withForkPoints } from "./create-fork-point";
 import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
 import { toEnvironment, type Audience } from "./render";
 
-const AnyEnvironmentIdParams = Type.Composite([ProjectParams, Type.Object({ environmentId: Type.String({ minLength: 1, maxLength: 500 }) })]);
+const AnyEnvironmentIdParams = Type.Composite([
+  ProjectParams,
+  Type.Object({ environmentId: Type.String({ minLength: 1, maxLength: 500 }) }),
+]);
 
 /** Path prefix of the environment endpoints. */
 export const ENVIRONMENTS_PATH = "/public/v1/account/:accountSlug/project/:projectSlug/environments";

@@ -6,7 +6,8 @@ import { notFound } from "../../errors";
 export function instanceOf(store: Store, projectId: string, environmentId: string, instanceId: string): EnvironmentRecord {
   const environment = store.environments.get(projectId, environmentId);
   if (!environment) throw notFound("rid:vnet", `environment ${environmentId} not found`);
-  if (environment.instance_id !== instanceId) throw notFound("rid:vnet", `instance ${instanceId} not found in environment ${environmentId}`);
+  if (environment.instance_id !== instanceId)
+    throw notFound("rid:vnet", `instance ${instanceId} not found in environment ${environmentId}`);
   return environment;
 }
 

@@ -20,12 +20,16 @@ import { badRequest } from "../../errors";
 import { slugify } from "../../../domain/slug";
 import type { NewEnvironment, Store } from "../../store";
 
-
 /**
  * Validates and normalizes a create request for a project; throws the 400 naming the field at fault. The slug is
  * the given one, else the display name's (the caller makes a generated slug unique: `generatedSlug`).
  */
-export function planEnvironment(store: Store, projectId: string, request: CreateEnvironmentRequest, slug = request.slug ?? slugify(request.display_name)): NewEnvironment {
+export function planEnvironment(
+  store: Store,
+  projectId: string,
+  request: CreateEnvironmentRequest,
+  slug = request.slug ?? slugify(request.display_name),
+): NewEnvironment {
   const chainIds = request.network_configs.map((config, index) => {
     const parsed = parseChainId(config.chain_config_overrides?.chain_id ?? config.network_id);
     if ("error" in parsed) {
@@ -38,9 +42,13 @@ export function planEnvironment(store: Store, projectId: string, request: Create
     const at = `/network_configs/${index}`;
     const network = store.networks.byChainId(config.network_id);
     if (!network) {
-      throw badRequest(`network_configs[${index}].network_id: ${config.network_id} is not a supported network. ${forkable(store)}`, `${at}/network_id`, {
-        rid: "rid:network",
-      });
+      throw badRequest(
+        `network_configs[${index}].network_id: ${config.network_id} is not a supported network. ${forkable(store)}`,
+        `${at}/network_id`,
+        {
+          rid: "rid:network",
+        },
+      );
     }
     if (!network.supported_features.virtual_testnet) {
       throw badRequest(
@@ -60,7 +68,10 @@ export function planEnvironment(store: Store, projectId: string, request: Create
       slug: `${slug}-${network.network_slugs.vnet_rpc_slug || network.chain_id}`,
       displayName: `${request.display_name} (${network.network_name})`,
       blockNumber: config.block_number !== undefined ? blockNumberHex(config.block_number) : `0x${network.latest_block.toString(16)}`,
-      accounts: (config.accounts ?? []).map((account) => ({ address: account.address.toLowerCase(), balance: canonicalHex(account.balance) })),
+      accounts: (config.accounts ?? []).map((account) => ({
+        address: account.address.toLowerCase(),
+        balance: canonicalHex(account.balance),
+      })),
     };
   });
   const [finding] = [

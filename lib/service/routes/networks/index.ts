@@ -7,9 +7,9 @@ import { replies } from "../common";
 /** The supported-network routes. */
 export default async function networkRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app.service;
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
-    "/v1/supported-networks",
-    { config: { public: true }, schema: { response: replies({ 200: SupportedNetworkList }) } },
-    async () => store.networks.list(),
-  );
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .get("/v1/supported-networks", { config: { public: true }, schema: { response: replies({ 200: SupportedNetworkList }) } }, async () =>
+      store.networks.list(),
+    );
 }

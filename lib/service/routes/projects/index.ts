@@ -10,27 +10,29 @@ import { pageOf, pageSlice, replies, requesterOf } from "../common";
 /** The projects routes. */
 export default async function projectsRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app.service;
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
-    "/v1/account/:accountSlug/projects",
-    { schema: { params: AccountParams, querystring: PaginationQuery, response: replies({ 200: ProjectList }) } },
-    async (request) => {
-      const requester = requesterOf(request);
-      const access = accountAccess(store, requester, request.params.accountSlug);
-      const own = store.projects
-        .ofOwner(access.account.id)
-        .filter((project) => canSeeProject(store, access, project, requester.user.id))
-        .map((project) => toProject(store, requester, access, project));
-      // A personal account's listing also has the projects other users shared with its user.
-      const shared =
-        access.account.type === "user"
-          ? store.projects.sharedWith(requester.user.id, access.account.id).map((project) => {
-              const owner = store.accounts.byId(project.owner_id)!;
-              return toProject(store, requester, { account: owner, role: "member" }, project);
-            })
-          : [];
-      return { projects: pageSlice([...own, ...shared], pageOf(request.query)) };
-    },
-  );
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .get(
+      "/v1/account/:accountSlug/projects",
+      { schema: { params: AccountParams, querystring: PaginationQuery, response: replies({ 200: ProjectList }) } },
+      async (request) => {
+        const requester = requesterOf(request);
+        const access = accountAccess(store, requester, request.params.accountSlug);
+        const own = store.projects
+          .ofOwner(access.account.id)
+          .filter((project) => canSeeProject(store, access, project, requester.user.id))
+          .map((project) => toProject(store, requester, access, project));
+        // A personal account's listing also has the projects other users shared with its user.
+        const shared =
+          access.account.type === "user"
+            ? store.projects.sharedWith(requester.user.id, access.account.id).map((project) => {
+                const owner = store.accounts.byId(project.owner_id)!;
+                return toProject(store, requester, { account: owner, role: "member" }, project);
+              })
+            : [];
+        return { projects: pageSlice([...own, ...shared], pageOf(request.query)) };
+      },
+    );
 }
 
 /**

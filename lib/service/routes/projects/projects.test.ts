@@ -127,11 +127,19 @@ describe("POST .../actions/action/{actionId}/stop", () => {
     expectErrorBody(unknown, 404, "resource_not_found");
     expect(unknown.body.error.data.rid).toBe("rid:action");
     const id = actionIds()[0].id;
-    expectErrorBody(await call(service, "POST", `/v1/account/acme/project/demo/actions/action/${id}/stop`, { as: "bob" }), 403, "insufficient_permissions");
+    expectErrorBody(
+      await call(service, "POST", `/v1/account/acme/project/demo/actions/action/${id}/stop`, { as: "bob" }),
+      403,
+      "insufficient_permissions",
+    );
     const hidden = await call(service, "POST", `/v1/account/acme/project/secret-sauce/actions/action/${id}/stop`, { as: "outsider" });
     expectErrorBody(hidden, 404, "resource_not_found");
     expectErrorBody(await call(service, "POST", `/v1/account/acme/project/demo/actions/action/${id}/stop`), 401, "unauthorized");
-    expectErrorBody(await call(service, "POST", `/v1/account/acme/project/demo/actions/action/${"z".repeat(101)}/stop`, { as: "alice" }), 400, "bad_request");
+    expectErrorBody(
+      await call(service, "POST", `/v1/account/acme/project/demo/actions/action/${"z".repeat(101)}/stop`, { as: "alice" }),
+      400,
+      "bad_request",
+    );
   });
 });
 
@@ -156,10 +164,13 @@ describe("GET /v1/supported-networks", () => {
 describe("spec fidelity: shared projects are reachable, lists are paginated", () => {
   let seeded: TestService;
   beforeAll(async () => {
-    const seed = structuredClone(DEFAULT_SEED) as typeof DEFAULT_SEED & { projects: { account: string; slug: string; name: string; restricted: boolean; members: { username: string; accepted: boolean }[] }[] };
+    const seed = structuredClone(DEFAULT_SEED) as typeof DEFAULT_SEED & {
+      projects: { account: string; slug: string; name: string; restricted: boolean; members: { username: string; accepted: boolean }[] }[];
+    };
     // bob is an accepted member of alice's personal project: it is shared with him (spec: List projects, rule 1).
     seed.projects.find((p) => p.slug === "sandbox")!.members.push({ username: "bob", accepted: true });
-    for (let i = 0; i < 25; i++) seed.projects.push({ account: "acme", slug: `extra-${i}`, name: `Extra ${i}`, restricted: false, members: [] });
+    for (let i = 0; i < 25; i++)
+      seed.projects.push({ account: "acme", slug: `extra-${i}`, name: `Extra ${i}`, restricted: false, members: [] });
     const channel = seed.delivery_channels[0];
     for (let i = 0; i < 25; i++) seed.delivery_channels.push({ ...channel, label: `Channel ${i}` });
     seeded = await startTestService({ seed });
@@ -171,15 +182,25 @@ describe("spec fidelity: shared projects are reachable, lists are paginated", ()
     expect(listed.status).toBe(200);
     const sandbox = listed.body.projects.find((p: { slug: string }) => p.slug === "sandbox");
     expect(sandbox.owner.username).toBe("alice");
-    const environments = await call(seeded, "GET", `/public/v1/account/${sandbox.owner.username}/project/sandbox/environments`, { as: "bob" });
+    const environments = await call(seeded, "GET", `/public/v1/account/${sandbox.owner.username}/project/sandbox/environments`, {
+      as: "bob",
+    });
     expect(environments.status).toBe(200);
     expect((await call(seeded, "GET", "/v1/account/alice/project/sandbox/simulations", { as: "bob" })).status).toBe(200);
     // Not shared with the outsider; alice's account itself stays private to bob.
-    expectErrorBody(await call(seeded, "GET", "/public/v1/account/alice/project/sandbox/environments", { as: "outsider" }), 404, "resource_not_found");
+    expectErrorBody(
+      await call(seeded, "GET", "/public/v1/account/alice/project/sandbox/environments", { as: "outsider" }),
+      404,
+      "resource_not_found",
+    );
     expectErrorBody(await call(seeded, "GET", "/v1/account/alice/projects", { as: "bob" }), 404, "resource_not_found");
     // bob's key is read-only: reaching the project does not let him write to it.
     const body = { display_name: "by bob", network_configs: [{ network_id: "1" }] };
-    expectErrorBody(await call(seeded, "POST", "/public/v1/account/alice/project/sandbox/environments", { as: "bob", body }), 403, "insufficient_permissions");
+    expectErrorBody(
+      await call(seeded, "POST", "/public/v1/account/alice/project/sandbox/environments", { as: "bob", body }),
+      403,
+      "insufficient_permissions",
+    );
   });
 
   test.each([

@@ -39,7 +39,12 @@ describe("readRpcCallHead", () => {
     const secret = "A".repeat(43);
     const data = call(`/rpc/admin/${secret}`);
     const withoutBody = data.subarray(0, data.length - 5);
-    expect(head(withoutBody)).toMatchObject({ access: "admin", key: secret, path: `/rpc/admin/${secret}`, contentLength: Buffer.byteLength(BODY) });
+    expect(head(withoutBody)).toMatchObject({
+      access: "admin",
+      key: secret,
+      path: `/rpc/admin/${secret}`,
+      contentLength: Buffer.byteLength(BODY),
+    });
   });
 
   test("an incomplete head is null, at every length short of its end", () => {
@@ -55,7 +60,16 @@ describe("readRpcCallHead", () => {
   });
 
   test("header names in any case; whitespace around values is not part of them", () => {
-    const data = request(["POST /rpc/public/k HTTP/1.1", "hOsT:x", "CONTENT-LENGTH: \t 2 \t", "oRiGiN:\t https://app.example \t", "CoNnEcTiOn:   Keep-Alive, CLOSE  "], "{}");
+    const data = request(
+      [
+        "POST /rpc/public/k HTTP/1.1",
+        "hOsT:x",
+        "CONTENT-LENGTH: \t 2 \t",
+        "oRiGiN:\t https://app.example \t",
+        "CoNnEcTiOn:   Keep-Alive, CLOSE  ",
+      ],
+      "{}",
+    );
     expect(head(data)).toMatchObject({ contentLength: 2, origin: "https://app.example", close: true });
   });
 
@@ -74,7 +88,9 @@ describe("readRpcCallHead", () => {
   });
 
   test("other headers are passed over", () => {
-    expect(head(call(undefined, ["Content-Type: application/json", "User-Agent: viem/2", "Accept-Encoding: gzip", "X-Empty:"]))).toMatchObject({
+    expect(
+      head(call(undefined, ["Content-Type: application/json", "User-Agent: viem/2", "Accept-Encoding: gzip", "X-Empty:"])),
+    ).toMatchObject({
       contentLength: Buffer.byteLength(BODY),
     });
   });
@@ -97,7 +113,13 @@ describe("readRpcCallHead", () => {
       ["HTTP/1.0", Buffer.from(call().toString("latin1").replace("HTTP/1.1", "HTTP/1.0"), "latin1")],
       ["HTTP/2.0 in the request line", Buffer.from(call().toString("latin1").replace("HTTP/1.1", "HTTP/2.0"), "latin1")],
       ["two spaces in the request line", Buffer.from(call().toString("latin1").replace("POST /rpc", "POST  /rpc"), "latin1")],
-      ["a chunked body", request([`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Transfer-Encoding: chunked"], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)],
+      [
+        "a chunked body",
+        request(
+          [`POST /rpc/public/${KEY} HTTP/1.1`, "Host: x", "Transfer-Encoding: chunked"],
+          `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`,
+        ),
+      ],
       ["chunked and a length", call(undefined, ["Transfer-Encoding: chunked"])],
       ["Expect: 100-continue", call(undefined, ["Expect: 100-continue"])],
       ["an Upgrade", call(undefined, ["Upgrade: websocket", "Connection: Upgrade"])],
@@ -156,7 +178,11 @@ describe("readRpcCallHead", () => {
 
 describe("encodeRpcReply", () => {
   const DATE = "Tue, 24 Nov 2026 23:00:00 GMT";
-  const reply = (status: RpcReply["status"], body: RpcReply["body"], headers: RpcReply["headers"] = {}): RpcReply => ({ status, headers, body });
+  const reply = (status: RpcReply["status"], body: RpcReply["body"], headers: RpcReply["headers"] = {}): RpcReply => ({
+    status,
+    headers,
+    body,
+  });
 
   /** The head's lines and the body. */
   function split(bytes: Buffer): { lines: string[]; body: Buffer } {
@@ -165,7 +191,9 @@ describe("encodeRpcReply", () => {
   }
 
   test("a kept-alive answer: status line, the reply's headers, the length, the date, keep-alive with its timeout, the body", () => {
-    const { lines, body } = split(encodeRpcReply(reply(200, "{}", { "content-type": "application/json; charset=utf-8", "x-svc-limit": 10 }), false, 72, DATE));
+    const { lines, body } = split(
+      encodeRpcReply(reply(200, "{}", { "content-type": "application/json; charset=utf-8", "x-svc-limit": 10 }), false, 72, DATE),
+    );
     expect(lines).toEqual([
       "HTTP/1.1 200 OK",
       "content-type: application/json; charset=utf-8",
@@ -216,7 +244,12 @@ describe("encodeRpcReply", () => {
   });
 
   test("a reply that must close (an oversized body's 400, whose headers say so) has one Connection header", () => {
-    const oversized: RpcReply = { status: 400, headers: { "content-type": "application/json; charset=utf-8", connection: "close" }, body: "{}", close: true };
+    const oversized: RpcReply = {
+      status: 400,
+      headers: { "content-type": "application/json; charset=utf-8", connection: "close" },
+      body: "{}",
+      close: true,
+    };
     const { lines } = split(encodeRpcReply(oversized, true, 5, DATE));
     expect(lines.filter((line) => /^connection:/i.test(line))).toEqual(["connection: close"]);
   });

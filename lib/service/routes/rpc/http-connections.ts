@@ -83,7 +83,10 @@ export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
   if (host === undefined || host === null || origin === null || connection === null) return "other";
   let close = false;
   if (connection !== undefined) {
-    const options = connection.toLowerCase().split(",").map((option) => option.trim());
+    const options = connection
+      .toLowerCase()
+      .split(",")
+      .map((option) => option.trim());
     if (options.includes("upgrade")) return "other";
     close = options.includes("close");
   }

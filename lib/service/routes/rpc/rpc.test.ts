@@ -37,7 +37,11 @@ describe("RPC URLs", () => {
   });
 
   test("a body that is not JSON gets -32700; one that is not a request -32600; any content type is read", async () => {
-    expect((await rpc(publicPath, "{not json")).body).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } });
+    expect((await rpc(publicPath, "{not json")).body).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: the body is not JSON" },
+    });
     expect((await rpc(adminPath, { id: 1, method: "eth_chainId" })).body).toMatchObject({ id: 1, error: { code: -32600 } });
     expect((await rpc(adminPath, [])).body).toMatchObject({ id: null, error: { code: -32600 } });
     expect((await rpc(adminPath, "42")).body).toMatchObject({ error: { code: -32600 } });

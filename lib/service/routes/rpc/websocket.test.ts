@@ -19,7 +19,10 @@ beforeAll(async () => {
   service = await startTestService();
   const created = await call(service, "POST", "/public/v1/account/acme/project/demo/environments", {
     as: "alice",
-    body: { display_name: "websockets", network_configs: [{ network_id: "1", accounts: [{ address: RICH, balance: "0xde0b6b3a7640000" }] }] },
+    body: {
+      display_name: "websockets",
+      network_configs: [{ network_id: "1", accounts: [{ address: RICH, balance: "0xde0b6b3a7640000" }] }],
+    },
   });
   rpcs = Object.fromEntries(created.body.active_instance.vnets[0].rpcs.map((r: { name: string; url: string }) => [r.name, r.url]));
 });
@@ -27,7 +30,9 @@ afterAll(() => service.close());
 
 /** A call over the Admin RPC (HTTP), where cheatcodes and impersonated sends are allowed. */
 async function admin<T>(method: string, params: unknown[] = []): Promise<T> {
-  const answer = (await (await fetch(rpcs["Admin RPC"], { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: T };
+  const answer = (await (
+    await fetch(rpcs["Admin RPC"], { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })
+  ).json()) as { result: T };
   return answer.result;
 }
 
@@ -103,10 +108,16 @@ test("viem's watchContractEvent gets logs through the Public websocket RPC", asy
 test("the Public websocket RPC refuses admin methods and unknown subscriptions; the Admin one runs them", async () => {
   const refused = await once(rpcs["Public websocket RPC"], { jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [RICH, "0x1"] });
   expect(refused).toMatchObject({ id: 1, error: { code: -32601 } });
-  expect(await once(rpcs["Public websocket RPC"], { jsonrpc: "2.0", id: 2, method: "eth_accounts" })).toEqual({ jsonrpc: "2.0", id: 2, result: [] });
+  expect(await once(rpcs["Public websocket RPC"], { jsonrpc: "2.0", id: 2, method: "eth_accounts" })).toEqual({
+    jsonrpc: "2.0",
+    id: 2,
+    result: [],
+  });
   const odd = await once(rpcs["Public websocket RPC"], { jsonrpc: "2.0", id: 3, method: "eth_subscribe", params: ["syncing"] });
   expect(odd).toMatchObject({ id: 3, error: { code: -32602 } });
-  expect(await once(rpcs["Admin websocket RPC"], { jsonrpc: "2.0", id: 4, method: "anvil_setBalance", params: [RICH, "0x2"] })).toMatchObject({ id: 4, result: null });
+  expect(
+    await once(rpcs["Admin websocket RPC"], { jsonrpc: "2.0", id: 4, method: "anvil_setBalance", params: [RICH, "0x2"] }),
+  ).toMatchObject({ id: 4, result: null });
 });
 
 test("an unknown WebSocket RPC URL is refused with the spec's 404 body", async () => {
@@ -143,7 +154,10 @@ test("calls on a WebSocket RPC URL count against that URL's rate limit, as over 
     });
     expect(answers.map((a) => a.error.code)).toEqual([-32000, -32000, -32005]);
     // Over HTTP the same URL is now out of calls too.
-    const http = await fetch(url.replace(/^ws/, "http"), { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
+    const http = await fetch(url.replace(/^ws/, "http"), {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
+    });
     expect(http.status).toBe(429);
   } finally {
     await limited.close();

@@ -71,7 +71,10 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
   const close = () => {
     release?.();
     release = null;
-    void upstream?.then((socket) => socket.close(), () => undefined);
+    void upstream?.then(
+      (socket) => socket.close(),
+      () => undefined,
+    );
     upstream = null;
   };
   client.on("close", close);
@@ -110,7 +113,10 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
     const subscriptions = requests.filter((r) => r.method === "eth_subscribe" || r.method === "eth_unsubscribe");
     if (subscriptions.length > 0) {
       if (parsed.batch) {
-        return send([...requests.map((r) => rpcError(r.id ?? null, -32600, "eth_subscribe and eth_unsubscribe cannot be batched")), ...invalid]);
+        return send([
+          ...requests.map((r) => rpcError(r.id ?? null, -32600, "eth_subscribe and eth_unsubscribe cannot be batched")),
+          ...invalid,
+        ]);
       }
       return subscribe(requests[0]);
     }
@@ -129,7 +135,13 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
   async function subscribe(request: JsonRpcRequest): Promise<void> {
     const kind = Array.isArray(request.params) ? request.params[0] : undefined;
     if (request.method === "eth_subscribe" && !SUBSCRIPTION_KINDS.has(String(kind))) {
-      return send(rpcError(request.id ?? null, -32602, `unsupported subscription ${JSON.stringify(kind)}: use newHeads, logs or newPendingTransactions`));
+      return send(
+        rpcError(
+          request.id ?? null,
+          -32602,
+          `unsupported subscription ${JSON.stringify(kind)}: use newHeads, logs or newPendingTransactions`,
+        ),
+      );
     }
     try {
       (await chainSocket()).send(JSON.stringify(request));

@@ -138,9 +138,7 @@ describe("msgpack codec: dynamic values", () => {
 
   test("plain JS values in a dynamic attribute get their implied type", () => {
     const back = roundTrip({ a: 1, b: ["x", true] }, cty.dynamic);
-    expect(back).toEqual(
-      new TypedValue(cty.object({ a: cty.number, b: cty.tuple(cty.string, cty.bool) }), { a: 1, b: ["x", true] }),
-    );
+    expect(back).toEqual(new TypedValue(cty.object({ a: cty.number, b: cty.tuple(cty.string, cty.bool) }), { a: 1, b: ["x", true] }));
   });
 
   test("unknown and null dynamic values are not wrapped", () => {
@@ -178,8 +176,33 @@ describe("msgpack codec: the bytes are what @msgpack/msgpack (and go-cty) read a
 
   test("numbers at every width boundary encode exactly as @msgpack/msgpack encodes them, and decode back", () => {
     const numbers = [
-      0, 1, 127, 128, 255, 256, 65_535, 65_536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53, -1, -32, -33, -128, -129,
-      -32_768, -32_769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 53) + 1, 1.5, -0.25, 1e300, Infinity, -Infinity,
+      0,
+      1,
+      127,
+      128,
+      255,
+      256,
+      65_535,
+      65_536,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 53 - 1,
+      2 ** 53,
+      -1,
+      -32,
+      -33,
+      -128,
+      -129,
+      -32_768,
+      -32_769,
+      -(2 ** 31),
+      -(2 ** 31) - 1,
+      -(2 ** 53) + 1,
+      1.5,
+      -0.25,
+      1e300,
+      Infinity,
+      -Infinity,
     ];
     for (const n of numbers) {
       const bytes = encodeMsgpack(n, cty.number);
@@ -190,7 +213,20 @@ describe("msgpack codec: the bytes are what @msgpack/msgpack (and go-cty) read a
 
   test("short strings, ASCII or not, as strings or as a dynamic value's type bytes, match @msgpack/msgpack", () => {
     // Below 64 characters the writer tries ASCII first and falls back at the first other character.
-    const texts = ["", "a", "x".repeat(31), "x".repeat(32), "x".repeat(63), "x".repeat(64), "é", "abcé", "é" + "x".repeat(40), "x".repeat(62) + "é", "日本", "a\u007f\u0080"];
+    const texts = [
+      "",
+      "a",
+      "x".repeat(31),
+      "x".repeat(32),
+      "x".repeat(63),
+      "x".repeat(64),
+      "é",
+      "abcé",
+      "é" + "x".repeat(40),
+      "x".repeat(62) + "é",
+      "日本",
+      "a\u007f\u0080",
+    ];
     for (const text of texts) {
       expect([text, hexOf(encodeMsgpack(text, cty.string))]).toEqual([text, hexOf(encode(text))]);
       expect(decodeMsgpack(encodeMsgpack(text, cty.string), cty.string)).toBe(text);

@@ -184,7 +184,8 @@ class Reader {
   private unknown(head: number): UnknownValue {
     this.offset++;
     let length: number;
-    if (head >= 0xd4) length = 1 << (head - 0xd4); // fixext 1, 2, 4, 8, 16
+    if (head >= 0xd4)
+      length = 1 << (head - 0xd4); // fixext 1, 2, 4, 8, 16
     else length = this.uint(1 << (head - 0xc7)); // ext 8, 16, 32
     const extType = this.bytes[this.take(1)];
     const start = this.take(length);

@@ -19,9 +19,20 @@ const decodeRefinement = (bytes: Uint8Array) => {
 describe("refinement payloads (msgpack extension 12)", () => {
   test("encode as go-cty does: a fixmap of integer keys, each value in its smallest msgpack form", () => {
     const number = encodeRefinement({ notNull: true, numberMin: [0, true], numberMax: [10.5, false] }, cty.number, encodeMsgpack);
-    expect(Buffer.from(number!).toString("hex")).toBe(payload([[1, false], [3, [0, true]], [4, [10.5, false]]]).toString("hex"));
+    expect(Buffer.from(number!).toString("hex")).toBe(
+      payload([
+        [1, false],
+        [3, [0, true]],
+        [4, [10.5, false]],
+      ]).toString("hex"),
+    );
     const list = encodeRefinement({ lengthMin: 2, lengthMax: 70_000 }, cty.list(cty.string), encodeMsgpack);
-    expect(Buffer.from(list!).toString("hex")).toBe(payload([[5, 2], [6, 70_000]]).toString("hex"));
+    expect(Buffer.from(list!).toString("hex")).toBe(
+      payload([
+        [5, 2],
+        [6, 70_000],
+      ]).toString("hex"),
+    );
     const text = encodeRefinement({ stringPrefix: "prefix-é" }, cty.string, encodeMsgpack);
     expect(Buffer.from(text!).toString("hex")).toBe(payload([[2, "prefix-é"]]).toString("hex"));
   });
@@ -47,7 +58,10 @@ describe("refinement payloads (msgpack extension 12)", () => {
   });
 
   test("an empty, truncated, overlong or non-map payload is no refinement (a plain unknown)", () => {
-    const good = payload([[1, false], [2, "pre-"]]);
+    const good = payload([
+      [1, false],
+      [2, "pre-"],
+    ]);
     expect(decodeRefinement(good)).toEqual({ notNull: true, stringPrefix: "pre-" });
     expect(decodeRefinement(new Uint8Array(0))).toBeUndefined();
     expect(decodeRefinement(good.subarray(0, good.length - 1))).toBeUndefined();

@@ -71,4 +71,3 @@ export function encodeRefinement(
   for (const [key, value] of entries) parts.push(Uint8Array.of(key), value);
   return Buffer.concat(parts);
 }
-

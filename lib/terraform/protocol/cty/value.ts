@@ -20,15 +20,7 @@ export class TypedValue {
  * beyond 2^53 lose precision, so amounts like wei belong in string attributes), booleans, arrays for list/set/tuple,
  * plain objects for map/object, and {@link TypedValue} for dynamic values.
  */
-export type CtyValue =
-  | null
-  | UnknownValue
-  | string
-  | number
-  | boolean
-  | TypedValue
-  | CtyValue[]
-  | { [key: string]: CtyValue };
+export type CtyValue = null | UnknownValue | string | number | boolean | TypedValue | CtyValue[] | { [key: string]: CtyValue };
 
 /**
  * Whether a value is known all the way down (no unknown anywhere inside it). Null is known.

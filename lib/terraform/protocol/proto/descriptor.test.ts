@@ -15,15 +15,20 @@ describe("generated protocol descriptor", () => {
   });
 
   test("keeps the published field numbers of the messages Terraform relies on most", () => {
-    const fieldIds = (type: string) =>
-      Object.fromEntries(Object.values(protocolRoot().lookupType(type).fields).map((f) => [f.name, f.id]));
+    const fieldIds = (type: string) => Object.fromEntries(Object.values(protocolRoot().lookupType(type).fields).map((f) => [f.name, f.id]));
     expect(fieldIds("tfplugin6.DynamicValue")).toEqual({ msgpack: 1, json: 2 });
     expect(fieldIds("tfplugin6.Schema.Attribute")).toMatchObject({ name: 1, type: 2, nested_type: 10, sensitive: 7 });
     expect(fieldIds("tfplugin6.GetProviderSchema.Response")).toMatchObject({ functions: 7, server_capabilities: 6 });
     expect(fieldIds("tfplugin6.PlanResourceChange.Response")).toMatchObject({ requires_replace: 2, diagnostics: 4 });
     expect(fieldIds("tfplugin6.GetProviderSchema.Response")).toMatchObject({ ephemeral_resource_schemas: 8 });
     expect(fieldIds("tfplugin6.GetMetadata.Response")).toMatchObject({ functions: 5, ephemeral_resources: 6 });
-    expect(fieldIds("tfplugin6.OpenEphemeralResource.Response")).toEqual({ diagnostics: 1, renew_at: 2, result: 3, private: 4, deferred: 5 });
+    expect(fieldIds("tfplugin6.OpenEphemeralResource.Response")).toEqual({
+      diagnostics: 1,
+      renew_at: 2,
+      result: 3,
+      private: 4,
+      deferred: 5,
+    });
     expect(fieldIds("tfplugin6.CallFunction.Response")).toEqual({ result: 1, error: 2 });
     expect(fieldIds("google.protobuf.Timestamp")).toEqual({ seconds: 1, nanos: 2 });
     expect(fieldIds("tfplugin6.ServerCapabilities")).toEqual({
@@ -47,7 +52,8 @@ describe("generated protocol descriptor", () => {
     for (const name of messages) {
       const type = protocolRoot().lookupType(name);
       for (const field of type.fields) {
-        if (/^[A-Z]/.test(field.type.split(".").pop()!)) expect([name, field.name, field.resolved]).toEqual([name, field.name, expect.anything()]);
+        if (/^[A-Z]/.test(field.type.split(".").pop()!))
+          expect([name, field.name, field.resolved]).toEqual([name, field.name, expect.anything()]);
       }
     }
     expect(services.map(([name]) => name).sort()).toEqual(["grpc.health.v1.Health", "plugin.GRPCController", "tfplugin6.Provider"]);

@@ -1,7 +1,13 @@
 import { resolveFunction } from "./contract-call";
 
 const ABI = JSON.stringify([
-  { type: "function", name: "balanceOf", stateMutability: "view", inputs: [{ name: "a", type: "address" }], outputs: [{ type: "uint256" }] },
+  {
+    type: "function",
+    name: "balanceOf",
+    stateMutability: "view",
+    inputs: [{ name: "a", type: "address" }],
+    outputs: [{ type: "uint256" }],
+  },
   { type: "function", name: "owner", stateMutability: "view", inputs: [], outputs: [{ type: "address" }] },
 ]);
 

@@ -12,7 +12,14 @@ export const deliveryChannelsSchema = defineSchema({
     type: attr.string({ description: "Only channels of this type, e.g. email or slack.", optional: true }),
     // Computed
     channels: attr.list(
-      cty.object({ id: cty.string, type: cty.string, label: cty.string, reference_id: cty.string, enabled: cty.bool, created_at: cty.string }),
+      cty.object({
+        id: cty.string,
+        type: cty.string,
+        label: cty.string,
+        reference_id: cty.string,
+        enabled: cty.bool,
+        created_at: cty.string,
+      }),
       { description: "The delivery channels: id, type, label, reference_id, enabled, created_at.", computed: true },
     ),
   },

@@ -42,21 +42,36 @@ export const environmentDataSource = defineDataSource<typeof environmentDataSche
   validate({ config, diagnostics }) {
     const given = [config.id, config.slug].filter((v) => v !== null).length;
     if (given !== 1 && !isUnknown(config.id) && !isUnknown(config.slug)) {
-      diagnostics.error("Give id or slug", "Set exactly one of id and slug to say which environment to read.", at(given === 0 ? "id" : "slug"));
+      diagnostics.error(
+        "Give id or slug",
+        "Set exactly one of id and slug to say which environment to read.",
+        at(given === 0 ? "id" : "slug"),
+      );
     }
   },
   async read({ config, providerData: data, diagnostics }) {
     if (!requireProject(data, diagnostics, "read the environment")) return;
     try {
-      const found = config.id !== null ? await data.client.getEnvironment({ environmentId: config.id }) : await data.client.getEnvironmentBySlug({ slug: config.slug! });
+      const found =
+        config.id !== null
+          ? await data.client.getEnvironment({ environmentId: config.id })
+          : await data.client.getEnvironmentBySlug({ slug: config.slug! });
       if (found) {
         if (lacksAdminRpc(found)) warnNoAdminRpc(diagnostics);
         return keptInState(toState(found), data);
       }
-      diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${config.slug}".`, at("slug"));
+      diagnostics.error(
+        "No such environment",
+        `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${config.slug}".`,
+        at("slug"),
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
-        diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with id ${config.id}; a slug works too (slug = "...").`, at("id"));
+        diagnostics.error(
+          "No such environment",
+          `Project ${data.accountSlug}/${data.projectSlug} has no environment with id ${config.id}; a slug works too (slug = "...").`,
+          at("id"),
+        );
         return;
       }
       reportError(diagnostics, data, error, { action: "read the environment" });

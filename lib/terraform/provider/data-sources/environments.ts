@@ -21,7 +21,10 @@ export const environmentsSchema = defineSchema({
         instance_id: cty.string,
         public_rpc_urls: cty.map(cty.string),
       }),
-      { description: "The environments: id, slug, display_name, created_at, instance_id and public_rpc_urls (by network_id).", computed: true },
+      {
+        description: "The environments: id, slug, display_name, created_at, instance_id and public_rpc_urls (by network_id).",
+        computed: true,
+      },
     ),
   },
 });

@@ -36,7 +36,11 @@ export const projectDataSource = defineDataSource<typeof projectSchema, Chainfor
   async read({ config, providerData: data, diagnostics }) {
     const accountSlug = config.account_slug ?? data.accountSlug;
     if (!accountSlug) {
-      diagnostics.error("No account selected", "Set account_slug here, or account_slug / CHAINFORM_ACCOUNT for the provider.", at("account_slug"));
+      diagnostics.error(
+        "No account selected",
+        "Set account_slug here, or account_slug / CHAINFORM_ACCOUNT for the provider.",
+        at("account_slug"),
+      );
       return;
     }
     try {

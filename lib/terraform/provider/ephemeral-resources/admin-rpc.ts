@@ -26,19 +26,22 @@ export const adminRpcSchema = defineSchema({
     environment_id: attr.string({ description: "Identifier of the environment (chainform_environment.<name>.id).", required: true }),
     // Optional
     network_id: attr.string({
-      description: "Chain id of the forked network whose Virtual Environment to use, as a decimal string (e.g. \"1\"). Set this or vnet_id; filled in when vnet_id is given.",
+      description:
+        'Chain id of the forked network whose Virtual Environment to use, as a decimal string (e.g. "1"). Set this or vnet_id; filled in when vnet_id is given.',
       optional: true,
       computed: true,
       validators: [chainIdText],
     }),
     vnet_id: attr.string({
-      description: "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id). Set this or network_id; filled in when network_id is given.",
+      description:
+        "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id). Set this or network_id; filled in when network_id is given.",
       optional: true,
       computed: true,
     }),
     // Computed
     url: attr.string({
-      description: "The Admin RPC URL: every JSON-RPC method, cheatcodes included. A secret: anyone holding it can change the chain's state.",
+      description:
+        "The Admin RPC URL: every JSON-RPC method, cheatcodes included. A secret: anyone holding it can change the chain's state.",
       computed: true,
       sensitive: true,
     }),
@@ -61,9 +64,17 @@ export const adminRpc = defineEphemeralResource<typeof adminRpcSchema, Chainform
     if (!isKnown(network) && network !== null) return;
     if (!isKnown(vnet) && vnet !== null) return;
     if (network === null && vnet === null) {
-      diagnostics.error("Which Virtual Environment?", "Set network_id (the forked network's chain id, e.g. \"1\") or vnet_id (chainform_environment.<name>.vnets[<index>].id).", at("network_id"));
+      diagnostics.error(
+        "Which Virtual Environment?",
+        'Set network_id (the forked network\'s chain id, e.g. "1") or vnet_id (chainform_environment.<name>.vnets[<index>].id).',
+        at("network_id"),
+      );
     } else if (network !== null && vnet !== null) {
-      diagnostics.error("Conflicting arguments", "Set network_id or vnet_id, not both: each names the Virtual Environment on its own.", at("vnet_id"));
+      diagnostics.error(
+        "Conflicting arguments",
+        "Set network_id or vnet_id, not both: each names the Virtual Environment on its own.",
+        at("vnet_id"),
+      );
     }
   },
 
@@ -86,11 +97,19 @@ export const adminRpc = defineEphemeralResource<typeof adminRpcSchema, Chainform
     }
     const vnets = environment.active_instance?.vnets ?? [];
     const networkOf = (vnet: (typeof vnets)[number]) => String(vnet.fork_config?.network_id ?? "");
-    const vnet = config.vnet_id !== null ? vnets.find((v) => v.id === config.vnet_id) : vnets.find((v) => networkOf(v) === config.network_id);
+    const vnet =
+      config.vnet_id !== null ? vnets.find((v) => v.id === config.vnet_id) : vnets.find((v) => networkOf(v) === config.network_id);
     if (!vnet) {
       const listed = vnets.map((v) => `${v.id} (network ${networkOf(v)})`).join(", ") || "none";
-      const [what, path] = config.vnet_id !== null ? [`Virtual Environment ${config.vnet_id}`, at("vnet_id")] : [`a Virtual Environment of network ${config.network_id}`, at("network_id")];
-      diagnostics.error("No such Virtual Environment", `Environment ${environment.id} has no ${what}; its Virtual Environments are ${listed}.`, path);
+      const [what, path] =
+        config.vnet_id !== null
+          ? [`Virtual Environment ${config.vnet_id}`, at("vnet_id")]
+          : [`a Virtual Environment of network ${config.network_id}`, at("network_id")];
+      diagnostics.error(
+        "No such Virtual Environment",
+        `Environment ${environment.id} has no ${what}; its Virtual Environments are ${listed}.`,
+        path,
+      );
       return undefined;
     }
     const rpcs = Array.isArray(vnet.rpcs) ? vnet.rpcs : [];

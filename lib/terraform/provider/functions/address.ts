@@ -3,7 +3,9 @@ import { cty, defineFunction, type FunctionParameter } from "../../framework";
 import { addressProblem, checksumAddress } from "../../../domain/address";
 import { argumentError } from "./arguments";
 
-const parameters: FunctionParameter[] = [{ name: "address", type: cty.string, description: "An address: `0x` and 40 hex digits, in any letter case." }];
+const parameters: FunctionParameter[] = [
+  { name: "address", type: cty.string, description: "An address: `0x` and 40 hex digits, in any letter case." },
+];
 
 /** `provider::chainform::checksum_address("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")` = `"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"`. */
 export const checksumAddressFunction = defineFunction({

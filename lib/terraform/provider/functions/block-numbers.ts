@@ -21,8 +21,10 @@ export const blockNumberToHexFunction = defineFunction({
   run([blockNumber]) {
     const text = String(blockNumber);
     const value = decimalInteger(text);
-    if (value === undefined) argumentError(toHexParameters, 0, `${JSON.stringify(text)} is not a block number: use a whole number in decimal, e.g. 19000000`);
-    if (value > MAX_BLOCK_NUMBER) argumentError(toHexParameters, 0, `${text} is above 2^64-1 (${MAX_BLOCK_NUMBER}), the largest block number`);
+    if (value === undefined)
+      argumentError(toHexParameters, 0, `${JSON.stringify(text)} is not a block number: use a whole number in decimal, e.g. 19000000`);
+    if (value > MAX_BLOCK_NUMBER)
+      argumentError(toHexParameters, 0, `${text} is above 2^64-1 (${MAX_BLOCK_NUMBER}), the largest block number`);
     return `0x${value.toString(16)}`;
   },
 });
@@ -42,7 +44,8 @@ export const blockNumberFromHexFunction = defineFunction({
   run([blockNumber]) {
     const text = String(blockNumber).trim();
     // Block numbers may be written in decimal elsewhere, but "12" here would be ambiguous (twelve, or 0x12?).
-    if (!/^0x/i.test(text)) argumentError(fromHexParameters, 0, `${JSON.stringify(text)} is not a block number: use hex with its 0x prefix, e.g. "0x121eac0"`);
+    if (!/^0x/i.test(text))
+      argumentError(fromHexParameters, 0, `${JSON.stringify(text)} is not a block number: use hex with its 0x prefix, e.g. "0x121eac0"`);
     const parsed = parseBlockNumber(text);
     if ("error" in parsed) argumentError(fromHexParameters, 0, parsed.error);
     return parsed.blockNumber.toString();

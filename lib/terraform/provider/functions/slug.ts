@@ -3,7 +3,7 @@ import { cty, defineFunction, type FunctionParameter } from "../../framework";
 import { slugify } from "../../../domain/slug";
 import { argumentError } from "./arguments";
 
-const parameters: FunctionParameter[] = [{ name: "display_name", type: cty.string, description: "A display name, e.g. `\"CI run 42\"`." }];
+const parameters: FunctionParameter[] = [{ name: "display_name", type: cty.string, description: 'A display name, e.g. `"CI run 42"`.' }];
 
 /** `provider::chainform::slug("CI run 42")` = `"ci-run-42"`. */
 export const slugFunction = defineFunction({

@@ -27,7 +27,11 @@ export const etherFunction = defineFunction({
 
 const parseParameters: FunctionParameter[] = [
   { name: "amount", type: cty.string, description: 'A decimal amount, e.g. `"1.5"`.' },
-  { name: "decimals", type: cty.number, description: `The unit's decimals, a whole number from 0 to ${MAX_UNIT_DECIMALS} (18 for ether, 6 for USDC).` },
+  {
+    name: "decimals",
+    type: cty.number,
+    description: `The unit's decimals, a whole number from 0 to ${MAX_UNIT_DECIMALS} (18 for ether, 6 for USDC).`,
+  },
 ];
 
 /** `provider::chainform::parse_units("1.5", 6)` = `"1500000"`. */
@@ -40,14 +44,22 @@ export const parseUnitsFunction = defineFunction({
   returns: cty.string,
   run([amount, decimals]) {
     if (typeof decimals !== "number" || !Number.isInteger(decimals) || decimals < 0 || decimals > MAX_UNIT_DECIMALS) {
-      argumentError(parseParameters, 1, `${String(decimals)} is not a number of decimals: use a whole number from 0 to ${MAX_UNIT_DECIMALS}`);
+      argumentError(
+        parseParameters,
+        1,
+        `${String(decimals)} is not a number of decimals: use a whole number from 0 to ${MAX_UNIT_DECIMALS}`,
+      );
     }
     return toWei(parseParameters, String(amount), decimals);
   },
 });
 
 const formatParameters: FunctionParameter[] = [
-  { name: "value", type: cty.string, description: 'A whole number of smallest units: decimal (`"1500000"`, or a number) or hex (`"0x16e360"`).' },
+  {
+    name: "value",
+    type: cty.string,
+    description: 'A whole number of smallest units: decimal (`"1500000"`, or a number) or hex (`"0x16e360"`).',
+  },
   { name: "decimals", type: cty.number, description: `The unit's decimals, a whole number from 0 to ${MAX_UNIT_DECIMALS}.` },
 ];
 
@@ -61,12 +73,20 @@ export const formatUnitsFunction = defineFunction({
   returns: cty.string,
   run([value, decimals]) {
     if (typeof decimals !== "number" || !Number.isInteger(decimals) || decimals < 0 || decimals > MAX_UNIT_DECIMALS) {
-      argumentError(formatParameters, 1, `${String(decimals)} is not a number of decimals: use a whole number from 0 to ${MAX_UNIT_DECIMALS}`);
+      argumentError(
+        formatParameters,
+        1,
+        `${String(decimals)} is not a number of decimals: use a whole number from 0 to ${MAX_UNIT_DECIMALS}`,
+      );
     }
     const text = String(value).trim();
     const integer = /^0x[0-9a-fA-F]{1,64}$/.test(text) ? BigInt(text) : decimalInteger(text);
     if (integer === undefined) {
-      argumentError(formatParameters, 0, `${JSON.stringify(text)} is not a whole number of smallest units: use decimal digits or 0x and hex digits`);
+      argumentError(
+        formatParameters,
+        0,
+        `${JSON.stringify(text)} is not a whole number of smallest units: use decimal digits or 0x and hex digits`,
+      );
     }
     return formatUnits(integer, decimals);
   },

@@ -22,7 +22,11 @@ export const actionStopSchema = defineSchema({
     }),
     // Computed
     id: attr.string({ description: "Identifier of the Web3 Action.", computed: true, planModifiers: [useStateForUnknown()] }),
-    name: attr.string({ description: "Name of the Web3 Action, when the service's answer carried it (the hosted service documents no body; then null).", computed: true, planModifiers: [useStateForUnknown()] }),
+    name: attr.string({
+      description: "Name of the Web3 Action, when the service's answer carried it (the hosted service documents no body; then null).",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
     status: attr.string({ description: "Status of the Web3 Action: stopped.", computed: true, planModifiers: [useStateForUnknown()] }),
   },
 });

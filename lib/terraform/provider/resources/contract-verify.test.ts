@@ -16,10 +16,19 @@ function write(path: string, content: unknown): string {
 
 describe("verification input", () => {
   it("takes a Hardhat artifact's standard JSON input from its build-info", () => {
-    const input = { language: "Solidity", sources: { "contracts/T.sol": { content: "contract T {}" } }, settings: { optimizer: { enabled: true, runs: 200 } } };
+    const input = {
+      language: "Solidity",
+      sources: { "contracts/T.sol": { content: "contract T {}" } },
+      settings: { optimizer: { enabled: true, runs: 200 } },
+    };
     write("hh/build-info/abc.json", { solcLongVersion: "0.8.28+commit.7893614a", input });
     write("hh/artifacts/contracts/T.sol/T.dbg.json", { buildInfo: "../../../build-info/abc.json" });
-    const path = write("hh/artifacts/contracts/T.sol/T.json", { contractName: "T", sourceName: "contracts/T.sol", abi: [], bytecode: "0x6001" });
+    const path = write("hh/artifacts/contracts/T.sol/T.json", {
+      contractName: "T",
+      sourceName: "contracts/T.sol",
+      abi: [],
+      bytecode: "0x6001",
+    });
     expect(verificationInput(path, loadArtifact(path) as Artifact)).toEqual({
       standardJsonInput: JSON.stringify(input),
       contractName: "contracts/T.sol:T",

@@ -35,30 +35,45 @@ export async function verifyContract(
   diagnostics: Diagnostics,
 ): Promise<void> {
   const warn = (why: string): void =>
-    void diagnostics.warning("The contract was deployed but not verified", `${why} The contract at ${address} is deployed and in state.`, at("verify"));
-  const input = artifactPath ? verificationInput(artifactPath, artifact) : { error: "verify needs artifact_path: bytecode and abi alone do not say how the contract was compiled." };
+    void diagnostics.warning(
+      "The contract was deployed but not verified",
+      `${why} The contract at ${address} is deployed and in state.`,
+      at("verify"),
+    );
+  const input = artifactPath
+    ? verificationInput(artifactPath, artifact)
+    : { error: "verify needs artifact_path: bytecode and abi alone do not say how the contract was compiled." };
   if ("error" in input) return warn(input.error);
   const api = `${data.baseUrl}/explorer/${encodeURIComponent(vnetId)}/api`;
   try {
-    const submitted = await postForm(api, {
-      module: "contract",
-      action: "verifysourcecode",
-      codeformat: "solidity-standard-json-input",
-      sourceCode: input.standardJsonInput,
-      contractaddress: address,
-      contractname: input.contractName,
-      compilerversion: input.compilerVersion,
-      constructorArguements: constructorArguments.replace(/^0x/, ""),
-    }, data.caFile);
-    if (submitted.httpStatus === 404) return warn(`The service has no verification API at ${api} (the explorer is not enabled for this network, or this service has none).`);
-    if (submitted.body?.status !== "1") return warn(`The verification API refused it: ${String(submitted.body?.result ?? submitted.httpStatus)}.`);
+    const submitted = await postForm(
+      api,
+      {
+        module: "contract",
+        action: "verifysourcecode",
+        codeformat: "solidity-standard-json-input",
+        sourceCode: input.standardJsonInput,
+        contractaddress: address,
+        contractname: input.contractName,
+        compilerversion: input.compilerVersion,
+        constructorArguements: constructorArguments.replace(/^0x/, ""),
+      },
+      data.caFile,
+    );
+    if (submitted.httpStatus === 404)
+      return warn(
+        `The service has no verification API at ${api} (the explorer is not enabled for this network, or this service has none).`,
+      );
+    if (submitted.body?.status !== "1")
+      return warn(`The verification API refused it: ${String(submitted.body?.result ?? submitted.httpStatus)}.`);
     const guid = String(submitted.body.result);
     const deadline = Date.now() + POLL_MS;
     for (;;) {
       const status = await postForm(api, { module: "contract", action: "checkverifystatus", guid }, data.caFile);
       const result = String(status.body?.result ?? "");
       if (status.body?.status === "1") return;
-      if (!/pending|queue/i.test(result) || Date.now() > deadline) return warn(`Verification failed: ${result || `HTTP ${status.httpStatus}`}.`);
+      if (!/pending|queue/i.test(result) || Date.now() > deadline)
+        return warn(`Verification failed: ${result || `HTTP ${status.httpStatus}`}.`);
       await new Promise((r) => setTimeout(r, 500));
     }
   } catch (error) {
@@ -74,20 +89,33 @@ export function verificationInput(artifactPath: string, artifact: Artifact): Ver
   const dbg = path.replace(/\.json$/, ".dbg.json");
   if (existsSync(dbg)) {
     const buildInfoPath = join(dirname(dbg), String((JSON.parse(readFileSync(dbg, "utf8")) as { buildInfo?: string }).buildInfo ?? ""));
-    if (!existsSync(buildInfoPath)) return { error: `${dbg} names a build-info file that does not exist (${buildInfoPath}); compile again.` };
+    if (!existsSync(buildInfoPath))
+      return { error: `${dbg} names a build-info file that does not exist (${buildInfoPath}); compile again.` };
     const buildInfo = JSON.parse(readFileSync(buildInfoPath, "utf8")) as { solcLongVersion?: string; input?: unknown };
     const sourceName = String(json["sourceName"] ?? artifact.sourceName ?? "");
     const contractName = String(json["contractName"] ?? artifact.contractName ?? "");
-    if (!buildInfo.input || !buildInfo.solcLongVersion || !sourceName || !contractName) return { error: `${buildInfoPath} lacks the compiler input or version.` };
-    return { standardJsonInput: JSON.stringify(buildInfo.input), contractName: `${sourceName}:${contractName}`, compilerVersion: `v${buildInfo.solcLongVersion}` };
+    if (!buildInfo.input || !buildInfo.solcLongVersion || !sourceName || !contractName)
+      return { error: `${buildInfoPath} lacks the compiler input or version.` };
+    return {
+      standardJsonInput: JSON.stringify(buildInfo.input),
+      contractName: `${sourceName}:${contractName}`,
+      compilerVersion: `v${buildInfo.solcLongVersion}`,
+    };
   }
   // Foundry: the metadata names the sources, settings and compiler; sources are read from the project.
   const raw = json["metadata"] ?? json["rawMetadata"];
   const metadata = (typeof raw === "string" ? JSON.parse(raw) : raw) as
-    | { compiler?: { version?: string }; language?: string; settings?: Record<string, unknown> & { compilationTarget?: Record<string, string> }; sources?: Record<string, { content?: string }> }
+    | {
+        compiler?: { version?: string };
+        language?: string;
+        settings?: Record<string, unknown> & { compilationTarget?: Record<string, string> };
+        sources?: Record<string, { content?: string }>;
+      }
     | undefined;
   if (!metadata?.settings?.compilationTarget || !metadata.compiler?.version || !metadata.sources) {
-    return { error: `${artifactPath} carries no compiler input (no Hardhat build-info beside it, no Foundry metadata in it), so the explorer cannot check it against its source.` };
+    return {
+      error: `${artifactPath} carries no compiler input (no Hardhat build-info beside it, no Foundry metadata in it), so the explorer cannot check it against its source.`,
+    };
   }
   const [target, name] = Object.entries(metadata.settings.compilationTarget)[0]!;
   const root = projectRoot(path);
@@ -95,7 +123,8 @@ export function verificationInput(artifactPath: string, artifact: Artifact): Ver
   for (const [file, source] of Object.entries(metadata.sources)) {
     const onDisk = [resolve(file), join(root, file)].find(existsSync);
     const content = source.content ?? (onDisk ? readFileSync(onDisk, "utf8") : undefined);
-    if (content === undefined) return { error: `The source ${file} named by ${artifactPath} was not found (looked in ${process.cwd()} and ${root}).` };
+    if (content === undefined)
+      return { error: `The source ${file} named by ${artifactPath} was not found (looked in ${process.cwd()} and ${root}).` };
     sources[file] = { content };
   }
   const { compilationTarget: _target, ...settings } = metadata.settings;
@@ -113,8 +142,15 @@ function projectRoot(artifactPath: string): string {
   return out > 0 ? parts.slice(0, out).join("/") : process.cwd();
 }
 
-async function postForm(url: string, form: Record<string, string>, caFile: string | undefined): Promise<{ httpStatus: number; body: { status?: string; result?: unknown } | null }> {
-  const response = await post(url, { "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams(form).toString(), { timeoutMs: 60_000, caFile });
+async function postForm(
+  url: string,
+  form: Record<string, string>,
+  caFile: string | undefined,
+): Promise<{ httpStatus: number; body: { status?: string; result?: unknown } | null }> {
+  const response = await post(url, { "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams(form).toString(), {
+    timeoutMs: 60_000,
+    caFile,
+  });
   try {
     return { httpStatus: response.statusCode, body: JSON.parse(response.text) as { status?: string; result?: unknown } };
   } catch {

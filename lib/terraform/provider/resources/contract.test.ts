@@ -17,7 +17,16 @@ const write = (name: string, content: unknown) => {
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
   return path;
 };
-const ABI: Abi = [{ type: "constructor", stateMutability: "nonpayable", inputs: [{ name: "owner", type: "address" }, { name: "limit", type: "uint8" }] }];
+const ABI: Abi = [
+  {
+    type: "constructor",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "owner", type: "address" },
+      { name: "limit", type: "uint8" },
+    ],
+  },
+];
 
 describe("artifacts", () => {
   it("reads Foundry (bytecode.object) and Hardhat (bytecode string) artifacts alike, hashing the bytecode", () => {
@@ -32,7 +41,11 @@ describe("artifacts", () => {
     ["not JSON", () => write("text.json", "{"), /is not JSON/],
     ["no abi", () => write("noabi.json", { bytecode: "0x00" }), /has no "abi" array/],
     ["an interface (no bytecode)", () => write("iface.json", { abi: [], bytecode: "0x" }), /has no bytecode: it is an interface/],
-    ["unlinked libraries", () => write("linked.json", { abi: [], bytecode: { object: `0x60__$${"a".repeat(34)}$__00` } }), /needs linked libraries/],
+    [
+      "unlinked libraries",
+      () => write("linked.json", { abi: [], bytecode: { object: `0x60__$${"a".repeat(34)}$__00` } }),
+      /needs linked libraries/,
+    ],
   ])("explains %s", (_what, path, message) => {
     expect(loadArtifact(path())).toEqual({ error: expect.stringMatching(message) });
   });
@@ -41,7 +54,10 @@ describe("artifacts", () => {
 describe("deploymentSource", () => {
   it("encodes the constructor arguments of the built token", () => {
     const diagnostics = new Diagnostics();
-    const source = deploymentSource({ artifact_path: TOKEN, bytecode: null, abi: null, constructor_args: ["T", "T", "18", "0x10"] }, diagnostics);
+    const source = deploymentSource(
+      { artifact_path: TOKEN, bytecode: null, abi: null, constructor_args: ["T", "T", "18", "0x10"] },
+      diagnostics,
+    );
     expect(diagnostics.all).toEqual([]);
     expect(source?.args).toEqual(["T", "T", 18n, 16n]);
   });
@@ -54,7 +70,11 @@ describe("deploymentSource", () => {
     const diagnostics = new Diagnostics();
     expect(deploymentSource({ artifact_path: TOKEN, bytecode: null, abi: null, constructor_args: args }, diagnostics)).toBeUndefined();
     expect(diagnostics.all).toEqual([
-      expect.objectContaining({ severity: "error", detail: expect.stringMatching(message), path: [{ attribute: "constructor_args" }, ...index.map((i) => ({ index: i }))] }),
+      expect.objectContaining({
+        severity: "error",
+        detail: expect.stringMatching(message),
+        path: [{ attribute: "constructor_args" }, ...index.map((i) => ({ index: i }))],
+      }),
     ]);
   });
 
@@ -76,16 +96,30 @@ describe("ABI values", () => {
       { type: "int8" },
       { type: "bytes2" },
       { type: "uint256[]" },
-      { type: "tuple", components: [{ name: "a", type: "uint8" }, { name: "b", type: "string" }] },
+      {
+        type: "tuple",
+        components: [
+          { name: "a", type: "uint8" },
+          { name: "b", type: "string" },
+        ],
+      },
     ] as const;
-    const values = toAbiValues(params as never, ["0x00000000000000000000000000000000000000Aa", "true", "-128", "0xabcd", "[1, \"2\"]", "{\"a\": 1, \"b\": \"x\"}"], "f");
+    const values = toAbiValues(
+      params as never,
+      ["0x00000000000000000000000000000000000000Aa", "true", "-128", "0xabcd", '[1, "2"]', '{"a": 1, "b": "x"}'],
+      "f",
+    );
     expect(values).toEqual(["0x00000000000000000000000000000000000000Aa", true, -128n, "0xabcd", [1n, 2n], { a: 1n, b: "x" }]);
-    expect(fromAbiValue({ type: "address" }, "0x00000000000000000000000000000000000000Aa")).toBe("0x00000000000000000000000000000000000000aa");
+    expect(fromAbiValue({ type: "address" }, "0x00000000000000000000000000000000000000Aa")).toBe(
+      "0x00000000000000000000000000000000000000aa",
+    );
     expect(fromAbiValue({ type: "uint256[]" }, [1n, 2n])).toBe('["1","2"]');
   });
 
   it("names the argument that does not fit", () => {
-    expect(() => toAbiValues([{ type: "bool", name: "on" }], ["yes"], "f")).toThrow(new AbiValueError(0, 'Argument 0 (bool on) of f: expected true or false, got "yes"'));
+    expect(() => toAbiValues([{ type: "bool", name: "on" }], ["yes"], "f")).toThrow(
+      new AbiValueError(0, 'Argument 0 (bool on) of f: expected true or false, got "yes"'),
+    );
     expect(() => toAbiValues([{ type: "bytes2" }], ["0xab"], "f")).toThrow(/expected exactly 2 bytes, got 1/);
   });
 });
@@ -93,7 +127,8 @@ describe("ABI values", () => {
 describe("revertReason", () => {
   const abi: Abi = [{ type: "error", name: "TooLow", inputs: [{ name: "limit", type: "uint256" }] }];
   it("decodes Error(string), custom errors, and falls back to the chain's message", () => {
-    const errorString = "0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000046e6f706500000000000000000000000000000000000000000000000000000000";
+    const errorString =
+      "0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000046e6f706500000000000000000000000000000000000000000000000000000000";
     expect(revertReason(abi, new ChainRpcError(3, "execution reverted: nope", errorString))).toBe('"nope"');
     const custom = `0x${keccak256(`0x${Buffer.from("TooLow(uint256)").toString("hex")}`).slice(2, 10)}${"7".padStart(64, "0")}`;
     expect(revertReason(abi, new ChainRpcError(3, "execution reverted", custom))).toBe("TooLow(7)");

@@ -41,7 +41,11 @@ export const contractSchema = defineSchema({
     "A contract deployed into one Virtual Environment of an environment, from a Foundry or Hardhat artifact (or bytecode and ABI), through the environment's Admin RPC. Any change replaces it; so does a change of the artifact's bytecode.",
   attributes: {
     // Required
-    environment_id: attr.string({ description: "Identifier of the environment (chainform_environment.<name>.id).", required: true, planModifiers: [requiresReplace()] }),
+    environment_id: attr.string({
+      description: "Identifier of the environment (chainform_environment.<name>.id).",
+      required: true,
+      planModifiers: [requiresReplace()],
+    }),
     vnet_id: attr.string({
       description: "Identifier of the Virtual Environment to deploy into (chainform_environment.<name>.vnets[<index>].id).",
       required: true,
@@ -49,11 +53,16 @@ export const contractSchema = defineSchema({
     }),
     // Optional
     artifact_path: attr.string({
-      description: "Path of a Foundry (out/X.sol/X.json) or Hardhat (artifacts/.../X.json) artifact, relative to the directory terraform runs in. Give this, or bytecode and abi.",
+      description:
+        "Path of a Foundry (out/X.sol/X.json) or Hardhat (artifacts/.../X.json) artifact, relative to the directory terraform runs in. Give this, or bytecode and abi.",
       optional: true,
       planModifiers: [requiresReplace()],
     }),
-    bytecode: attr.string({ description: "Creation bytecode, 0x-prefixed hex; instead of artifact_path.", optional: true, planModifiers: [requiresReplace()] }),
+    bytecode: attr.string({
+      description: "Creation bytecode, 0x-prefixed hex; instead of artifact_path.",
+      optional: true,
+      planModifiers: [requiresReplace()],
+    }),
     abi: attr.string({
       description:
         "ABI as JSON text; required with bytecode, read from the artifact otherwise (and then computed, known after apply for a new contract: plans do not print it).",
@@ -75,17 +84,27 @@ export const contractSchema = defineSchema({
       planModifiers: [useStateForUnknown(), requiresReplace()],
     }),
     verify: attr.bool({
-      description: "Submit the contract to the explorer's verification API after deploying (a warning, not an error, when it cannot). Default false.",
+      description:
+        "Submit the contract to the explorer's verification API after deploying (a warning, not an error, when it cannot). Default false.",
       optional: true,
       planModifiers: [requiresReplace()],
     }),
     // Computed
     id: attr.string({ description: "<vnet_id>/<address>.", computed: true, planModifiers: [useStateForUnknown()] }),
     address: attr.string({ description: "Address of the deployed contract.", computed: true, planModifiers: [useStateForUnknown()] }),
-    transaction_hash: attr.string({ description: "Hash of the deployment transaction.", computed: true, planModifiers: [useStateForUnknown()] }),
-    block_number: attr.number({ description: "Number of the block the contract was deployed in.", computed: true, planModifiers: [useStateForUnknown()] }),
+    transaction_hash: attr.string({
+      description: "Hash of the deployment transaction.",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    block_number: attr.number({
+      description: "Number of the block the contract was deployed in.",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
     bytecode_hash: attr.string({
-      description: "keccak256 of the creation bytecode (from the artifact or bytecode), known at plan time: a different bytecode replaces the contract.",
+      description:
+        "keccak256 of the creation bytecode (from the artifact or bytecode), known at plan time: a different bytecode replaces the contract.",
       computed: true,
       planModifiers: [useStateForUnknown()],
     }),
@@ -110,13 +129,22 @@ export function deploymentSource(
     artifact = loadArtifact(inputs.artifact_path);
     if ("error" in artifact) return void diagnostics.error("Cannot use the contract artifact", artifact.error, at("artifact_path"));
   } else if (inputs.bytecode !== null) {
-    if (inputs.abi === null) return void diagnostics.error("abi is required with bytecode", "Give the contract's ABI as JSON text (abi = file(\"X.abi.json\")), or use artifact_path.", at("abi"));
+    if (inputs.abi === null)
+      return void diagnostics.error(
+        "abi is required with bytecode",
+        'Give the contract\'s ABI as JSON text (abi = file("X.abi.json")), or use artifact_path.',
+        at("abi"),
+      );
     const abi = parseAbi(inputs.abi);
     if ("error" in abi) return void diagnostics.error("Invalid abi", abi.error, at("abi"));
     artifact = fromParts(abi, inputs.bytecode, "bytecode");
     if ("error" in artifact) return void diagnostics.error("Invalid bytecode", artifact.error, at("bytecode"));
   } else {
-    return void diagnostics.error("Nothing to deploy", "Set artifact_path (a Foundry or Hardhat artifact), or bytecode and abi.", at("artifact_path"));
+    return void diagnostics.error(
+      "Nothing to deploy",
+      "Set artifact_path (a Foundry or Hardhat artifact), or bytecode and abi.",
+      at("artifact_path"),
+    );
   }
   const constructor = artifact.abi.find((item) => item.type === "constructor") as { inputs: readonly AbiParameter[] } | undefined;
   try {
@@ -125,7 +153,11 @@ export function deploymentSource(
     return { artifact, args };
   } catch (error) {
     if (!(error instanceof AbiValueError)) throw error;
-    diagnostics.error("Constructor arguments do not match the constructor", error.message, error.index >= 0 ? at("constructor_args", error.index) : at("constructor_args"));
+    diagnostics.error(
+      "Constructor arguments do not match the constructor",
+      error.message,
+      error.index >= 0 ? at("constructor_args", error.index) : at("constructor_args"),
+    );
     return undefined;
   }
 }
@@ -139,7 +171,11 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
 
   validate({ config, diagnostics }) {
     if (config.artifact_path !== null && config.bytecode !== null) {
-      diagnostics.error("Give artifact_path or bytecode, not both", "The artifact holds the bytecode and ABI; remove one of them.", at("bytecode"));
+      diagnostics.error(
+        "Give artifact_path or bytecode, not both",
+        "The artifact holds the bytecode and ABI; remove one of them.",
+        at("bytecode"),
+      );
     }
     if (isKnown(config.artifact_path) && config.abi !== null) {
       diagnostics.error("abi comes from the artifact", "Remove abi: with artifact_path, the ABI is read from the artifact.", at("abi"));
@@ -150,7 +186,11 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
     if (config.from === null) plan.from = DEFAULT_DEPLOYER;
     const inputs = [plan.artifact_path, plan.bytecode, plan.abi, plan.constructor_args];
     // The artifact is read and the arguments encoded at plan time: a bad file or argument fails the plan.
-    if ([config.artifact_path, config.bytecode, config.abi, config.constructor_args].some(isUnknown) || inputs.some((v) => isUnknown(v) && v !== plan.abi)) return;
+    if (
+      [config.artifact_path, config.bytecode, config.abi, config.constructor_args].some(isUnknown) ||
+      inputs.some((v) => isUnknown(v) && v !== plan.abi)
+    )
+      return;
     const source = deploymentSource(
       {
         artifact_path: config.artifact_path as string | null,
@@ -175,18 +215,31 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
 
   async create({ plan, config, providerData: data, diagnostics }) {
     const source = deploymentSource(
-      { artifact_path: plan.artifact_path, bytecode: plan.bytecode, abi: config.abi as string | null, constructor_args: plan.constructor_args },
+      {
+        artifact_path: plan.artifact_path,
+        bytecode: plan.bytecode,
+        abi: config.abi as string | null,
+        constructor_args: plan.constructor_args,
+      },
       diagnostics,
     );
     if (!source) return;
     if (typeof plan.bytecode_hash === "string" && plan.bytecode_hash !== source.artifact.bytecodeHash) {
-      diagnostics.error("The artifact changed after the plan", `${plan.artifact_path} holds other bytecode than when the plan was made; plan again.`, at("artifact_path"));
+      diagnostics.error(
+        "The artifact changed after the plan",
+        `${plan.artifact_path} holds other bytecode than when the plan was made; plan again.`,
+        at("artifact_path"),
+      );
       return;
     }
     const chain = await vnetRpc(data, diagnostics, plan, paths, { gone: "error", needAdmin: true, action: "deploy the contract" });
     if (!chain) return;
     const from = typeof plan.from === "string" ? plan.from : DEFAULT_DEPLOYER;
-    const deployData = viem().encodeDeployData({ abi: source.artifact.abi, bytecode: source.artifact.bytecode, args: source.args } as never) as Hex;
+    const deployData = viem().encodeDeployData({
+      abi: source.artifact.abi,
+      bytecode: source.artifact.bytecode,
+      args: source.args,
+    } as never) as Hex;
     try {
       if (from.toLowerCase() === DEFAULT_DEPLOYER) {
         const balance = BigInt(await chain.read<string>("eth_getBalance", [from, "latest"]));
@@ -197,16 +250,31 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
       const hash = await chain.admin<string>("eth_sendTransaction", [{ from, data: deployData, gas }]);
       const receipt = await waitForReceipt(chain, hash);
       if (!receipt) {
-        diagnostics.error("The deployment was not mined", `Transaction ${hash} has no receipt after ${RECEIPT_TIMEOUT_MS / 1000} s (is mining paused on this chain?). Nothing was added to state.`);
+        diagnostics.error(
+          "The deployment was not mined",
+          `Transaction ${hash} has no receipt after ${RECEIPT_TIMEOUT_MS / 1000} s (is mining paused on this chain?). Nothing was added to state.`,
+        );
         return;
       }
       if (receipt.status !== "0x1" || !receipt.contractAddress) {
-        diagnostics.error("The deployment failed", `Transaction ${hash} was mined with status ${receipt.status} (the constructor reverted or ran out of gas). Nothing was added to state.`, at("constructor_args"));
+        diagnostics.error(
+          "The deployment failed",
+          `Transaction ${hash} was mined with status ${receipt.status} (the constructor reverted or ran out of gas). Nothing was added to state.`,
+          at("constructor_args"),
+        );
         return;
       }
       const deployed = receipt.contractAddress.toLowerCase();
       if (plan.verify === true) {
-        await verifyContract(data, chain.vnetId, deployed, source.artifact, deployData.slice(source.artifact.bytecode.length), plan.artifact_path, diagnostics);
+        await verifyContract(
+          data,
+          chain.vnetId,
+          deployed,
+          source.artifact,
+          deployData.slice(source.artifact.bytecode.length),
+          plan.artifact_path,
+          diagnostics,
+        );
       }
       return {
         ...plan,
@@ -250,13 +318,23 @@ export const contract = defineResource<typeof contractSchema, ChainformProviderD
 });
 
 /** Estimates the deployment's gas; a revert becomes a diagnostic with the constructor's reason. */
-async function estimateDeployment(chain: VnetRpc, abi: Abi, from: string, data: Hex, diagnostics: Diagnostics): Promise<string | undefined> {
+async function estimateDeployment(
+  chain: VnetRpc,
+  abi: Abi,
+  from: string,
+  data: Hex,
+  diagnostics: Diagnostics,
+): Promise<string | undefined> {
   try {
     const estimate = BigInt(await chain.read<string>("eth_estimateGas", [{ from, data }]));
     return `0x${(estimate + estimate / 5n).toString(16)}`;
   } catch (error) {
     if (!(error instanceof ChainRpcError) || !/revert/i.test(error.message)) throw error;
-    diagnostics.error("The constructor reverted", `Deploying would revert: ${revertReason(abi, error)}. Nothing was deployed; fix constructor_args.`, at("constructor_args"));
+    diagnostics.error(
+      "The constructor reverted",
+      `Deploying would revert: ${revertReason(abi, error)}. Nothing was deployed; fix constructor_args.`,
+      at("constructor_args"),
+    );
     return undefined;
   }
 }

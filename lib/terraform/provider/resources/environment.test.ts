@@ -98,8 +98,26 @@ describe("toState", () => {
       ],
       bridge: [{ enabled: true, relay_mode: null, delay_seconds: null }],
       vnets: [
-        { id: service.active_instance.vnets[0]!.id, network_id: "1", chain_id: "73571", slug: "env-1", status: "running", public_rpc_url: "http://svc/rpc/public/1", admin_rpc_url: "http://svc/rpc/admin/secret1", bridge_address: "0x00000000000000000000000000000000c4a1b71d" },
-        { id: service.active_instance.vnets[1]!.id, network_id: "8453", chain_id: "8453", slug: "env-8453", status: "running", public_rpc_url: "http://svc/rpc/public/2", admin_rpc_url: "http://svc/rpc/admin/secret2", bridge_address: "0x00000000000000000000000000000000c4a1b71d" },
+        {
+          id: service.active_instance.vnets[0]!.id,
+          network_id: "1",
+          chain_id: "73571",
+          slug: "env-1",
+          status: "running",
+          public_rpc_url: "http://svc/rpc/public/1",
+          admin_rpc_url: "http://svc/rpc/admin/secret1",
+          bridge_address: "0x00000000000000000000000000000000c4a1b71d",
+        },
+        {
+          id: service.active_instance.vnets[1]!.id,
+          network_id: "8453",
+          chain_id: "8453",
+          slug: "env-8453",
+          status: "running",
+          public_rpc_url: "http://svc/rpc/public/2",
+          admin_rpc_url: "http://svc/rpc/admin/secret2",
+          bridge_address: "0x00000000000000000000000000000000c4a1b71d",
+        },
       ],
       public_rpc_urls: { "1": "http://svc/rpc/public/1", "8453": "http://svc/rpc/public/2" },
       admin_rpc_urls: { "1": "http://svc/rpc/admin/secret1", "8453": "http://svc/rpc/admin/secret2" },
@@ -124,8 +142,21 @@ describe("toState", () => {
 
   it("takes the chain ids the chains answer over what state says, keeping state's spelling when they agree", () => {
     // GIVEN state that says 73572 for mainnet and nothing for base, while the chains answer 73571 and 8453
-    const known = { network_config: [{ network_id: "1", chain_id: "73572" }, { network_id: "8453", chain_id: null }], bridge: [] };
-    const state = toState(service, known, new Map([["1", "73571"], ["8453", "8453"]]));
+    const known = {
+      network_config: [
+        { network_id: "1", chain_id: "73572" },
+        { network_id: "8453", chain_id: null },
+      ],
+      bridge: [],
+    };
+    const state = toState(
+      service,
+      known,
+      new Map([
+        ["1", "73571"],
+        ["8453", "8453"],
+      ]),
+    );
     // THEN state says what the chains answer (no override where the chain answers its network's own id)
     expect(state.network_config.map((n) => n.chain_id)).toEqual(["73571", null]);
     expect(state.vnets.map((v) => v.chain_id)).toEqual(["73571", "8453"]);
@@ -164,7 +195,13 @@ describe("createRequest", () => {
       display_name: "Env",
       slug: "env",
       network_config: [
-        { network_id: "1", block_number: "0x00FF", chain_id: "5", explorer: [{ enabled: null, verification_visibility: "abi" }], account: [{ address: "0x1111111111111111111111111111111111111111", balance: "1ether" }] },
+        {
+          network_id: "1",
+          block_number: "0x00FF",
+          chain_id: "5",
+          explorer: [{ enabled: null, verification_visibility: "abi" }],
+          account: [{ address: "0x1111111111111111111111111111111111111111", balance: "1ether" }],
+        },
         { network_id: "8453", block_number: null, chain_id: null, explorer: [], account: [] },
       ],
       bridge: [{ enabled: true, relay_mode: "delayedRelay", delay_seconds: 30 }],
@@ -190,10 +227,22 @@ describe("createRequest", () => {
 describe("environmentFieldPath", () => {
   it("maps the service's JSON pointers to attribute paths", () => {
     expect(environmentFieldPath("/network_configs/1/accounts/0/balance")).toEqual([
-      { attribute: "network_config" }, { index: 1 }, { attribute: "account" }, { index: 0 }, { attribute: "balance" },
+      { attribute: "network_config" },
+      { index: 1 },
+      { attribute: "account" },
+      { index: 0 },
+      { attribute: "balance" },
     ]);
-    expect(environmentFieldPath("/network_configs/0/chain_config_overrides/chain_id")).toEqual([{ attribute: "network_config" }, { index: 0 }, { attribute: "chain_id" }]);
-    expect(environmentFieldPath("/bridge_config/delay_seconds")).toEqual([{ attribute: "bridge" }, { index: 0 }, { attribute: "delay_seconds" }]);
+    expect(environmentFieldPath("/network_configs/0/chain_config_overrides/chain_id")).toEqual([
+      { attribute: "network_config" },
+      { index: 0 },
+      { attribute: "chain_id" },
+    ]);
+    expect(environmentFieldPath("/bridge_config/delay_seconds")).toEqual([
+      { attribute: "bridge" },
+      { index: 0 },
+      { attribute: "delay_seconds" },
+    ]);
     expect(environmentFieldPath("/slug")).toEqual([{ attribute: "slug" }]);
   });
 });

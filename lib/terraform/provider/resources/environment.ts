@@ -10,9 +10,23 @@
  * Terraform state: state keeps what was applied, and read refreshes only what the service and the chains show. See lib/terraform/provider/README.md for what import can and cannot recover.
  */
 import { randomBytes } from "node:crypto";
-import { ApiError, diffEnvironment, slugTakenBy, type CreateEnvironmentRequest, type Environment, type NetworkConfig } from "../../../client";
+import {
+  ApiError,
+  diffEnvironment,
+  slugTakenBy,
+  type CreateEnvironmentRequest,
+  type Environment,
+  type NetworkConfig,
+} from "../../../client";
 import { MAX_SLUG_LENGTH, SLUG_PATTERN, SLUG_PREFIX_PATTERN, slugify } from "../../../domain/slug";
-import { BLOCK_NUMBER_FORMATS, blockNumberHex, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../domain/chain";
+import {
+  BLOCK_NUMBER_FORMATS,
+  blockNumberHex,
+  CHAIN_ID_PATTERN,
+  parseBlockNumber,
+  parseChainId,
+  sameBlockNumber,
+} from "../../../domain/chain";
 import {
   bridgeFindings,
   MAX_ACCOUNTS_PER_NETWORK,
@@ -48,7 +62,15 @@ import { addressValidator } from "../address";
 import { environmentFieldPath, reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
 import { BRIDGE_ADDRESS } from "../../../domain/bridge-contract";
-import { adminRpcUrlsAttribute, answeredChainIds, endpointsOf, lacksAdminRpc, publicRpcUrlsAttribute, vnetsAttribute, type VnetState } from "./vnets";
+import {
+  adminRpcUrlsAttribute,
+  answeredChainIds,
+  endpointsOf,
+  lacksAdminRpc,
+  publicRpcUrlsAttribute,
+  vnetsAttribute,
+  type VnetState,
+} from "./vnets";
 
 /** The service's limits (lib/domain): networks per environment, accounts per network, relay delay. */
 const MAX_NETWORKS = MAX_NETWORKS_PER_ENVIRONMENT;
@@ -110,7 +132,7 @@ export const environmentSchema = defineSchema({
     // Optional
     slug: attr.string({
       description:
-        "Slug of the environment, unique in the project; derived from display_name when omitted (\"CI run 42\" → ci-run-42), or generated from slug_prefix. Conflicts with slug_prefix. A fixed slug cannot be used with lifecycle { create_before_destroy = true }: the replacement would need the slug while the old environment still holds it; use slug_prefix.",
+        'Slug of the environment, unique in the project; derived from display_name when omitted ("CI run 42" → ci-run-42), or generated from slug_prefix. Conflicts with slug_prefix. A fixed slug cannot be used with lifecycle { create_before_destroy = true }: the replacement would need the slug while the old environment still holds it; use slug_prefix.',
       optional: true,
       computed: true,
       validators: [regex(SLUG, "lowercase letters and digits in dash-separated groups"), lengthBetween(1, MAX_SLUG_LENGTH)],
@@ -119,12 +141,23 @@ export const environmentSchema = defineSchema({
     slug_prefix: attr.string({
       description: `Creates a unique slug beginning with this prefix: the prefix, a dash unless it ends with one, and ${SUFFIX_LENGTH} random hex digits (\"ci-\" → ci-3f9a0c1b), like AWS's name_prefix. Use it with lifecycle { create_before_destroy = true }, so that a replacement never collides with the environment it replaces. Conflicts with slug. The slug is known after apply.`,
       optional: true,
-      validators: [regex(SLUG_PREFIX, "lowercase letters and digits in dash-separated groups, optionally ending with a dash"), lengthBetween(1, MAX_SLUG_LENGTH - SUFFIX_LENGTH - 1)],
+      validators: [
+        regex(SLUG_PREFIX, "lowercase letters and digits in dash-separated groups, optionally ending with a dash"),
+        lengthBetween(1, MAX_SLUG_LENGTH - SUFFIX_LENGTH - 1),
+      ],
     }),
     // Computed
     id: attr.string({ description: "Identifier of the environment.", computed: true, planModifiers: [useStateForUnknown()] }),
-    created_at: attr.string({ description: "When the environment was created (ISO 8601).", computed: true, planModifiers: [useStateForUnknown()] }),
-    instance_id: attr.string({ description: "Identifier of the environment's active instance.", computed: true, planModifiers: [useStateForUnknown()] }),
+    created_at: attr.string({
+      description: "When the environment was created (ISO 8601).",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    instance_id: attr.string({
+      description: "Identifier of the environment's active instance.",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
     vnets: vnetsAttribute(true),
     public_rpc_urls: publicRpcUrlsAttribute(true),
     admin_rpc_urls: adminRpcUrlsAttribute(true),
@@ -143,7 +176,7 @@ export const environmentSchema = defineSchema({
         }),
         block_number: attr.string({
           description:
-            "Block number to fork at, in decimal (\"19500000\", or a number variable) or hex (\"0x12a05f2\"); defaults to the network's latest block and is then computed from the fork point (hex, as the service answers). State keeps the spelling written: the same block in the other spelling changes nothing.",
+            'Block number to fork at, in decimal ("19500000", or a number variable) or hex ("0x12a05f2"); defaults to the network\'s latest block and is then computed from the fork point (hex, as the service answers). State keeps the spelling written: the same block in the other spelling changes nothing.',
           optional: true,
           computed: true,
           validators: [blockNumber],
@@ -176,7 +209,8 @@ export const environmentSchema = defineSchema({
           maxItems: MAX_ACCOUNTS,
           attributes: {
             address: attr.string({
-              description: "Account address: 0x followed by 40 hex digits, all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum (a mixed-case address whose checksum does not match is an error: a character is likely mistyped).",
+              description:
+                "Account address: 0x followed by 40 hex digits, all lowercase, all uppercase, or mixed case with a valid EIP-55 checksum (a mixed-case address whose checksum does not match is an error: a character is likely mistyped).",
               required: true,
               validators: [addressValidator],
               planModifiers: [replaceUnlessSame("address", sameAddress)],
@@ -195,7 +229,11 @@ export const environmentSchema = defineSchema({
       description: "Bridge between the environment's Virtual Environments.",
       maxItems: 1,
       attributes: {
-        enabled: attr.bool({ description: "Whether the bridge is enabled (default false).", optional: true, planModifiers: [requiresReplace()] }),
+        enabled: attr.bool({
+          description: "Whether the bridge is enabled (default false).",
+          optional: true,
+          planModifiers: [requiresReplace()],
+        }),
         relay_mode: attr.string({
           description: "How messages are relayed: autoRelay (default) or delayedRelay.",
           optional: true,
@@ -225,13 +263,15 @@ type BridgeState = EnvironmentState["bridge"][number];
  */
 export type Known = {
   readonly slug_prefix?: unknown;
-  readonly network_config?: readonly {
-    network_id?: unknown;
-    block_number?: unknown;
-    chain_id?: unknown;
-    explorer?: unknown;
-    account?: readonly { address?: unknown; balance?: unknown }[] | unknown;
-  }[] | unknown;
+  readonly network_config?:
+    | readonly {
+        network_id?: unknown;
+        block_number?: unknown;
+        chain_id?: unknown;
+        explorer?: unknown;
+        account?: readonly { address?: unknown; balance?: unknown }[] | unknown;
+      }[]
+    | unknown;
   readonly bridge?: readonly Partial<Record<keyof BridgeState, unknown>>[] | unknown;
 } | null;
 
@@ -248,15 +288,25 @@ export type Known = {
  */
 export function toState(environment: Environment, known: Known, answered?: ReadonlyMap<string, string>): EnvironmentState {
   const knownNetworks = listOf(known?.network_config);
-  const fromAnswer = (environment.networks?.length ?? 0) > 0
-    ? environment.networks.map((n) => ({ network_id: String(n.network_id), block_number: n.block_number ?? null }))
-    : (environment.active_instance?.vnets ?? []).map((v) => ({ network_id: String(v.fork_config?.network_id), block_number: v.fork_config?.block_number ?? null }));
+  const fromAnswer =
+    (environment.networks?.length ?? 0) > 0
+      ? environment.networks.map((n) => ({ network_id: String(n.network_id), block_number: n.block_number ?? null }))
+      : (environment.active_instance?.vnets ?? []).map((v) => ({
+          network_id: String(v.fork_config?.network_id),
+          block_number: v.fork_config?.block_number ?? null,
+        }));
   const network_config = fromAnswer.map((network, index): NetworkConfigState => {
-    const written = knownNetworks.find((n) => n.network_id === network.network_id) ?? (knownNetworks[index]?.network_id === undefined ? knownNetworks[index] : undefined);
+    const written =
+      knownNetworks.find((n) => n.network_id === network.network_id) ??
+      (knownNetworks[index]?.network_id === undefined ? knownNetworks[index] : undefined);
     return {
       network_id: network.network_id,
       block_number: keepSpelling(written?.block_number, network.block_number, sameBlockNumber),
-      chain_id: chainIdOf(network.network_id, typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null, answered?.get(network.network_id)),
+      chain_id: chainIdOf(
+        network.network_id,
+        typeof written?.chain_id === "string" && !isUnknown(written.chain_id) ? written.chain_id : null,
+        answered?.get(network.network_id),
+      ),
       explorer: listOf(written?.explorer).map((e) => e as NetworkConfigState["explorer"][number]),
       account: listOf(written?.account).map((a) => a as NetworkConfigState["account"][number]),
     };
@@ -329,7 +379,13 @@ export function createRequest(plan: {
  * apply (or, with adopt_existing, adopt a matching environment). A warning, never an error: `terraform destroy`
  * runs a normal plan first, and an error here would make destroy impossible while such an environment exists.
  */
-async function warnTakenSlug(data: ChainformProviderData, diagnostics: Diagnostics, slug: string, ignoreId: unknown, path: ReturnType<typeof at>): Promise<void> {
+async function warnTakenSlug(
+  data: ChainformProviderData,
+  diagnostics: Diagnostics,
+  slug: string,
+  ignoreId: unknown,
+  path: ReturnType<typeof at>,
+): Promise<void> {
   let existing: Environment | null;
   try {
     existing = await data.lookups.environmentBySlug(slug);
@@ -373,7 +429,11 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
 
   validate({ config, diagnostics }) {
     if (isKnown(config.slug) && isKnown(config.slug_prefix)) {
-      diagnostics.error("Conflicting slug arguments", "Set slug or slug_prefix, not both: slug_prefix generates the slug.", at("slug_prefix"));
+      diagnostics.error(
+        "Conflicting slug arguments",
+        "Set slug or slug_prefix, not both: slug_prefix generates the slug.",
+        at("slug_prefix"),
+      );
     }
     // Rules the service would reject at apply (lib/domain's shared cross-field rules): caught at validate, with the
     // attribute at fault. Unknown values are left out of the check.
@@ -384,7 +444,9 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
         : {
             network_id: isKnown(network.network_id) ? network.network_id : undefined,
             chain_id: isKnown(network.chain_id) ? network.chain_id : undefined,
-            addresses: isUnknown(network.account) ? [] : network.account.map((a) => (!isUnknown(a) && isKnown(a.address) ? a.address : undefined)),
+            addresses: isUnknown(network.account)
+              ? []
+              : network.account.map((a) => (!isUnknown(a) && isKnown(a.address) ? a.address : undefined)),
           },
     );
     for (const finding of networkListFindings(entries)) {
@@ -397,10 +459,18 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
           at("network_config", where, "network_id"),
         );
       } else if (field === "chain_config_overrides") {
-        diagnostics.error("Duplicate chain id", `${finding.message.replace(/^chain id/, "Chain id").replace("network_configs", "network_config")}; pick another chain_id.`, at("network_config", where, "chain_id"));
+        diagnostics.error(
+          "Duplicate chain id",
+          `${finding.message.replace(/^chain id/, "Chain id").replace("network_configs", "network_config")}; pick another chain_id.`,
+          at("network_config", where, "chain_id"),
+        );
       } else {
         const address = entries[where]!.addresses![Number(j)];
-        diagnostics.error("Duplicate account", `Address ${address} is already account[${finding.twin}] of this network; fund it once.`, at("network_config", where, "account", Number(j), "address"));
+        diagnostics.error(
+          "Duplicate account",
+          `Address ${address} is already account[${finding.twin}] of this network; fund it once.`,
+          at("network_config", where, "account", Number(j), "address"),
+        );
       }
     }
     if (isUnknown(config.bridge)) return;
@@ -415,12 +485,24 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     }
   },
 
-  async modifyPlan({ plan, state, config, diagnostics, providerData, requiresReplace: replace, keepInPlace, private: priorPrivate, setPrivate }) {
+  async modifyPlan({
+    plan,
+    state,
+    config,
+    diagnostics,
+    providerData,
+    requiresReplace: replace,
+    keepInPlace,
+    private: priorPrivate,
+    setPrivate,
+  }) {
     // A missing or wrong credential fails the plan, not the apply after it. Skipped when the provider's settings
     // are not known yet; a service that cannot be reached is not a rejection (the calls below report it).
     if (providerData?.accountSlug && providerData.projectSlug && !providerData.configUnknown) {
       const data = providerData;
-      const accepted = await data.lookups.credentialsAccepted((error) => reportError(diagnostics, data, error, { action: "plan chainform_environment" }));
+      const accepted = await data.lookups.credentialsAccepted((error) =>
+        reportError(diagnostics, data, error, { action: "plan chainform_environment" }),
+      );
       if (!accepted) return;
     }
     if (state !== null) {
@@ -435,7 +517,8 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
           const prior = state.network_config[i];
           if (!prior || isUnknown(network)) return;
           if (!isUnknown(network.account) && network.account.length !== prior.account.length) replace(at("network_config", i, "account"));
-          if (!isUnknown(network.explorer) && network.explorer.length !== prior.explorer.length) replace(at("network_config", i, "explorer"));
+          if (!isUnknown(network.explorer) && network.explorer.length !== prior.explorer.length)
+            replace(at("network_config", i, "explorer"));
         });
       }
       if (!isUnknown(plan.bridge) && plan.bridge.length !== state.bridge.length) replace(at("bridge"));
@@ -461,7 +544,11 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       }
       // A new slug (written, or derived from a new display_name) replaces the environment. Terraform shows only the
       // errors of the replacement's own plan, never its warnings, so a taken new slug is warned about here.
-      const nextSlug = isKnown(config.slug) ? config.slug : config.slug === null && config.slug_prefix === null && isKnown(config.display_name) ? slugify(config.display_name) : undefined;
+      const nextSlug = isKnown(config.slug)
+        ? config.slug
+        : config.slug === null && config.slug_prefix === null && isKnown(config.display_name)
+          ? slugify(config.display_name)
+          : undefined;
       if (nextSlug !== undefined && nextSlug !== state.slug && providerData?.accountSlug && providerData.projectSlug) {
         await warnTakenSlug(providerData, diagnostics, nextSlug, state.id, config.slug === null ? at("display_name") : at("slug"));
       }
@@ -477,7 +564,9 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       // Unsupported networks fail the plan, not the apply.
       if (networks.some((n) => !isUnknown(n) && isKnown(n.network_id))) {
         const supported = await data.lookups.supportedNetworks();
-        const forkable = supported.filter((s) => s.supported_features?.virtual_testnet !== false).map((s) => `${s.chain_id} (${s.network_name})`);
+        const forkable = supported
+          .filter((s) => s.supported_features?.virtual_testnet !== false)
+          .map((s) => `${s.chain_id} (${s.network_name})`);
         const list = `Networks with Virtual Environments: ${forkable.join(", ")}; data.chainform_supported_networks (feature = "virtual_testnet") and \`chainform networks\` list them too.`;
         networks.forEach((network, i) => {
           if (isUnknown(network) || !isKnown(network.network_id)) return;
@@ -549,7 +638,10 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
           );
           return;
         }
-        const said = error instanceof ApiError ? ` The service said: ${error.serviceMessage}${error.errorId ? ` (error id ${error.errorId})` : ""}` : "";
+        const said =
+          error instanceof ApiError
+            ? ` The service said: ${error.serviceMessage}${error.errorId ? ` (error id ${error.errorId})` : ""}`
+            : "";
         diagnostics.error(
           "An environment with this slug already exists",
           `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}${said}`,
@@ -577,7 +669,10 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
   // Only changes of spelling reach update (every change of meaning forces replacement): nothing to send.
   async update({ plan, state, providerData: data }) {
     const inputs = pickInputs(plan as unknown as EnvironmentState);
-    return keptInState({ ...state, ...inputs, vnets: withSettings(state.vnets as VnetState[], inputs.network_config, inputs.bridge) }, data);
+    return keptInState(
+      { ...state, ...inputs, vnets: withSettings(state.vnets as VnetState[], inputs.network_config, inputs.bridge) },
+      data,
+    );
   },
 
   async delete({ state, providerData: data, diagnostics }) {
@@ -617,10 +712,16 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       }
       const found = await data.client.getEnvironmentBySlug({ slug: id });
       if (found) return await imported(found);
-      diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${id}". ${hint}`);
+      diagnostics.error(
+        "No such environment",
+        `Project ${data.accountSlug}/${data.projectSlug} has no environment with slug "${id}". ${hint}`,
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
-        diagnostics.error("No such environment", `Project ${data.accountSlug}/${data.projectSlug} has no environment with id ${id}. ${hint}`);
+        diagnostics.error(
+          "No such environment",
+          `Project ${data.accountSlug}/${data.projectSlug} has no environment with id ${id}. ${hint}`,
+        );
         return;
       }
       reportError(diagnostics, data, error, { action: `import environment ${id}` });

@@ -20,12 +20,31 @@ export const erc20BalanceSchema = defineSchema({
     "The ERC-20 token balance of an address on one Virtual Environment, set through the Admin RPC. A balance changed out of band is set again on the next apply (an in-place update); destroying the resource sets it to 0.",
   attributes: {
     // Required
-    environment_id: attr.string({ description: "Identifier of the environment (chainform_environment.<name>.id).", required: true, planModifiers: [requiresReplace()] }),
-    vnet_id: attr.string({ description: "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id).", required: true, planModifiers: [requiresReplace()] }),
-    token: attr.string({ description: "Address of the ERC-20 token contract.", required: true, validators: [address], planModifiers: [requiresReplace()] }),
-    holder: attr.string({ description: "Address whose balance is set.", required: true, validators: [address], planModifiers: [requiresReplace()] }),
+    environment_id: attr.string({
+      description: "Identifier of the environment (chainform_environment.<name>.id).",
+      required: true,
+      planModifiers: [requiresReplace()],
+    }),
+    vnet_id: attr.string({
+      description: "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id).",
+      required: true,
+      planModifiers: [requiresReplace()],
+    }),
+    token: attr.string({
+      description: "Address of the ERC-20 token contract.",
+      required: true,
+      validators: [address],
+      planModifiers: [requiresReplace()],
+    }),
+    holder: attr.string({
+      description: "Address whose balance is set.",
+      required: true,
+      validators: [address],
+      planModifiers: [requiresReplace()],
+    }),
     amount: attr.string({
-      description: "Balance in the token's smallest unit (1 token of 18 decimals is \"1000000000000000000\"), decimal or 0x hex. State keeps it as written.",
+      description:
+        'Balance in the token\'s smallest unit (1 token of 18 decimals is "1000000000000000000"), decimal or 0x hex. State keeps it as written.',
       required: true,
       validators: [amountValidator],
     }),
@@ -82,7 +101,11 @@ export const erc20Balance = defineResource<typeof erc20BalanceSchema, ChainformP
   },
 });
 
-async function setBalance(data: ChainformProviderData, state: Erc20BalanceState, diagnostics: import("../../framework").Diagnostics): Promise<boolean> {
+async function setBalance(
+  data: ChainformProviderData,
+  state: Erc20BalanceState,
+  diagnostics: import("../../framework").Diagnostics,
+): Promise<boolean> {
   const chain = await vnetRpc(data, diagnostics, state, paths, { gone: "error", needAdmin: true, action: "set the token balance" });
   if (!chain) return false;
   try {
@@ -90,7 +113,11 @@ async function setBalance(data: ChainformProviderData, state: Erc20BalanceState,
     return true;
   } catch (error) {
     if (error instanceof ChainRpcError && error.code === -32602) {
-      diagnostics.error("Cannot set the token balance", `${error.message}. token must be the address of an ERC-20 contract on this Virtual Environment.`, at("token"));
+      diagnostics.error(
+        "Cannot set the token balance",
+        `${error.message}. token must be the address of an ERC-20 contract on this Virtual Environment.`,
+        at("token"),
+      );
       return false;
     }
     reportChainError(diagnostics, "set the token balance", error, at("token"));

@@ -13,8 +13,16 @@ export const snapshotSchema = defineSchema({
     "A snapshot (evm_snapshot) of one Virtual Environment's chain, taken after the resources it depends on. Revert to it with evm_revert through the Admin RPC (see revert_request). Changing triggers takes a new one.",
   attributes: {
     // Required
-    environment_id: attr.string({ description: "Identifier of the environment (chainform_environment.<name>.id).", required: true, planModifiers: [requiresReplace()] }),
-    vnet_id: attr.string({ description: "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id).", required: true, planModifiers: [requiresReplace()] }),
+    environment_id: attr.string({
+      description: "Identifier of the environment (chainform_environment.<name>.id).",
+      required: true,
+      planModifiers: [requiresReplace()],
+    }),
+    vnet_id: attr.string({
+      description: "Identifier of the Virtual Environment (chainform_environment.<name>.vnets[<index>].id).",
+      required: true,
+      planModifiers: [requiresReplace()],
+    }),
     // Optional
     triggers: attr.map(cty.string, {
       description: "Arbitrary values; changing any of them takes a new snapshot (e.g. { contract = chainform_contract.token.id }).",
@@ -22,10 +30,19 @@ export const snapshotSchema = defineSchema({
       planModifiers: [requiresReplace()],
     }),
     // Computed
-    id: attr.string({ description: "The snapshot id evm_snapshot returned, e.g. 0x1; give it to evm_revert.", computed: true, planModifiers: [useStateForUnknown()] }),
-    block_number: attr.number({ description: "The chain's latest block number when the snapshot was taken.", computed: true, planModifiers: [useStateForUnknown()] }),
+    id: attr.string({
+      description: "The snapshot id evm_snapshot returned, e.g. 0x1; give it to evm_revert.",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
+    block_number: attr.number({
+      description: "The chain's latest block number when the snapshot was taken.",
+      computed: true,
+      planModifiers: [useStateForUnknown()],
+    }),
     revert_request: attr.string({
-      description: "The JSON-RPC request that reverts to the snapshot; POST it to the Virtual Environment's Admin RPC URL (it holds no secret).",
+      description:
+        "The JSON-RPC request that reverts to the snapshot; POST it to the Virtual Environment's Admin RPC URL (it holds no secret).",
       computed: true,
       planModifiers: [useStateForUnknown()],
     }),
@@ -43,7 +60,11 @@ export type SnapshotState = Model<typeof snapshotSchema>;
 const paths = { environmentId: at("environment_id"), vnetId: at("vnet_id") };
 
 /** The one mapping from a snapshot id to state. */
-export function toState(inputs: Pick<SnapshotState, "environment_id" | "vnet_id" | "triggers">, id: string, blockNumber: number): SnapshotState {
+export function toState(
+  inputs: Pick<SnapshotState, "environment_id" | "vnet_id" | "triggers">,
+  id: string,
+  blockNumber: number,
+): SnapshotState {
   return {
     ...inputs,
     id,

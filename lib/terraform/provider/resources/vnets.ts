@@ -87,7 +87,10 @@ export interface KnownSettings {
 }
 
 /** The RPC endpoints of an environment, as the three computed attributes; a missing Admin RPC entry gives nulls. */
-export function endpointsOf(environment: Environment, known: KnownSettings = {}): {
+export function endpointsOf(
+  environment: Environment,
+  known: KnownSettings = {},
+): {
   vnets: VnetState[];
   public_rpc_urls: Record<string, string>;
   admin_rpc_urls: Record<string, string>;

@@ -1,7 +1,8 @@
 /**
  * RPC URL benchmark (`npm run bench -- rpc`): the same JSON-RPC load sent straight to a vnet's anvil and through
- * chainform's Public and Admin RPC URLs, interleaved (anvil, Public, Admin, again) so that the machine's load falls on
- * all three alike; 20,000 sequential calls through one URL of a default service (no 429 may come back); and the
+ * chainform's Public and Admin RPC URLs, and through the floor proxy (bench/support/floor-proxy.mjs: the least a
+ * Node.js proxy can do, what any proxy in Node.js can reach at best), interleaved (anvil, floor, Public, Admin, again)
+ * so that the machine's load falls on all alike; 20,000 sequential calls through one URL of a default service (no 429 may come back); and the
  * Foundry fork-test suite of test/foundry-suite run with `forge test --fork-url` against anvil and against the
  * Public RPC URL. The service runs in a child process (bench/support/rpc-service.mjs: the built service, as
  * `chainform serve` runs it), autocannon in this one.
@@ -28,7 +29,8 @@ const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 2);
 const SEQUENTIAL_CALLS = 20_000;
 const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 3);
-const TARGETS = ["anvil", "public", "admin"] as const;
+/** `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy can do, as the reference of what one can reach. */
+const TARGETS = ["anvil", "floor", "public", "admin"] as const;
 type Target = (typeof TARGETS)[number];
 type Urls = Record<Target, string>;
 
@@ -73,15 +75,21 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Pro
         resolve(line);
       });
     });
-  const ready = JSON.parse(await nextLine()) as { publicUrl: string; adminUrl: string; anvilUrl: string };
+  const ready = JSON.parse(await nextLine()) as { publicUrl: string; adminUrl: string; anvilUrl: string; ipcPath: string };
+  const floor = spawn(process.execPath, ["bench/support/floor-proxy.mjs", ready.ipcPath], { stdio: ["pipe", "pipe", "inherit"] });
+  const floorUrl = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: floor.stdout! }).once("line", resolve);
+    floor.once("exit", (code) => reject(new Error(`the floor proxy exited (${code})`)));
+  });
   return {
-    urls: { anvil: ready.anvilUrl, public: ready.publicUrl, admin: ready.adminUrl },
+    urls: { anvil: ready.anvilUrl, floor: floorUrl, public: ready.publicUrl, admin: ready.adminUrl },
     async cpu() {
       const answer = nextLine();
       child.stdin!.write("cpu\n");
       return JSON.parse(await answer) as Cpu;
     },
     stop: async () => {
+      floor.stdin!.end();
       child.stdin!.end();
       await new Promise((resolve) => child.once("exit", resolve));
     },
@@ -154,7 +162,7 @@ async function main(): Promise<void> {
   const figures: Record<string, Record<Target, Figure>> = {};
   try {
     for (const load of LOADS) {
-      const runs: Record<Target, Run[]> = { anvil: [], public: [], admin: [] };
+      const runs: Record<Target, Run[]> = { anvil: [], floor: [], public: [], admin: [] };
       await cannon(service.urls.public, { ...load, connections: 4 }, service.cpu); // warm up
       for (let round = 0; round < ROUNDS; round += 1) {
         for (const target of TARGETS) {
@@ -177,6 +185,7 @@ async function main(): Promise<void> {
       const f = figures[load.name];
       console.log(
         `${load.method}, ${load.connections} connection(s): anvil ${f.anvil.rps}/s p99 ${f.anvil.p99} ms, ` +
+          `floor proxy ${f.floor.rps}/s (${round2(f.floor.rps / f.anvil.rps)}), ` +
           `Public ${f.public.rps}/s (${round2(f.public.rps / f.anvil.rps)}) p99 ${f.public.p99} ms, ` +
           `Admin ${f.admin.rps}/s (${round2(f.admin.rps / f.anvil.rps)}) p99 ${f.admin.p99} ms; CPU per call: ` +
           `anvil ${f.anvil.anvilUsPerCall} µs direct, through Public ${f.public.anvilUsPerCall} µs + service ${f.public.serviceUsPerCall} µs`,
@@ -223,6 +232,7 @@ async function main(): Promise<void> {
 
     const ratios: Record<string, number> = {};
     for (const [name, f] of Object.entries(figures)) {
+      ratios[`${name}FloorThroughput`] = round2(f.floor.rps / f.anvil.rps);
       ratios[`${name}PublicThroughput`] = round2(f.public.rps / f.anvil.rps);
       ratios[`${name}AdminThroughput`] = round2(f.admin.rps / f.anvil.rps);
       ratios[`${name}PublicP99ExtraMs`] = f.public.p99 - f.anvil.p99;

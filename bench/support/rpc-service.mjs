@@ -2,7 +2,7 @@
  * The service `bench/rpc` measures, in a process of its own (the load generator must not share its event loop): the
  * built service (dist/, what `chainform serve` runs; `npm run build` first), in memory, with an environment of one
  * network with funded accounts and one call made so that the chain runs. It prints one JSON line: the Public and
- * Admin RPC URLs and the URL of the vnet's anvil. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
+ * Admin RPC URLs, the URL of the vnet's anvil and its IPC socket. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
  * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
  * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
  * whatever else the machine runs.
@@ -41,10 +41,11 @@ const vnet = (await response.json()).active_instance.vnets[0];
 const url = (name) => vnet.rpcs.find((r) => r.name === name).url;
 await fetch(url("Public RPC"), { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
 const node = service.app.service.engine.runningNode(vnet.id);
-process.stdout.write(
-  `${JSON.stringify({ publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, pid: process.pid })}\n`,
-);
 const anvilPid = node.pids[node.pids.length - 1];
+const anvilArgs = readFileSync(`/proc/${anvilPid}/cmdline`, "utf8").split("\0");
+const ipcPath = anvilArgs[anvilArgs.indexOf("--ipc") + 1];
+const ready = { publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, ipcPath, pid: process.pid };
+process.stdout.write(`${JSON.stringify(ready)}\n`);
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   if (line.trim() !== "cpu") return;

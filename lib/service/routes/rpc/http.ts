@@ -2,9 +2,11 @@
  * The HTTP RPC URLs served before Fastify routes a request. A test suite makes tens of thousands of calls a minute
  * through an RPC URL, each a few bytes to the chain and back, so what a call costs on top of the chain's own time
  * is the service's HTTP machinery: Fastify's routing, hooks, body parsing and reply serialization took most of it
- * (docs/performance.md "RPC URLs"). Here a `POST /rpc/admin/{secret}` or `POST /rpc/public/{vnetId}` is counted in
- * its URL's rate limit, read, and answered by ./answer.ts, with what Fastify would have sent: the `X-Svc-*` headers,
- * the CORS headers, the spec's error bodies for 404, 429 and an oversized body. Anything else (other methods, other
+ * (docs/performance.md "RPC URLs"). `HttpRpc.reply` answers a `POST /rpc/admin/{secret}` or
+ * `POST /rpc/public/{vnetId}`: counted in its URL's rate limit and answered by ./answer.ts, with what Fastify would
+ * have sent (the `X-Svc-*` headers, the CORS headers, the spec's error bodies for 404, 429 and an oversized body).
+ * The calls reach it straight off the connection on plain HTTP (./http-connections.ts), and here, from Node's HTTP
+ * server ahead of Fastify, over TLS and on connections handed to Node's server. Anything else (other methods, other
  * paths, percent-encoded or over-long keys) goes on to Fastify as before.
  *
  * An Admin RPC URL's secret is resolved from memory once seen. A deleted vnet is known by the engine at once

@@ -4,8 +4,9 @@
  * JSON-RPC 2.0 (single or batch) and answers are JSON-RPC with HTTP 200; a body that is not JSON gets -32700, one
  * that is not a JSON-RPC request -32600. Unknown URLs are 404.
  *
- * The service answers these POSTs before Fastify routes them (./http.ts), at a chain's speed; this route is the same
- * answer through Fastify, for what that path leaves to it (a logging service, percent-encoded paths).
+ * The service answers these POSTs before Fastify routes them (./http-connections.ts, ./http.ts), at a chain's speed;
+ * this route is the same answer through Fastify, for what that path leaves to it (a logging service, percent-encoded
+ * paths).
  */
 import type { FastifyInstance } from "fastify";
 import type { RpcAccess } from "../../chains/types";

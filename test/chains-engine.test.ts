@@ -23,7 +23,10 @@ describe("anvil engine", () => {
   const dataDir = temporaryDataDir();
   const host = new TestChainHost(dataDir);
   let starts = 0;
-  const backend = createAnvilBackend();
+  // What the chains report (a state not saved, a chain killed at stop): a failing assertion on a state file shows it.
+  const chainLog: string[] = [];
+  const record = (fields: Record<string, unknown>, message: string) => void chainLog.push(`${message} ${JSON.stringify(fields)}`);
+  const backend = createAnvilBackend({ log: { error: record, warn: record, info: () => undefined } });
   const counting = { ...backend, start: (o: Parameters<typeof backend.start>[0]) => ((starts += 1), backend.start(o)) };
   const engine = new BackendChainEngine(host, counting, { idleTimeoutMs: 0 });
   const [vnet] = host.createEnvironment([
@@ -157,7 +160,7 @@ describe("anvil engine", () => {
     const pids = engine.runningNode(other.vnetId)!.pids;
     await engine.close();
     expect(pids.some(processAlive)).toBe(false);
-    expect(existsSync(join(dataDir, "chains", `${other.vnetId}.json`))).toBe(true);
+    expect({ saved: existsSync(join(dataDir, "chains", `${other.vnetId}.json`)), chainLog }).toEqual({ saved: true, chainLog: [] });
     const again = createAnvilEngine(host, { idleTimeoutMs: 0 });
     try {
       await again.rpc(other.vnetId, { jsonrpc: "2.0", id: 1, method: "eth_chainId" }, "admin");

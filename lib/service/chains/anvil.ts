@@ -160,6 +160,8 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     }
     child.stdin.end();
     const timer = setTimeout(() => {
+      if (statePath && !discardDump)
+        log?.error({ statePath, stopTimeoutMs }, "a chain did not stop in time and was killed: its state since it started is lost");
       killQuietly(anvilPid, "SIGKILL");
       child.kill("SIGKILL");
     }, stopTimeoutMs);

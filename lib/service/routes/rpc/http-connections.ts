@@ -37,9 +37,9 @@ const REQUEST_ARRIVAL_MS = 60_000;
 
 const PREFIX = Buffer.from("POST /rpc/", "latin1");
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
-/** Header lines as RFC 9110 allows them: a token, a colon, a value of tabs, visible characters and obs-text; each ends in CRLF. */
 /** A request target as Node's parser takes it: visible ASCII only. */
 const REQUEST_TARGET = /^[\x21-\x7e]+$/;
+/** Header lines as RFC 9110 allows them: a token, a colon, a value of tabs, visible characters and obs-text; each ends in CRLF. */
 const HEADER_LINES = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*\r\n)*$/;
 /** Headers that make a request one for Node's server. */
 const HANDED_OVER = ["\r\ntransfer-encoding:", "\r\nexpect:", "\r\nupgrade:"];
@@ -63,7 +63,7 @@ export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
   const headEnd = data.indexOf(HEAD_END);
   if (headEnd < 0) return data.length > MAX_HEAD_BYTES ? "other" : null;
   if (headEnd > MAX_HEAD_BYTES) return "other";
-  // The head, from the request line's end, with the blank line's CRLF: every header line is "\r\n" + name + ":".
+  // The head with the blank line's CRLF, so that every header line is found as "\r\n" + name + ":".
   const text = data.toString("latin1", 0, headEnd + 2);
   const lineEnd = text.indexOf("\r\n");
   const target = text.slice(5, lineEnd - 9); // "POST " … " HTTP/1.1"
@@ -203,7 +203,7 @@ class RpcConnection {
       if (this.buffered.length > this.rpc.bodyLimit + MAX_HEAD_BYTES) this.hold();
       return;
     }
-    // A call arriving this slowly is for Node's server, which answers it 408 by its own clocks.
+    // A call arriving this slowly is for Node's server, which times it by its own clocks (408).
     if (Date.now() - this.arrivalStarted > REQUEST_ARRIVAL_MS) return this.giveAway();
     this.next();
   }
@@ -219,7 +219,6 @@ class RpcConnection {
     if (data.length < end) return;
     const body = data.subarray(head.bodyStart, end);
     this.buffered = end < data.length ? data.subarray(end) : null;
-    this.arrivalStarted = Date.now();
     this.busy = true;
     this.rpc.reply(head.path, head.access, head.key, head.origin, body).then(
       (reply) => this.answered(reply, head.close),
@@ -233,9 +232,10 @@ class RpcConnection {
     const close = callerCloses || this.callerEnded || reply.close === true || (this.closing && this.buffered === null);
     const flushed = this.socket.write(encodeRpcReply(reply, close, Math.floor(this.keepAliveMs / 1000), httpDate()));
     if (close) return this.finish();
+    if (flushed) return this.release();
     // A caller that does not read its answers gets no more until it does.
-    if (!flushed) return void (this.hold(), this.socket.once("drain", this.onDrain));
-    this.release();
+    this.hold();
+    this.socket.once("drain", this.onDrain);
   }
 
   private hold(): void {
@@ -244,13 +244,13 @@ class RpcConnection {
     this.socket.pause();
   }
 
-  /** Reads again, and goes on with the calls read ahead. */
+  /** Reads again, and goes on with the calls read ahead: their arrival is timed from their turn. */
   private release(): void {
     if (this.held) {
       this.held = false;
       this.socket.resume();
     }
-    if (this.arrivalStarted !== 0 && this.buffered !== null) this.arrivalStarted = Date.now();
+    if (this.buffered !== null) this.arrivalStarted = Date.now();
     this.next();
   }
 

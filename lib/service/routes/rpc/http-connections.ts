@@ -256,6 +256,9 @@ class RpcConnection {
 
   /** Hands the connection, with the bytes not yet answered, to Node's HTTP server. */
   private giveAway(): void {
+    // Bytes cannot be put back once the caller has ended: Node's server would end the connection too. The connection
+    // stays ours (its error and close listeners too) until it closes.
+    if (this.callerEnded) return this.finish();
     this.socket.off("data", this.onData);
     this.socket.off("timeout", this.onTimeout);
     this.socket.off("error", this.onError);
@@ -264,8 +267,6 @@ class RpcConnection {
     this.socket.off("drain", this.onDrain);
     this.socket.setTimeout(0);
     this.done();
-    // Bytes cannot be put back once the caller has ended: Node's server would end the connection too.
-    if (this.callerEnded) return this.finish();
     if (this.buffered !== null) this.socket.unshift(this.buffered);
     this.buffered = null;
     if (this.held) this.socket.resume();

@@ -97,15 +97,7 @@ export { redactUrl } from "./log";
  * const response = await app.inject({ url: "/v1/supported-networks" });
  */
 export async function buildApp(options: ServiceOptions = {}): Promise<FastifyInstance> {
-  const store =
-    options.store ??
-    Store.open({
-      dataDir: options.dataDir ?? null,
-      forkUrls: options.forkUrls,
-      forkCacheDir: options.forkCacheDir,
-      offline: options.offline,
-      exclusive: true,
-    });
+  const store = options.store ?? openStore(options);
   prepareStore(store, options);
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const logSettings = options.logger === true ? {} : options.logger || undefined;
@@ -234,6 +226,17 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     store.close();
   });
   return app;
+}
+
+/** The store a service of these options runs on: its data dir (or memory), locked for this process alone. */
+export function openStore(options: ServiceOptions): Store {
+  return Store.open({
+    dataDir: options.dataDir ?? null,
+    forkUrls: options.forkUrls,
+    forkCacheDir: options.forkCacheDir,
+    offline: options.offline,
+    exclusive: true,
+  });
 }
 
 type Authentication = ReturnType<Authenticator["authenticate"]>;

@@ -5,10 +5,9 @@
  */
 import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
-import { buildApp, type ServiceOptions } from "./app";
+import { buildApp, openStore, type ServiceOptions } from "./app";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";
-import { Store } from "./store";
 import { isLoopbackHost } from "../domain/loopback";
 import {
   baseUrlFor,
@@ -90,15 +89,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const tls = options.tls === true || options.certificate !== undefined;
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   checkBind(host, tls, options.insecureHttp === true);
-  const store =
-    options.store ??
-    Store.open({
-      dataDir: options.dataDir ?? null,
-      forkUrls: options.forkUrls,
-      forkCacheDir: options.forkCacheDir,
-      offline: options.offline,
-      exclusive: true,
-    });
+  const store = options.store ?? openStore(options);
   const certificate: ServiceCertificate | undefined = options.certificate
     ? { ...options.certificate, caFile: undefined }
     : options.tls

@@ -112,3 +112,70 @@ test("a chain that closes the socket or sends more than asked fails the call; th
     await closeServer(server);
   }
 });
+
+test("IPC: a large answer in many pieces is read whole, joined once", async () => {
+  const path = join(dir, "c.ipc");
+  const result = "cd".repeat(300_000);
+  const { server } = await serverOn(
+    (s) => s.listen(path),
+    (socket) =>
+      socket.on("data", () => {
+        const answer = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":"${result}"}\n`);
+        // Written in 100 pieces, each on its own turn of the event loop, so that they arrive apart.
+        let at = 0;
+        const step = Math.ceil(answer.length / 100);
+        const writeNext = () => {
+          socket.write(answer.subarray(at, at + step));
+          at += step;
+          if (at < answer.length) setImmediate(writeNext);
+        };
+        writeNext();
+      }),
+  );
+  const pool = new ChainSocketPool({ ipc: path }, 1);
+  try {
+    const answer = await pool.post("{}");
+    expect(JSON.parse(answer.body.toString())).toEqual({ jsonrpc: "2.0", id: 1, result });
+  } finally {
+    pool.close();
+    await closeServer(server);
+  }
+});
+
+test("postNow sends at once on a free socket and calls back with the answer; false, sending nothing, when every socket is busy", async () => {
+  const path = join(dir, "d.ipc");
+  const held: Socket[] = [];
+  const received: string[] = [];
+  const { server } = await serverOn(
+    (s) => s.listen(path),
+    (socket) =>
+      socket.on("data", (data) => {
+        received.push(data.toString());
+        held.push(socket);
+      }),
+  );
+  const pool = new ChainSocketPool({ ipc: path }, 2);
+  try {
+    const answers: string[] = [];
+    const done = (answer: { body: Buffer } | Error) =>
+      answers.push(answer instanceof Error ? `error: ${answer.message}` : answer.body.toString());
+    expect(pool.postNow(Buffer.from('{"id":1}'), done)).toBe(true);
+    expect(pool.postNow(Buffer.from('{"id":2}'), done)).toBe(true);
+    expect(pool.postNow(Buffer.from('{"id":3}'), done)).toBe(false);
+    while (held.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    expect(received.sort()).toEqual(['{"id":1}', '{"id":2}']);
+    held[0].write('{"answer":"a"}\n');
+    while (answers.length < 1) await new Promise((resolve) => setImmediate(resolve));
+    // The socket that answered is free again.
+    expect(pool.postNow(Buffer.from('{"id":4}'), done)).toBe(true);
+    held[1].destroy();
+    while (answers.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    expect(answers).toEqual(['{"answer":"a"}', "error: the chain closed the connection"]);
+    pool.close();
+    expect(pool.postNow(Buffer.from('{"id":5}'), done)).toBe(false);
+  } finally {
+    pool.close();
+    for (const socket of held) socket.destroy();
+    await closeServer(server);
+  }
+});

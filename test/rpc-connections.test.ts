@@ -316,6 +316,19 @@ describe("kept-alive calls", () => {
     for (const id of ids) expect((await connection.next()).json).toEqual(noEngine(id));
   });
 
+  test("thousands of pipelined calls answered at once (unknown URLs: 404) in one write: every answer, in order", async () => {
+    // A 404 is answered inside the call to the RPC answer, not on a later turn: the connection goes on in a loop.
+    const connection = await open();
+    const count = 3_000;
+    const unknown = (i: number) => `/rpc/public/00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+    await connection.write(Array.from({ length: count }, (_, i) => post(i % 3 === 0 ? main.publicPath : unknown(i), request(i))).join(""));
+    for (let i = 0; i < count; i += 1) {
+      const answer = await connection.next();
+      if (i % 3 === 0) expect([i, answer.json]).toEqual([i, noEngine(i)]);
+      else expect([i, answer.status]).toEqual([i, 404]);
+    }
+  });
+
   test("a call whose head arrives byte by byte and its body in pieces is answered once whole", async () => {
     const connection = await open();
     const bytes = post(main.publicPath, request(77), ["Origin: http://localhost:5173"]);

@@ -204,7 +204,13 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
-  const rpcRate = (path: string) => limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit);
+  // The bucket key of the last path is kept: calls come on one URL after another, and a key made afresh is hashed afresh.
+  let lastRpcPath = "";
+  let lastRpcBucket = "";
+  const rpcRate = (path: string) => {
+    if (path !== lastRpcPath) [lastRpcPath, lastRpcBucket] = [path, `rpc:${path}`];
+    return limiter.take(lastRpcBucket, rateLimits.rpcLimit, rateLimits.rpcLimit);
+  };
   const closeWebSockets = attachWebSocketRpc(app.server, { store, engine: context.engine, rate: rpcRate });
   // RPC calls are answered before Fastify routes them (routes/rpc/http.ts): a test suite makes thousands a second.
   // Only `--log-level debug` or `trace` sends them through Fastify, so that each call is a line of the log.

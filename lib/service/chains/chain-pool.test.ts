@@ -54,6 +54,69 @@ describe("ChainPool idle stop", () => {
   });
 });
 
+describe("ChainPool.tryUse (the RPC URLs' pass-through calls, without a promise)", () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  test("null for a node not started: the caller takes use(), which starts it", async () => {
+    const node = fakeNode();
+    const pool = new ChainPool({ launch: async () => node, idleTimeoutMs: 1_000 });
+    expect(pool.tryUse("a", "shared")).toBeNull();
+    await pool.use("a", "shared", async () => undefined);
+    const use = pool.tryUse("a", "shared");
+    expect(use?.node).toBe(node);
+    use!.finish();
+    await pool.close();
+  });
+
+  test("shares the lock with readers, and is null while a writer holds it or waits for it", async () => {
+    const pool = new ChainPool({ launch: async () => fakeNode(), idleTimeoutMs: 0 });
+    await pool.use("a", "shared", async () => undefined);
+    const first = pool.tryUse("a", "shared")!;
+    const second = pool.tryUse("a", "shared")!;
+    expect(second).not.toBeNull();
+    // A writer waits for both readers; a reader arriving after it waits too (the lock is fair).
+    let wrote = false;
+    const write = pool.use("a", "exclusive", async () => {
+      wrote = true;
+    });
+    expect(pool.tryUse("a", "shared")).toBeNull();
+    first.finish();
+    first.finish(); // a second finish releases nothing more
+    await jest.advanceTimersByTimeAsync(0);
+    expect(wrote).toBe(false);
+    second.finish();
+    await write;
+    expect(wrote).toBe(true);
+    const after = pool.tryUse("a", "shared");
+    expect(after).not.toBeNull();
+    after!.finish();
+    await pool.close();
+  });
+
+  test("finishing arms the idle stop, as use() does: the node stops once idle for the timeout", async () => {
+    const node = fakeNode();
+    const pool = new ChainPool({ launch: async () => node, idleTimeoutMs: 1_000 });
+    await pool.use("a", "shared", async () => undefined);
+    await jest.advanceTimersByTimeAsync(900);
+    const use = pool.tryUse("a", "shared")!;
+    await jest.advanceTimersByTimeAsync(900); // the first timer fires while in use: not idle
+    use.finish();
+    expect(node.stops).toBe(0);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(node.stops).toBe(1);
+    expect(pool.tryUse("a", "shared")).toBeNull();
+    await pool.close();
+  });
+
+  test("null once the pool is closed", async () => {
+    const pool = new ChainPool({ launch: async () => fakeNode(), idleTimeoutMs: 0 });
+    await pool.use("a", "shared", async () => undefined);
+    await pool.close();
+    expect(pool.tryUse("a", "shared")).toBeNull();
+  });
+});
+
 describe("ChainPool under a ChainBudget", () => {
   function countingLaunch(started: string[]) {
     const nodes = new Map<string, ReturnType<typeof fakeNode>>();

@@ -93,6 +93,27 @@ export class ChainPool {
   }
 
   /**
+   * The key's node with the lock held in `mode`, at once, when nothing needs waiting for (the node runs and the lock
+   * is free), else null and the caller takes `use`. `finish` lets go of the lock, once the work is done. The RPC URLs'
+   * pass-through calls come this way: without a promise, and what the chain answers is all the wait.
+   */
+  tryUse(key: string, mode: LockMode): { readonly node: ChainNode; readonly finish: () => void } | null {
+    const slot = this.slots.get(key);
+    if (this.closed || slot === undefined || slot.node === null) return null;
+    const release = slot.lock.tryAcquire(mode);
+    if (release === null) return null;
+    return {
+      node: slot.node,
+      finish: () => {
+        slot.lastUsed = Date.now();
+        slot.lastTouch = ++touches;
+        release();
+        this.armIdleTimer(slot);
+      },
+    };
+  }
+
+  /**
    * Runs `work` with the key's node started, and keeps the node from idle-stopping until the returned function is
    * called (a WebSocket subscription reads the node directly for as long as it is open).
    */

@@ -140,6 +140,26 @@ export class BackendChainEngine implements ChainEngine {
     return this.rpc(vnetId, batch ? [...requests] : requests[0], access);
   }
 
+  rpcBytesNow(
+    vnetId: string,
+    requests: readonly JsonRpcRequest[],
+    raw: Buffer,
+    access: RpcAccess,
+    done: (answer: Buffer | null) => void,
+  ): boolean {
+    // A vnet whose spec is not in memory yet, or is deleted, takes `rpcBytes` (which reads the store, or says 404).
+    if (requests.length === 0 || !this.rpcSpecs.has(vnetId)) return false;
+    for (const request of requests) if (!passesThrough(request, access)) return false;
+    const use = this.vnets.tryUse(vnetId, "shared");
+    if (use === null) return false;
+    const sent = use.node.rpc.sendRawNow(raw, (answer) => {
+      use.finish();
+      done(answer);
+    });
+    if (!sent) use.finish();
+    return sent;
+  }
+
   async rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]> {
     const batch = Array.isArray(body);
     const requests: unknown[] = batch ? body : [body];

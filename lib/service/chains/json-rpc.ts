@@ -47,6 +47,15 @@ export class JsonRpcClient {
     return answer.status === 200 ? answer.body : null;
   }
 
+  /**
+   * `sendRaw` without a promise, when a socket to the chain is free at once: `done` gets the chain's answer, or null
+   * when it did not answer 200 or could not be reached (the caller then takes the path that reports it). False, with
+   * nothing sent, when every socket is busy.
+   */
+  sendRawNow(body: Buffer, done: (answer: Buffer | null) => void): boolean {
+    return this.raw.postNow(body, (answer) => done(answer instanceof Error || answer.status !== 200 ? null : answer.body));
+  }
+
   /** Sends a raw body (a request or a batch) and returns the parsed answer. */
   async send(body: JsonRpcRequest | JsonRpcRequest[]): Promise<JsonRpcResponse | JsonRpcResponse[]> {
     const response = await this.pool.request({

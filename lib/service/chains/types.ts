@@ -106,6 +106,19 @@ export interface ChainEngine {
     raw: Buffer | string,
     access: RpcAccess,
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
+  /**
+   * `rpcBytes` for pass-through calls, without a promise, when nothing needs waiting for: the vnet is known, its chain
+   * runs, its lock and a socket to it are free. Then `raw` is sent, `done` gets the chain's bytes (or null when the
+   * chain did not answer: the caller takes `rpcBytes`, which reports it) and the result is true. False, with nothing
+   * sent, when the caller must take `rpcBytes`.
+   */
+  rpcBytesNow?(
+    vnetId: string,
+    requests: readonly JsonRpcRequest[],
+    raw: Buffer,
+    access: RpcAccess,
+    done: (answer: Buffer | null) => void,
+  ): boolean;
   /** Sends and mines a transaction; returns its record (also given to `ChainHost.recordTransaction`). */
   sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction>;
   /** Simulates on a Virtual Environment without keeping any state. */

@@ -1,4 +1,4 @@
-import { encodeRpcReply, MAX_HEAD_BYTES, readRpcCallHead, type RpcCallHead } from "./http-connections";
+import { encodeRpcReply, MAX_HEAD_BYTES, readRepeatedHead, readRpcCallHead, type RpcCallHead } from "./http-connections";
 import type { RpcReply } from "./http";
 
 const KEY = "0b5a4c2e-4a43-4d5e-9d7f-1b2c3d4e5f60";
@@ -31,6 +31,8 @@ describe("readRpcCallHead", () => {
       contentLength: Buffer.byteLength(BODY),
       close: false,
       bodyStart: data.length - Buffer.byteLength(BODY),
+      lengthStart: data.indexOf("Content-Length: ") + 16,
+      lengthEnd: data.indexOf("Content-Length: ") + 16 + String(Buffer.byteLength(BODY)).length,
     });
     expect(data.subarray(head(data).bodyStart).toString()).toBe(BODY);
   });
@@ -173,6 +175,74 @@ describe("readRpcCallHead", () => {
       expect(readRpcCallHead(long.subarray(0, MAX_HEAD_BYTES))).toBeNull();
       expect(readRpcCallHead(long)).toBe("other");
     });
+  });
+});
+
+describe("readRepeatedHead", () => {
+  /** A call's head with `length` as its Content-Length value (as written, spaces and all) and `extra` lines after it. */
+  const withLength = (length: string, extra: readonly string[] = [], target = `/rpc/public/${KEY}`) =>
+    request([`POST ${target} HTTP/1.1`, "Host: 127.0.0.1:8787", `Content-Length:${length}`, ...extra], "x".repeat(2000));
+  const repeated = (data: Buffer, previous: Buffer) =>
+    readRepeatedHead(data, head(previous), previous.subarray(0, head(previous).bodyStart));
+
+  test("a head that differs from the last only in its Content-Length digits is read without a full read, the same", () => {
+    const previous = withLength(" 47", ["Origin: https://app.example", "Connection: keep-alive"]);
+    for (const length of ["1", "9", "10", "47", "999", "1048576", "000000012", "123456789"]) {
+      const data = withLength(` ${length}`, ["Origin: https://app.example", "Connection: keep-alive"]);
+      const read = repeated(data, previous);
+      expect([length, read]).toEqual([length, readRpcCallHead(data)]);
+      expect(read!.contentLength).toBe(Number(length));
+    }
+  });
+
+  test("the path, key and origin strings are the last head's (so maps find their hashes made)", () => {
+    const previous = withLength(" 47");
+    const first = head(previous);
+    const read = readRepeatedHead(withLength(" 1234"), first, previous.subarray(0, first.bodyStart))!;
+    expect(read.path).toBe(first.path);
+    expect(read.key).toBe(first.key);
+  });
+
+  test("anything else differing is null (a full read then), whatever it is", () => {
+    const previous = withLength(" 47", ["Origin: https://app.example"]);
+    for (const data of [
+      withLength(" 47", ["Origin: https://app.exampl"]),
+      withLength(" 47", ["Origin: https://app.example", "Connection: close"]),
+      withLength(" 47", ["origin: https://app.example"]),
+      withLength("47", ["Origin: https://app.example"]),
+      withLength(" 47 ", ["Origin: https://app.example"]),
+      withLength(" 1234567890", ["Origin: https://app.example"]),
+      withLength(" ", ["Origin: https://app.example"]),
+      withLength(" 4x", ["Origin: https://app.example"]),
+      withLength(" 47", ["Origin: https://app.example"], `/rpc/admin/${KEY}`),
+      withLength(" 47", ["Origin: https://app.example"], `/rpc/public/${KEY}?x`),
+    ]) {
+      expect([data.toString("latin1", 0, data.indexOf("\r\n\r\n")), repeated(data, previous)]).toEqual([
+        data.toString("latin1", 0, data.indexOf("\r\n\r\n")),
+        null,
+      ]);
+    }
+  });
+
+  test("a head not yet whole is null, at every length short of its end", () => {
+    const previous = withLength(" 47");
+    const data = withLength(" 123");
+    const headEnd = data.indexOf("\r\n\r\n") + 4;
+    for (let length = 0; length < headEnd; length += 1)
+      expect([length, repeated(data.subarray(0, length), previous)]).toEqual([length, null]);
+    expect(repeated(data.subarray(0, headEnd), previous)).toEqual(readRpcCallHead(data.subarray(0, headEnd)));
+  });
+
+  test("longer digits that take the head past 16 KB are null: the full read hands it over", () => {
+    const pad = (size: number) => [`X-Pad: ${"p".repeat(size)}`];
+    const probe = withLength(" 1", pad(0));
+    const room = MAX_HEAD_BYTES - (probe.indexOf("\r\n\r\n") - 0); // the head's length may reach MAX_HEAD_BYTES
+    const previous = withLength(" 1", pad(room));
+    expect(previous.indexOf("\r\n\r\n")).toBe(MAX_HEAD_BYTES);
+    expect(head(previous).contentLength).toBe(1);
+    const longer = withLength(" 12", pad(room));
+    expect(readRpcCallHead(longer)).toBe("other");
+    expect(repeated(longer, previous)).toBeNull();
   });
 });
 

@@ -28,6 +28,9 @@ export interface RpcCallHead {
   readonly close: boolean;
   /** Where the body starts in the bytes read. */
   readonly bodyStart: number;
+  /** Where the Content-Length digits are in the bytes read: from `lengthStart` to before `lengthEnd`. */
+  readonly lengthStart: number;
+  readonly lengthEnd: number;
 }
 
 /** Longest head read here; a longer one goes to Node's server (which answers 431). */
@@ -90,7 +93,43 @@ export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
     if (options.includes("upgrade")) return "other";
     close = options.includes("close");
   }
-  return { path, access: rpcPath[1] as RpcAccess, key: rpcPath[2], origin, contentLength: Number(length), close, bodyStart: headEnd + 4 };
+  const lengthStart = text.indexOf(length, lower.indexOf("\r\ncontent-length:") + 17);
+  return {
+    path,
+    access: rpcPath[1] as RpcAccess,
+    key: rpcPath[2],
+    origin,
+    contentLength: Number(length),
+    close,
+    bodyStart: headEnd + 4,
+    lengthStart,
+    lengthEnd: lengthStart + length.length,
+  };
+}
+
+/**
+ * The head at the start of `data` when it is byte for byte `previous` (read from `previousBytes`, up to its body)
+ * but for the Content-Length digits; null when it is not (or not yet whole). A client sends the same head call after
+ * call, but for the length, so a connection reads a head in full once: after that, two byte comparisons and the
+ * digits, and no string is made (the path and key are `previous`'s, so the maps they are looked up in find their
+ * hashes computed). Whatever this returns, `readRpcCallHead` returns the same.
+ */
+export function readRepeatedHead(data: Buffer, previous: RpcCallHead, previousBytes: Buffer): RpcCallHead | null {
+  const start = previous.lengthStart;
+  if (data.length <= start || data.compare(previousBytes, 0, start, 0, start) !== 0) return null;
+  let end = start;
+  let length = 0;
+  for (; end < data.length && end - start <= 9; end += 1) {
+    const digit = data[end] - 0x30;
+    if (digit < 0 || digit > 9) break;
+    length = length * 10 + digit;
+  }
+  if (end === start || end - start > 9) return null;
+  const rest = previous.bodyStart - previous.lengthEnd;
+  const bodyStart = end + rest;
+  if (bodyStart - 4 > MAX_HEAD_BYTES || data.length < bodyStart) return null;
+  if (data.compare(previousBytes, previous.lengthEnd, previous.bodyStart, end, bodyStart) !== 0) return null;
+  return { ...previous, contentLength: length, bodyStart, lengthEnd: end };
 }
 
 /** A header's value (spaces and tabs around it removed); undefined when absent, null when it appears more than once. */
@@ -153,6 +192,15 @@ class RpcConnection {
   /** Reading stopped: too much read ahead of the call under way, or the caller not reading its answers. */
   private held = false;
   private arrivalStarted = 0;
+  /** The last head read in full, and its bytes (`readRepeatedHead`). */
+  private lastHead: RpcCallHead | null = null;
+  private lastHeadBytes: Buffer | null = null;
+  /** `next` is answering calls: an answer given at once must not start it again. */
+  private dispatching = false;
+  /** The connection is ending: no more calls are answered. */
+  private ending = false;
+  /** The call under way asked to close the connection after its answer. */
+  private callerCloses = false;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
   // Idle for the keep-alive time: ended. A call the chain takes long over is not idle.
   private readonly onTimeout = () => this.busy || this.socket.destroy();
@@ -163,6 +211,8 @@ class RpcConnection {
     if (!this.busy) this.finish();
   };
   private readonly onDrain = () => this.release();
+  private readonly onAnswer = (reply: RpcReply) => this.answered(reply);
+  private readonly onFailure = () => this.socket.destroy();
 
   constructor(
     private readonly socket: Socket,
@@ -188,6 +238,7 @@ class RpcConnection {
 
   /** Ends the connection once the last answer is written, and lets go of it even if the caller keeps its side open. */
   private finish(): void {
+    this.ending = true;
     this.socket.end(() => this.socket.destroy());
   }
 
@@ -208,28 +259,43 @@ class RpcConnection {
     this.next();
   }
 
-  /** Answers the call at the head of what was read, if it is whole. */
+  /**
+   * Answers the calls at the head of what was read, one at a time, while they are whole. An answer may come at once
+   * (a 429, a 404), inside `rpc.answer`: this loop, not recursion, then goes on with the calls read ahead.
+   */
   private next(): void {
-    const data = this.buffered;
-    if (data === null) return;
-    const head = readRpcCallHead(data);
-    if (head === null) return;
-    if (head === "other" || head.contentLength > this.rpc.bodyLimit) return this.giveAway();
-    const end = head.bodyStart + head.contentLength;
-    if (data.length < end) return;
-    const body = data.subarray(head.bodyStart, end);
-    this.buffered = end < data.length ? data.subarray(end) : null;
-    this.busy = true;
-    this.rpc.reply(head.path, head.access, head.key, head.origin, body).then(
-      (reply) => this.answered(reply, head.close),
-      () => this.socket.destroy(),
-    );
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      while (!this.busy && !this.held && !this.ending && this.buffered !== null && !this.socket.destroyed) {
+        const data = this.buffered;
+        let head: RpcCallHead | "other" | null = this.lastHead && readRepeatedHead(data, this.lastHead, this.lastHeadBytes!);
+        if (head === null) {
+          head = readRpcCallHead(data);
+          if (head === null) return;
+          if (head !== "other") {
+            this.lastHead = head;
+            this.lastHeadBytes = Buffer.from(data.subarray(0, head.bodyStart));
+          }
+        }
+        if (head === "other" || head.contentLength > this.rpc.bodyLimit) return this.giveAway();
+        const end = head.bodyStart + head.contentLength;
+        if (data.length < end) return;
+        const body = data.subarray(head.bodyStart, end);
+        this.buffered = end < data.length ? data.subarray(end) : null;
+        this.busy = true;
+        this.callerCloses = head.close;
+        this.rpc.answer(head.path, head.access, head.key, head.origin, body, this.onAnswer, this.onFailure);
+      }
+    } finally {
+      this.dispatching = false;
+    }
   }
 
-  private answered(reply: RpcReply, callerCloses: boolean): void {
+  private answered(reply: RpcReply): void {
     this.busy = false;
     if (this.socket.destroyed) return;
-    const close = callerCloses || this.callerEnded || reply.close === true || (this.closing && this.buffered === null);
+    const close = this.callerCloses || this.callerEnded || reply.close === true || (this.closing && this.buffered === null);
     const flushed = this.socket.write(encodeRpcReply(reply, close, Math.floor(this.keepAliveMs / 1000), httpDate()));
     if (close) return this.finish();
     if (flushed) return this.release();

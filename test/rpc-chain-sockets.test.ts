@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ChainSocketPool } from "../lib/service/chains/chain-sockets";
+import { ChainSocketPool, CoalescingIpc } from "../lib/service/chains/chain-sockets";
 
 const dir = mkdtempSync(join(tmpdir(), "chainform-sockets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -178,4 +178,142 @@ test("postNow sends at once on a free socket and calls back with the answer; fal
     for (const socket of held) socket.destroy();
     await closeServer(server);
   }
+});
+
+describe("CoalescingIpc: single calls of many callers on one IPC socket", () => {
+  /** Calls made through `ipc`, each resolving with its answer's text (or null). */
+  const callThrough = (ipc: CoalescingIpc, text: string): { taken: boolean; answer: Promise<string | null> } => {
+    let taken = false;
+    const answer = new Promise<string | null>((resolve) => {
+      taken = ipc.call(JSON.parse(text), text, (bytes) => resolve(bytes === null ? null : bytes.toString()));
+    });
+    return { taken, answer };
+  };
+
+  /** A server that answers as anvil does (compact, `jsonrpc` then `id`), the calls of each read in reverse order. */
+  async function anvilLike(
+    path: string,
+    writes: string[],
+    line = (call: any) => `{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},"result":${JSON.stringify(call.params)}}`,
+  ) {
+    return serverOn(
+      (s) => s.listen(path),
+      (socket) => {
+        let buffered = "";
+        socket.on("data", (data) => {
+          writes.push(data.toString());
+          buffered += data.toString();
+          const lines = buffered.split("\n");
+          buffered = lines.pop()!;
+          socket.write(
+            lines
+              .map((text) => `${line(JSON.parse(text))}\n`)
+              .reverse()
+              .join(""),
+          );
+        });
+      },
+    );
+  }
+
+  test("calls of one turn go in one write with ids of ours; each answer comes back to its caller with its own id", async () => {
+    const path = join(dir, "e.ipc");
+    const writes: string[] = [];
+    const { server, connections } = await anvilLike(path, writes);
+    const ipc = new CoalescingIpc(path);
+    try {
+      const texts = [
+        '{"jsonrpc":"2.0","id":7,"method":"eth_getBalance","params":["0xabc","latest"]}',
+        '{"method":"eth_blockNumber","params":[],"id":"call é x","jsonrpc":"2.0"}',
+        '{ "jsonrpc" : "2.0", "method": "eth_chainId", "params": [ 1, {"a": "b"} ], "id":0 }',
+      ];
+      const calls = texts.map((text) => callThrough(ipc, text));
+      expect(calls.map((c) => c.taken)).toEqual([true, true, true]);
+      const answers = await Promise.all(calls.map((c) => c.answer));
+      expect(answers.map((a) => JSON.parse(a!))).toEqual(
+        texts.map((text) => ({ jsonrpc: "2.0", id: JSON.parse(text).id, result: JSON.parse(text).params })),
+      );
+      expect(writes).toHaveLength(1);
+      const sent = writes[0].split("\n").filter(Boolean);
+      // The callers' texts as they were, but for the id.
+      expect(sent.map((line) => ({ ...JSON.parse(line), id: "-" }))).toEqual(texts.map((text) => ({ ...JSON.parse(text), id: "-" })));
+      expect(sent[2]).toMatch(/^\{ "jsonrpc" : "2\.0", "method": "eth_chainId", "params": \[ 1, \{"a": "b"\} \], "id":\d+ \}$/);
+      expect(new Set(sent.map((line) => JSON.parse(line).id)).size).toBe(3);
+      // A later turn: another write on the same socket.
+      expect(await callThrough(ipc, texts[0]).answer).toBe('{"jsonrpc":"2.0","id":7,"result":["0xabc","latest"]}');
+      expect(writes).toHaveLength(2);
+      expect(connections()).toBe(1);
+    } finally {
+      ipc.close();
+      await closeServer(server);
+    }
+  });
+
+  test("a call whose id cannot be swapped in its text is not taken (the caller sends it another way)", async () => {
+    const ipc = new CoalescingIpc(join(dir, "never.ipc"));
+    try {
+      for (const text of [
+        '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"id":1,"to":"0x1"}]}', // a second "id": member
+        '{"jsonrpc":"2.0","id": 1,"method":"eth_chainId","params":[]}', // a space before the id
+        '{"jsonrpc":"2.0","id":"\\u0041","method":"eth_chainId","params":[]}', // written otherwise by JSON.stringify
+        '{"jsonrpc":"2.0","id":1.0,"method":"eth_chainId","params":[]}',
+        '{"jsonrpc":"2.0","\\u0069d":5,"method":"eth_call","params":[{"id":1}]}', // the call's id escaped, another plain
+        '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["id"]}', // "id" elsewhere
+        '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["\\n"]}', // a backslash anywhere
+      ]) {
+        expect([text, callThrough(ipc, text).taken]).toEqual([text, false]);
+      }
+    } finally {
+      ipc.close();
+    }
+  });
+
+  test("an answer it cannot read fails every call in flight; the next call opens a new socket", async () => {
+    const path = join(dir, "f.ipc");
+    const writes: string[] = [];
+    let readable = false;
+    // Until `readable`, answers with members in another order: not anvil's.
+    const { server, connections } = await anvilLike(path, writes, (call) =>
+      readable
+        ? `{"jsonrpc":"2.0","id":${call.id},"result":"${call.method}"}`
+        : `{"id":${call.id},"jsonrpc":"2.0","result":"${call.method}"}`,
+    );
+    const ipc = new CoalescingIpc(path);
+    try {
+      const failed = ["a", "b"].map((m) => callThrough(ipc, `{"jsonrpc":"2.0","id":1,"method":"${m}","params":[]}`));
+      expect(await Promise.all(failed.map((c) => c.answer))).toEqual([null, null]);
+      readable = true;
+      const next = callThrough(ipc, '{"jsonrpc":"2.0","id":2,"method":"c","params":[]}');
+      expect(await next.answer).toBe('{"jsonrpc":"2.0","id":2,"result":"c"}');
+      expect(connections()).toBe(2);
+    } finally {
+      ipc.close();
+      await closeServer(server);
+    }
+  });
+
+  test("a node that closes the socket fails the calls in flight; close() fails them too and takes no more", async () => {
+    const path = join(dir, "g.ipc");
+    const held: Socket[] = [];
+    const { server } = await serverOn(
+      (s) => s.listen(path),
+      (socket) => socket.on("data", () => held.push(socket)),
+    );
+    const ipc = new CoalescingIpc(path);
+    try {
+      const first = callThrough(ipc, '{"jsonrpc":"2.0","id":1,"method":"a","params":[]}');
+      while (held.length < 1) await new Promise((resolve) => setImmediate(resolve));
+      held[0].destroy();
+      expect(await first.answer).toBeNull();
+      const second = callThrough(ipc, '{"jsonrpc":"2.0","id":2,"method":"b","params":[]}');
+      while (held.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      ipc.close();
+      expect(await second.answer).toBeNull();
+      expect(callThrough(ipc, '{"jsonrpc":"2.0","id":3,"method":"c","params":[]}').taken).toBe(false);
+    } finally {
+      ipc.close();
+      for (const socket of held) socket.destroy();
+      await closeServer(server);
+    }
+  });
 });

@@ -87,6 +87,28 @@ test("read-only calls come back with the caller's ids, single or batched, over b
   }
 });
 
+test("many callers at once (their calls share writes to the chain, with ids of the service's own): each gets its own answer and id", async () => {
+  const url = urlOf(environment, "Public RPC");
+  const addresses = [signer.address, ALICE, RECIPIENT, "0x0000000000000000000000000000000000000001"];
+  const expected = await Promise.all(
+    addresses.map(
+      async (address) => (await post(url, { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] })).json.result,
+    ),
+  );
+  // The same ids from different callers, string and number ids, calls with spaces and in another member order.
+  const calls = Array.from({ length: 200 }, (_, i) => {
+    const id = i % 3 === 0 ? i % 7 : i % 3 === 1 ? `caller-${i % 5}` : 0;
+    const address = addresses[i % addresses.length];
+    const text =
+      i % 2 === 0
+        ? JSON.stringify({ jsonrpc: "2.0", id, method: "eth_getBalance", params: [address, "latest"] })
+        : `{ "params": [ "${address}", "latest" ], "method": "eth_getBalance", "id":${JSON.stringify(id)}, "jsonrpc": "2.0" }`;
+    return { id, expected: expected[i % addresses.length], text };
+  });
+  const answers = await Promise.all(calls.map((c) => post(url, c.text)));
+  expect(answers.map((a) => a.json)).toEqual(calls.map((c) => ({ jsonrpc: "2.0", id: c.id, result: c.expected })));
+});
+
 test("over WebSocket: reads come back as text frames with the caller's ids; a cheatcode is recorded", async () => {
   const socket = new WebSocket(urlOf(environment, "Admin RPC").replace(/^http/, "ws"));
   await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));

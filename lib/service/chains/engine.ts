@@ -143,6 +143,7 @@ export class BackendChainEngine implements ChainEngine {
   rpcBytesNow(
     vnetId: string,
     requests: readonly JsonRpcRequest[],
+    batch: boolean,
     raw: Buffer,
     access: RpcAccess,
     done: (answer: Buffer | null) => void,
@@ -152,10 +153,13 @@ export class BackendChainEngine implements ChainEngine {
     for (const request of requests) if (!passesThrough(request, access)) return false;
     const use = this.vnets.tryUse(vnetId, "shared");
     if (use === null) return false;
-    const sent = use.node.rpc.sendRawNow(raw, (answer) => {
+    const answered = (answer: Buffer | null) => {
       use.finish();
       done(answer);
-    });
+    };
+    const sent =
+      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], raw.toString(), answered)) ||
+      use.node.rpc.sendRawNow(raw, answered);
     if (!sent) use.finish();
     return sent;
   }

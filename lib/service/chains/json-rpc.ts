@@ -4,7 +4,7 @@
  * `request` unwraps one call's result or throws its error.
  */
 import { Pool } from "undici";
-import { ChainSocketPool } from "./chain-sockets";
+import { ChainSocketPool, CoalescingIpc } from "./chain-sockets";
 import type { JsonRpcRequest, JsonRpcResponse } from "./types";
 
 /** A JSON-RPC error answered by a chain. */
@@ -24,6 +24,8 @@ export class JsonRpcClient {
   private readonly pool: Pool;
   /** The pass-through path's sockets (chain-sockets.ts): to the node's IPC socket when it has one. */
   private readonly raw: ChainSocketPool;
+  /** Single pass-through calls from many callers on one IPC socket (chain-sockets.ts), when the node has one. */
+  private readonly coalescing: CoalescingIpc | null;
   private nextId = 1;
 
   /** `ipcPath`: the node's JSON-RPC Unix socket (anvil `--ipc`), the pass-through path's cheaper way in. */
@@ -35,6 +37,7 @@ export class JsonRpcClient {
     // As many sockets as a busy suite keeps open to an RPC URL (16 and more): a read never queues behind another
     // while the chain could answer both.
     this.raw = new ChainSocketPool(ipcPath ? { ipc: ipcPath } : { http: url }, 32);
+    this.coalescing = ipcPath ? new CoalescingIpc(ipcPath) : null;
   }
 
   /**
@@ -54,6 +57,15 @@ export class JsonRpcClient {
    */
   sendRawNow(body: Buffer, done: (answer: Buffer | null) => void): boolean {
     return this.raw.postNow(body, (answer) => done(answer instanceof Error || answer.status !== 200 ? null : answer.body));
+  }
+
+  /**
+   * A single call, `request` parsed from the caller's `text`, sent with the calls of other callers in one write to
+   * the node's IPC socket; `done` gets the answer with the caller's id, or null as `sendRawNow`. False, with nothing
+   * sent, when the node has no IPC socket or the call cannot go that way (see `CoalescingIpc`).
+   */
+  callNow(request: JsonRpcRequest, text: string, done: (answer: Buffer | null) => void): boolean {
+    return this.coalescing?.call(request, text, done) ?? false;
   }
 
   /** Sends a raw body (a request or a batch) and returns the parsed answer. */
@@ -81,6 +93,7 @@ export class JsonRpcClient {
   /** Closes the connections. */
   async close(): Promise<void> {
     this.raw.close();
+    this.coalescing?.close();
     await this.pool.close().catch(() => undefined);
   }
 }

@@ -115,6 +115,7 @@ export interface ChainEngine {
   rpcBytesNow?(
     vnetId: string,
     requests: readonly JsonRpcRequest[],
+    batch: boolean,
     raw: Buffer,
     access: RpcAccess,
     done: (answer: Buffer | null) => void,

@@ -144,7 +144,7 @@ export class HttpRpc {
     const now =
       !("response" in parsed) &&
       parsed.invalid.length === 0 &&
-      engine.rpcBytesNow?.(vnetId, parsed.requests, body, access, (answer) =>
+      engine.rpcBytesNow?.(vnetId, parsed.requests, parsed.batch, body, access, (answer) =>
         answer === null ? void run() : done({ status: 200, headers, body: answer }),
       );
     if (!now) void run();

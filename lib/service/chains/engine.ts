@@ -145,6 +145,7 @@ export class BackendChainEngine implements ChainEngine {
     requests: readonly JsonRpcRequest[],
     batch: boolean,
     raw: Buffer,
+    text: string,
     access: RpcAccess,
     done: (answer: Buffer | null) => void,
   ): boolean {
@@ -158,8 +159,7 @@ export class BackendChainEngine implements ChainEngine {
       done(answer);
     };
     const sent =
-      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], raw.toString(), answered)) ||
-      use.node.rpc.sendRawNow(raw, answered);
+      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) || use.node.rpc.sendRawNow(raw, answered);
     if (!sent) use.finish();
     return sent;
   }

@@ -136,7 +136,8 @@ export class HttpRpc {
     }
     const vnetId = this.vnetOf(access, key);
     if (vnetId === undefined) return done(notFound(headers));
-    const parsed = parseJsonRpc(body.toString());
+    const text = body.toString();
+    const parsed = parseJsonRpc(text);
     // Nothing for the engine to run, so nothing tells whether the vnet still exists: ask the store.
     if (("response" in parsed || parsed.requests.length === 0) && !this.exists(access, key)) return done(notFound(headers));
     const run = () => this.run(vnetId, parsed, body, access, key, headers).then(done, fail);
@@ -144,7 +145,7 @@ export class HttpRpc {
     const now =
       !("response" in parsed) &&
       parsed.invalid.length === 0 &&
-      engine.rpcBytesNow?.(vnetId, parsed.requests, parsed.batch, body, access, (answer) =>
+      engine.rpcBytesNow?.(vnetId, parsed.requests, parsed.batch, body, text, access, (answer) =>
         answer === null ? void run() : done({ status: 200, headers, body: answer }),
       );
     if (!now) void run();

@@ -164,11 +164,39 @@ export class ChainSocketPool {
   }
 }
 
+/**
+ * The bytes of an answer (or a line) that came in parts, kept until the chunk that may end it: then joined once, so a
+ * large answer in many chunks is copied once, not on every chunk.
+ */
+class PendingBytes {
+  private readonly parts: Buffer[] = [];
+  private size = 0;
+
+  /** Keeps bytes until the next chunk. */
+  keep(bytes: Buffer): void {
+    this.parts.push(bytes);
+    this.size += bytes.length;
+  }
+
+  /** The bytes kept and `chunk` after them, as one buffer (`chunk` itself when none are kept); none are kept after. */
+  with(chunk: Buffer): Buffer {
+    if (this.parts.length === 0) return chunk;
+    this.parts.push(chunk);
+    const joined = Buffer.concat(this.parts, this.size + chunk.length);
+    this.clear();
+    return joined;
+  }
+
+  clear(): void {
+    this.parts.length = 0;
+    this.size = 0;
+  }
+}
+
 /** One socket: one call at a time. */
 class RawConnection {
   /** An answer's first parts, while the rest is on its way. */
-  private parts: Buffer[] = [];
-  private size = 0;
+  private readonly partial = new PendingBytes();
   private pending: ((answer: RawAnswer | Error) => void) | null = null;
   private alive = true;
 
@@ -204,35 +232,15 @@ class RawConnection {
 
   private read(chunk: Buffer): void {
     if (!this.pending) return this.fail(new Error("the chain sent bytes nobody asked for"));
-    let data = chunk;
-    if (this.parts.length > 0) {
-      this.parts.push(chunk);
-      this.size += chunk.length;
-      if (!this.framing.mayEnd(chunk)) return;
-      data = Buffer.concat(this.parts, this.size);
-      this.parts = [data];
-    } else if (!this.framing.mayEnd(chunk)) {
-      this.parts.push(chunk);
-      this.size = chunk.length;
-      return;
-    }
+    if (!this.framing.mayEnd(chunk)) return this.partial.keep(chunk);
+    const data = this.partial.with(chunk);
     let decoded: ReturnType<Framing["decode"]>;
     try {
       decoded = this.framing.decode(data);
     } catch (error) {
       return this.fail(error as Error);
     }
-    if (!decoded) {
-      if (this.parts.length === 0) {
-        this.parts.push(data);
-        this.size = data.length;
-      }
-      return;
-    }
-    if (this.parts.length > 0) {
-      this.parts = [];
-      this.size = 0;
-    }
+    if (!decoded) return this.partial.keep(data);
     if (data.length > decoded.end) return this.fail(new Error("the chain answered more than asked"));
     const done = this.pending;
     this.pending = null;
@@ -306,8 +314,8 @@ export class CoalescingIpc {
   private queued = "";
   private flushing = false;
   private nextId = 1;
-  private parts: Buffer[] = [];
-  private size = 0;
+  /** The start of an answer line, while the rest is on its way. */
+  private readonly partial = new PendingBytes();
   private closed = false;
   private readonly flush = () => this.write();
 
@@ -363,24 +371,14 @@ export class CoalescingIpc {
   }
 
   private read(chunk: Buffer): void {
-    let data = chunk;
-    if (this.parts.length > 0) {
-      this.parts.push(chunk);
-      this.size += chunk.length;
-      if (!chunk.includes(NEWLINE)) return;
-      data = Buffer.concat(this.parts, this.size);
-      this.parts = [];
-      this.size = 0;
-    }
+    if (!chunk.includes(NEWLINE)) return this.partial.keep(chunk);
+    const data = this.partial.with(chunk);
     let start = 0;
     for (let newline = data.indexOf(NEWLINE); newline >= 0; newline = data.indexOf(NEWLINE, start)) {
       if (!this.answer(data.subarray(start, newline))) return this.fail();
       start = newline + 1;
     }
-    if (start < data.length) {
-      this.parts.push(data.subarray(start));
-      this.size = data.length - start;
-    }
+    if (start < data.length) this.partial.keep(data.subarray(start));
   }
 
   /** Gives an answer line to its caller; false when it is not an answer this reads. */
@@ -412,8 +410,7 @@ export class CoalescingIpc {
     this.socket = null;
     socket?.destroy();
     this.queued = "";
-    this.parts = [];
-    this.size = 0;
+    this.partial.clear();
     const calls = [...this.waiting.values()];
     this.waiting.clear();
     for (const call of calls) call.done(null);

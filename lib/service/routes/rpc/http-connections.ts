@@ -44,6 +44,8 @@ const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
 const REQUEST_TARGET = /^[\x21-\x7e]+$/;
 /** Header lines as RFC 9110 allows them: a token, a colon, a value of tabs, visible characters and obs-text; each ends in CRLF. */
 const HEADER_LINES = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*\r\n)*$/;
+/** The Content-Length header's name as found in a head's lower-cased text. */
+const CONTENT_LENGTH = "\r\ncontent-length:";
 /** Headers that make a request one for Node's server. */
 const HANDED_OVER = ["\r\ntransfer-encoding:", "\r\nexpect:", "\r\nupgrade:"];
 const STATUS_LINE: Record<RpcReply["status"], string> = {
@@ -78,7 +80,7 @@ export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
   if (!HEADER_LINES.test(text.slice(lineEnd + 2))) return "other";
   const lower = text.toLowerCase();
   for (const name of HANDED_OVER) if (lower.includes(name)) return "other";
-  const length = headerValue(text, lower, "\r\ncontent-length:");
+  const length = headerValue(text, lower, CONTENT_LENGTH);
   if (length === undefined || length === null || !/^\d{1,9}$/.test(length)) return "other";
   const host = headerValue(text, lower, "\r\nhost:");
   const origin = headerValue(text, lower, "\r\norigin:");
@@ -93,7 +95,7 @@ export function readRpcCallHead(data: Buffer): RpcCallHead | "other" | null {
     if (options.includes("upgrade")) return "other";
     close = options.includes("close");
   }
-  const lengthStart = text.indexOf(length, lower.indexOf("\r\ncontent-length:") + 17);
+  const lengthStart = text.indexOf(length, lower.indexOf(CONTENT_LENGTH) + CONTENT_LENGTH.length);
   return {
     path,
     access: rpcPath[1] as RpcAccess,
@@ -192,9 +194,8 @@ class RpcConnection {
   /** Reading stopped: too much read ahead of the call under way, or the caller not reading its answers. */
   private held = false;
   private arrivalStarted = 0;
-  /** The last head read in full, and its bytes (`readRepeatedHead`). */
-  private lastHead: RpcCallHead | null = null;
-  private lastHeadBytes: Buffer | null = null;
+  /** The last head read in full, and its bytes up to its body (`readRepeatedHead`). */
+  private lastHead: { readonly head: RpcCallHead; readonly bytes: Buffer } | null = null;
   /** `next` is answering calls: an answer given at once must not start it again. */
   private dispatching = false;
   /** The connection is ending: no more calls are answered. */
@@ -269,14 +270,11 @@ class RpcConnection {
     try {
       while (!this.busy && !this.held && !this.ending && this.buffered !== null && !this.socket.destroyed) {
         const data = this.buffered;
-        let head: RpcCallHead | "other" | null = this.lastHead && readRepeatedHead(data, this.lastHead, this.lastHeadBytes!);
+        let head: RpcCallHead | "other" | null = this.lastHead && readRepeatedHead(data, this.lastHead.head, this.lastHead.bytes);
         if (head === null) {
           head = readRpcCallHead(data);
           if (head === null) return;
-          if (head !== "other") {
-            this.lastHead = head;
-            this.lastHeadBytes = Buffer.from(data.subarray(0, head.bodyStart));
-          }
+          if (head !== "other") this.lastHead = { head, bytes: Buffer.from(data.subarray(0, head.bodyStart)) };
         }
         if (head === "other" || head.contentLength > this.rpc.bodyLimit) return this.giveAway();
         const end = head.bodyStart + head.contentLength;

@@ -260,11 +260,48 @@ describe("CoalescingIpc: single calls of many callers on one IPC socket", () => 
         '{"jsonrpc":"2.0","\\u0069d":5,"method":"eth_call","params":[{"id":1}]}', // the call's id escaped, another plain
         '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["id"]}', // "id" elsewhere
         '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":["\\n"]}', // a backslash anywhere
+        '{"jsonrpc":"2.0","id":-0,"method":"eth_chainId","params":[]}', // JSON.stringify writes 0
+        '{"jsonrpc":"2.0","id":1e0,"method":"eth_chainId","params":[]}',
+        '{"jsonrpc":"2.0","id":12345678901234567890,"method":"eth_chainId","params":[]}', // not a safe integer
+        '{"jsonrpc":"2.0","id":null,"method":"eth_chainId","params":[]}', // neither a string nor a number
+        '{"jsonrpc":"2.0","id":true,"method":"eth_chainId","params":[]}',
       ]) {
         expect([text, callThrough(ipc, text).taken]).toEqual([text, false]);
       }
     } finally {
       ipc.close();
+    }
+  });
+
+  test("ids of ours are reused once answered: calls one after another all go with one id, calls in flight each with its own", async () => {
+    const path = join(dir, "h.ipc");
+    const writes: string[] = [];
+    const { server } = await anvilLike(path, writes);
+    const ipc = new CoalescingIpc(path);
+    const sentIds = () =>
+      writes.flatMap((write) =>
+        write
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line).id as number),
+      );
+    try {
+      for (let i = 0; i < 50; i += 1) {
+        const id = 1_000_000 + i; // a new id of the caller's every call
+        expect(await callThrough(ipc, `{"jsonrpc":"2.0","id":${id},"method":"m","params":[${i}]}`).answer).toBe(
+          `{"jsonrpc":"2.0","id":${id},"result":[${i}]}`,
+        );
+      }
+      expect(new Set(sentIds())).toEqual(new Set([1]));
+      writes.length = 0;
+      const together = [-3, 5, "five"].map((id) =>
+        callThrough(ipc, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"m","params":[]}`),
+      );
+      expect((await Promise.all(together.map((c) => c.answer))).map((a) => JSON.parse(a!).id)).toEqual([-3, 5, "five"]);
+      expect(new Set(sentIds()).size).toBe(3);
+    } finally {
+      ipc.close();
+      await closeServer(server);
     }
   });
 

@@ -292,8 +292,40 @@ const ANSWER_PREFIX = Buffer.from('{"jsonrpc":"2.0","id":', "latin1");
 const ID_NAME = '"id"';
 /** What may follow a member's value in JSON: whitespace, a comma, the object's end (not `.0` or `e0` of a number). */
 const ID_ENDS: ReadonlySet<number> = new Set([0x20, 0x09, 0x0a, 0x0d, 0x2c, 0x7d]);
-/** Ids of ours run up to this, then start again (far more than are ever in flight). */
-const MAX_OWN_ID = 2 ** 31;
+
+/**
+ * The caller's id as it is written at `start` of `text` (a JSON member's value), when it is a string or a safe
+ * integer written there as JSON.stringify writes it: the text that goes back in the answer. Null otherwise. Read
+ * from the text rather than made by JSON.stringify, so that a numeric id, new on every call, is never made a string
+ * (see `CoalescingIpc.call`).
+ */
+function canonicalId(id: unknown, text: string, start: number): string | null {
+  let end = start;
+  if (typeof id === "string") {
+    // With no backslash in the text (the caller checks), the characters between the quotes are the string's own: a
+    // control character cannot be in JSON text raw, and a lone surrogate is not in text decoded from UTF-8.
+    if (text.charCodeAt(start) !== 0x22 /* " */ || !text.startsWith(id, start + 1)) return null;
+    end = start + id.length + 1;
+    if (text.charCodeAt(end) !== 0x22) return null;
+    end += 1;
+  } else if (typeof id === "number" && Number.isSafeInteger(id) && !Object.is(id, -0)) {
+    // Its digits, after a minus sign when negative, with no leading zero (`-0`, `01`, and `1.0` or `1e0`, which the
+    // caller's look at what follows refuses, are written otherwise by JSON.stringify).
+    if (id < 0) {
+      if (text.charCodeAt(end) !== 0x2d /* - */) return null;
+      end += 1;
+    }
+    const digits = end;
+    let value = 0;
+    for (; end < text.length && end - digits < 16; end += 1) {
+      const digit = text.charCodeAt(end) - 0x30;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (end === digits || value !== Math.abs(id) || (text.charCodeAt(digits) === 0x30 && end - digits > 1)) return null;
+  } else return null;
+  return text.slice(start, end);
+}
 
 /**
  * Single calls from many callers on one IPC socket to a node: each call goes with an id of ours, the calls of one
@@ -313,7 +345,9 @@ export class CoalescingIpc {
   private readonly waiting = new Map<number, { readonly callerId: string; readonly done: (answer: Buffer | null) => void }>();
   private queued = "";
   private flushing = false;
+  /** The next id of ours never used on this socket, and those used and answered, free again. */
   private nextId = 1;
+  private freeIds: number[] = [];
   /** The start of an answer line, while the rest is on its way. */
   private readonly partial = new PendingBytes();
   private closed = false;
@@ -333,11 +367,12 @@ export class CoalescingIpc {
     if (this.closed || text.includes("\\")) return false;
     const at = text.indexOf(ID_NAME);
     if (at < 0 || text.includes(ID_NAME, at + ID_NAME.length) || text.charCodeAt(at + ID_NAME.length) !== 0x3a /* : */) return false;
-    const callerId = JSON.stringify(request.id);
     const idStart = at + ID_NAME.length + 1;
-    if (!text.startsWith(callerId, idStart) || !ID_ENDS.has(text.charCodeAt(idStart + callerId.length))) return false;
-    const id = this.nextId;
-    this.nextId = id >= MAX_OWN_ID ? 1 : id + 1;
+    const callerId = canonicalId(request.id, text, idStart);
+    if (callerId === null || !ID_ENDS.has(text.charCodeAt(idStart + callerId.length))) return false;
+    // Ids of ours are reused once answered, so that few distinct numbers are ever made strings (see `encodeRpcReply`
+    // in routes/rpc/http-connections.ts: V8 keeps each such string in a cache that outlives young objects).
+    const id = this.freeIds.pop() ?? this.nextId++;
     this.waiting.set(id, { callerId, done });
     this.queued += `${text.slice(0, idStart)}${id}${text.slice(idStart + callerId.length)}\n`;
     if (!this.flushing) {
@@ -395,6 +430,7 @@ export class CoalescingIpc {
     const call = this.waiting.get(id);
     if (call === undefined || idEnd === idStart || line[idEnd] !== 0x2c /* , */) return false;
     this.waiting.delete(id);
+    this.freeIds.push(id);
     const callerIdLength = Buffer.byteLength(call.callerId);
     const answer = Buffer.allocUnsafe(line.length - (idEnd - idStart) + callerIdLength);
     line.copy(answer, 0, 0, idStart);
@@ -413,6 +449,8 @@ export class CoalescingIpc {
     this.partial.clear();
     const calls = [...this.waiting.values()];
     this.waiting.clear();
+    this.nextId = 1;
+    this.freeIds = [];
     for (const call of calls) call.done(null);
   }
 }

@@ -276,6 +276,30 @@ describe("encodeRpcReply", () => {
     expect(body.toString()).toBe("{}");
   });
 
+  test.each([0, 9, 10, 99, 100, 6_000, 9_999_999, 1_764_000_000, Number.MAX_SAFE_INTEGER])(
+    "the count %d is written as its digits",
+    (count) => {
+      const { lines } = split(encodeRpcReply(reply(200, "{}", { "x-svc-remaining": count }), false, 5, DATE));
+      expect(lines).toContain(`x-svc-remaining: ${count}`);
+      expect(lines).toContain("content-length: 2");
+    },
+  );
+
+  test("numbers that are not counts are written as JavaScript writes them, and text as Latin-1 bytes", () => {
+    const headers = { "x-a": 1.5, "x-b": -3, "x-c": 2 ** 60, "x-d": "café" };
+    const { lines, body } = split(encodeRpcReply(reply(200, "[1]", headers), false, 5, DATE));
+    expect(lines.slice(1, 5)).toEqual(["x-a: 1.5", "x-b: -3", `x-c: ${2 ** 60}`, "x-d: café"]);
+    expect(body.toString()).toBe("[1]");
+  });
+
+  test("the length and the keep-alive timeout of many digits, with a body as long", () => {
+    const text = "x".repeat(123_456);
+    const bytes = encodeRpcReply(reply(200, text), false, 86_400, DATE);
+    const { lines, body } = split(bytes);
+    expect(lines.slice(-4)).toEqual(["content-length: 123456", `date: ${DATE}`, "connection: keep-alive", "keep-alive: timeout=86400"]);
+    expect(body.toString()).toBe(text);
+  });
+
   test("a closing answer says connection: close and no keep-alive", () => {
     const { lines } = split(encodeRpcReply(reply(200, "{}"), true, 72, DATE));
     expect(lines.filter((line) => /^(connection|keep-alive):/i.test(line))).toEqual(["connection: close"]);

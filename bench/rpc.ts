@@ -1,11 +1,11 @@
 /**
  * RPC URL benchmark (`npm run bench -- rpc`): the same JSON-RPC load sent straight to a vnet's anvil and through
  * chainform's Public and Admin RPC URLs, and through the floor proxy (bench/support/floor-proxy.mjs: the least a
- * Node.js proxy can do, what any proxy in Node.js can reach at best), interleaved (anvil, floor, Public, Admin, again)
- * so that the machine's load falls on all alike; 20,000 sequential calls through one URL of a default service (no 429 may come back); and the
- * Foundry fork-test suite of test/foundry-suite run with `forge test --fork-url` against anvil and against the
- * Public RPC URL. The service runs in a child process (bench/support/rpc-service.mjs: the built service, as
- * `chainform serve` runs it), autocannon in this one.
+ * Node.js proxy working as the service does can do, so the most it can reach), interleaved (anvil, floor, Public,
+ * Admin, again) so that the machine's load falls on all alike; 20,000 sequential calls through one URL of a default
+ * service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
+ * `forge test --fork-url` against anvil and against the Public RPC URL. The service runs in a child process
+ * (bench/support/rpc-service.mjs: the built service, as `chainform serve` runs it), autocannon in this one.
  * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
  */
 import { spawn } from "node:child_process";
@@ -28,8 +28,8 @@ const autocannon = require("autocannon") as (options: object) => Promise<Autocan
 const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 2);
 const SEQUENTIAL_CALLS = 20_000;
-const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 3);
-/** `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy can do, as the reference of what one can reach. */
+const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 7);
+/** `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy working as the service does can do. */
 const TARGETS = ["anvil", "floor", "public", "admin"] as const;
 type Target = (typeof TARGETS)[number];
 type Urls = Record<Target, string>;

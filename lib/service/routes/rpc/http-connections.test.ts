@@ -1,4 +1,5 @@
-import { encodeRpcReply, MAX_HEAD_BYTES, readRepeatedHead, readRpcCallHead, type RpcCallHead } from "./http-connections";
+import fc from "fast-check";
+import { countText, encodeRpcReply, MAX_HEAD_BYTES, readRepeatedHead, readRpcCallHead, type RpcCallHead } from "./http-connections";
 import type { RpcReply } from "./http";
 
 const KEY = "0b5a4c2e-4a43-4d5e-9d7f-1b2c3d4e5f60";
@@ -243,6 +244,16 @@ describe("readRepeatedHead", () => {
     const longer = withLength(" 12", pad(room));
     expect(readRpcCallHead(longer)).toBe("other");
     expect(repeated(longer, previous)).toBeNull();
+  });
+});
+
+describe("countText", () => {
+  test.each([0, 7, 999, 1000, 1001, 1_000_000, 10_000_007, 1_764_000_000, Number.MAX_SAFE_INTEGER])("%d is its decimal text", (count) => {
+    expect(countText(count)).toBe(String(count));
+  });
+
+  test("any whole number up to 2^53 - 1 is its decimal text", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (count) => countText(count) === String(count)));
   });
 });
 

@@ -144,43 +144,28 @@ function headerValue(text: string, lower: string, name: string): string | undefi
 }
 
 /**
- * An answer as the bytes to write. Numbers are written digit by digit, never made strings: V8 keeps the string of
- * each number it converts in a cache in the old generation, so a number that changes every call (`X-Svc-Remaining`)
- * would leave a string per call there, kept alive by that cache past every young-generation collection. At tens of
- * thousands of calls a second that was a full collection every two seconds (docs/performance.md "RPC URLs").
+ * An answer as the bytes to write: its head made as one Latin-1 string, then copied with the body into one buffer
+ * (two copies in all, where writing each piece of the head into the buffer took a call into C++ per piece). Numbers
+ * are never converted to strings: V8 keeps the string of each number it converts in a cache in the old generation,
+ * so a number that changes every call (`X-Svc-Remaining`) would leave a string per call there, kept alive by that
+ * cache past every young-generation collection. At tens of thousands of calls a second that was a full collection
+ * every two seconds (docs/performance.md "RPC URLs"). A count's text is put together from strings made once
+ * (`countText`).
  */
 export function encodeRpcReply(reply: RpcReply, close: boolean, keepAliveSeconds: number, date: string): Buffer {
   const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
   const { headers } = reply;
-  const status = STATUS_LINE[reply.status];
-  const ending = close ? CLOSE_ENDING : KEEP_ALIVE_ENDING;
-  let size = status.length + LENGTH_NAME.length + digitCount(body.length) + DATE_NAME.length + date.length + ending.length + 4;
-  if (!close) size += digitCount(keepAliveSeconds);
-  for (const name in headers) {
-    if (name !== "connection") size += name.length + 4 + valueLength(headers[name]);
-  }
-  const bytes = Buffer.allocUnsafe(size + body.length);
-  let at = bytes.write(status, 0, "latin1");
+  let head = STATUS_LINE[reply.status];
   for (const name in headers) {
     if (name === "connection") continue;
-    at += bytes.write(name, at, "latin1");
-    bytes[at++] = 0x3a; // :
-    bytes[at++] = 0x20;
-    at = writeValue(bytes, at, headers[name]);
-    bytes[at++] = 0x0d;
-    bytes[at++] = 0x0a;
+    const value = headers[name];
+    head += `${name}: ${isCount(value) ? countText(value) : String(value)}\r\n`;
   }
-  at += bytes.write(LENGTH_NAME, at, "latin1");
-  at = writeDigits(bytes, at, body.length);
-  at += bytes.write(DATE_NAME, at, "latin1");
-  at += bytes.write(date, at, "latin1");
-  at += bytes.write(ending, at, "latin1");
-  if (!close) at = writeDigits(bytes, at, keepAliveSeconds);
-  bytes[at++] = 0x0d;
-  bytes[at++] = 0x0a;
-  bytes[at++] = 0x0d;
-  bytes[at++] = 0x0a;
-  body.copy(bytes, at);
+  head += `${LENGTH_NAME}${countText(body.length)}${DATE_NAME}${date}${close ? CLOSE_ENDING : KEEP_ALIVE_ENDING + countText(keepAliveSeconds)}\r\n\r\n`;
+  // Latin-1: one byte per character, so the head's length is its size in bytes.
+  const bytes = Buffer.allocUnsafe(head.length + body.length);
+  bytes.write(head, 0, "latin1");
+  body.copy(bytes, head.length);
   return bytes;
 }
 
@@ -189,35 +174,18 @@ const DATE_NAME = "\r\ndate: ";
 const CLOSE_ENDING = "\r\nconnection: close";
 const KEEP_ALIVE_ENDING = "\r\nconnection: keep-alive\r\nkeep-alive: timeout=";
 
-/** Whether a header's value is written digit by digit: a whole number from 0 to 2^53 - 1. */
+/** Whether a header's value is written as a count: a whole number from 0 to 2^53 - 1. */
 function isCount(value: string | number): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
-function valueLength(value: string | number): number {
-  return isCount(value) ? digitCount(value) : String(value).length;
-}
+/** The text of 0 to 999, and of the same written with three digits ("007"): made once, when the module loads. */
+const UNDER_1000 = Array.from({ length: 1000 }, (_, n) => String(n));
+const THREE_DIGITS = UNDER_1000.map((text) => text.padStart(3, "0"));
 
-function writeValue(bytes: Buffer, at: number, value: string | number): number {
-  return isCount(value) ? writeDigits(bytes, at, value) : at + bytes.write(String(value), at, "latin1");
-}
-
-/** How many decimal digits a count has. */
-function digitCount(count: number): number {
-  let digits = 1;
-  for (let rest = count; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-  return digits;
-}
-
-/** Writes a count's decimal digits at `at`; returns where they end. */
-function writeDigits(bytes: Buffer, at: number, count: number): number {
-  const end = at + digitCount(count);
-  let rest = count;
-  for (let i = end - 1; i >= at; i -= 1) {
-    bytes[i] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return end;
+/** A count's decimal text, joined from the strings above: no number is converted (see `encodeRpcReply`). */
+export function countText(count: number): string {
+  return count < 1000 ? UNDER_1000[count] : countText(Math.floor(count / 1000)) + THREE_DIGITS[count % 1000];
 }
 
 type ConnectionListener = (socket: Socket) => void;

@@ -41,6 +41,24 @@ test("reads the chain answers alone pass through; writes, cheatcodes, refusals a
   expect(passesThrough({ ...call("eth_blockNumber"), extra: true } as JsonRpcRequest, "public")).toBe(false);
 });
 
+test("a method's verdict is the same on every call, and past the methods remembered, by access", () => {
+  // Many distinct method names (callers choose them) fill what is remembered; verdicts stay right after that.
+  for (let i = 0; i < 3000; i += 1) {
+    expect(passesThrough(call(`eth_get${i}`), "public")).toBe(true);
+    expect(passesThrough(call(`anvil_x${i}`), "public")).toBe(false);
+  }
+  for (let round = 0; round < 2; round += 1) {
+    expect(passesThrough(call("eth_getBalance"), "public")).toBe(true);
+    expect(passesThrough(call("eth_sendRawTransaction"), "public")).toBe(false);
+    expect(passesThrough(call("eth_accounts"), "public")).toBe(false);
+    expect(passesThrough(call("eth_accounts"), "admin")).toBe(true);
+    expect(passesThrough(call("debug_traceTransaction"), "public")).toBe(false);
+    expect(passesThrough(call("debug_traceTransaction"), "admin")).toBe(true);
+    expect(passesThrough(call("evm_snapshot"), "admin")).toBe(false);
+    expect(passesThrough(call("eth_new9999"), "public")).toBe(false);
+  }
+});
+
 test("--rpc-rate-limit takes a count or off; the default is far above what a chain answers", () => {
   expect(rpcRateLimit("500")).toBe(500);
   expect(rpcRateLimit("off")).toBe(RPC_LIMIT_OFF);

@@ -47,7 +47,25 @@ export function passesThrough(request: JsonRpcRequest, access: RpcAccess): boole
   const { id, method, params } = request;
   if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id) && id >= 0)) return false;
   if (params !== undefined && !Array.isArray(params)) return false;
-  return isReadOnlyMethod(method) && !isAdminMethod(method) && refusal(request, access) === undefined;
+  return methodPassesThrough(method, access);
+}
+
+/** Methods' verdicts by access, once worked out: a test suite calls a few methods over and over. */
+const METHOD_VERDICTS: Readonly<Record<RpcAccess, Map<string, boolean>>> = { admin: new Map(), public: new Map() };
+/** Methods remembered per access at the most: the names come from callers, so the maps must not grow without end. */
+const MAX_REMEMBERED_METHODS = 1024;
+
+/** Whether the chain answers `method` alone on a URL of `access`: read-only, not chainform's, not refused or answered by the URL. */
+function methodPassesThrough(method: string, access: RpcAccess): boolean {
+  const verdicts = METHOD_VERDICTS[access];
+  let verdict = verdicts.get(method);
+  if (verdict === undefined) {
+    // With a string method and positional params, what `refusal` says depends on the method and the access alone.
+    verdict =
+      isReadOnlyMethod(method) && !isAdminMethod(method) && refusal({ jsonrpc: "2.0", id: 0, method, params: [] }, access) === undefined;
+    if (verdicts.size < MAX_REMEMBERED_METHODS) verdicts.set(method, verdict);
+  }
+  return verdict;
 }
 
 /**

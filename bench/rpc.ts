@@ -6,6 +6,11 @@
  * service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
  * `forge test --fork-url` against anvil and against the Public RPC URL. The service runs in a child process
  * (bench/support/rpc-service.mjs: the built service, as `chainform serve` runs it), autocannon in this one.
+ *
+ * This 2-core machine's speed drifts: the same target, run twice in a row, has answered 12.5 and 18.8 µs of CPU per
+ * call. So each round runs every target once, in an order that alternates (forward, then backward), and a ratio is
+ * taken within its round, against the anvil run beside it; the figures are the medians of those paired ratios over
+ * the rounds (`BENCH_RPC_ROUNDS`, default 6, of `BENCH_RPC_SECONDS`, default 2), with their lowest and highest.
  * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
  */
 import { spawn } from "node:child_process";
@@ -25,8 +30,8 @@ interface AutocannonResult {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require("autocannon") as (options: object) => Promise<AutocannonResult>;
 
-const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 2);
+const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 6);
 const SEQUENTIAL_CALLS = 20_000;
 const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 7);
 /** `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy working as the service does can do. */
@@ -159,13 +164,17 @@ const round2 = (n: number) => Number(n.toFixed(2));
 async function main(): Promise<void> {
   const service = await startService();
   type Figure = { rps: number; p99: number; serviceUsPerCall: number; anvilUsPerCall: number };
+  /** A URL's throughput over anvil's in the same round: the median, lowest and highest over the rounds. */
+  type Ratio = { median: number; low: number; high: number };
   const figures: Record<string, Record<Target, Figure>> = {};
+  const paired: Record<string, Record<Exclude<Target, "anvil">, Ratio>> = {};
   try {
     for (const load of LOADS) {
       const runs: Record<Target, Run[]> = { anvil: [], floor: [], public: [], admin: [] };
       await cannon(service.urls.public, { ...load, connections: 4 }, service.cpu); // warm up
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const target of TARGETS) {
+        // Forward, then backward: no target always runs right after another.
+        for (const target of round % 2 === 0 ? TARGETS : [...TARGETS].reverse()) {
           const run = await cannon(service.urls[target], load, service.cpu);
           if (run.failures > 0) throw new Error(`${load.name} through ${target}: ${run.failures} failed requests`);
           runs[target].push(run);
@@ -182,12 +191,19 @@ async function main(): Promise<void> {
           },
         ]),
       ) as Record<Target, Figure>;
+      const ratio = (t: Exclude<Target, "anvil">): Ratio => {
+        const each = runs[t].map((run, round) => run.rps / runs.anvil[round].rps);
+        return { median: round2(median(each)), low: round2(Math.min(...each)), high: round2(Math.max(...each)) };
+      };
+      paired[load.name] = { floor: ratio("floor"), public: ratio("public"), admin: ratio("admin") };
       const f = figures[load.name];
+      const r = paired[load.name];
+      const shown = (t: Exclude<Target, "anvil">) => `${r[t].median}, ${r[t].low}-${r[t].high}`;
       console.log(
         `${load.method}, ${load.connections} connection(s): anvil ${f.anvil.rps}/s p99 ${f.anvil.p99} ms, ` +
-          `floor proxy ${f.floor.rps}/s (${round2(f.floor.rps / f.anvil.rps)}), ` +
-          `Public ${f.public.rps}/s (${round2(f.public.rps / f.anvil.rps)}) p99 ${f.public.p99} ms, ` +
-          `Admin ${f.admin.rps}/s (${round2(f.admin.rps / f.anvil.rps)}) p99 ${f.admin.p99} ms; CPU per call: ` +
+          `floor proxy ${f.floor.rps}/s (${shown("floor")}), ` +
+          `Public ${f.public.rps}/s (${shown("public")}) p99 ${f.public.p99} ms, ` +
+          `Admin ${f.admin.rps}/s (${shown("admin")}) p99 ${f.admin.p99} ms; CPU per call: ` +
           `anvil ${f.anvil.anvilUsPerCall} µs direct, through Public ${f.public.anvilUsPerCall} µs + service ${f.public.serviceUsPerCall} µs`,
       );
     }
@@ -232,9 +248,9 @@ async function main(): Promise<void> {
 
     const ratios: Record<string, number> = {};
     for (const [name, f] of Object.entries(figures)) {
-      ratios[`${name}FloorThroughput`] = round2(f.floor.rps / f.anvil.rps);
-      ratios[`${name}PublicThroughput`] = round2(f.public.rps / f.anvil.rps);
-      ratios[`${name}AdminThroughput`] = round2(f.admin.rps / f.anvil.rps);
+      ratios[`${name}FloorThroughput`] = paired[name].floor.median;
+      ratios[`${name}PublicThroughput`] = paired[name].public.median;
+      ratios[`${name}AdminThroughput`] = paired[name].admin.median;
       ratios[`${name}PublicP99ExtraMs`] = f.public.p99 - f.anvil.p99;
       ratios[`${name}AdminP99ExtraMs`] = f.admin.p99 - f.anvil.p99;
     }
@@ -245,6 +261,7 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         rounds: ROUNDS,
         loads: figures,
+        pairedThroughput: paired,
         sequentialCalls: SEQUENTIAL_CALLS,
         sequential429: seq.tooMany,
         forgeTests: SUITE_TESTS,

@@ -144,6 +144,69 @@ test("over WebSocket: reads come back as text frames with the caller's ids; a ch
   }
 });
 
+test("over WebSocket, many calls at once on several connections (they share writes to the chain): each answer has its caller's id and result; the Public one still refuses a cheatcode", async () => {
+  const url = urlOf(environment, "Public RPC").replace(/^http/, "ws");
+  const addresses = [signer.address, ALICE, RECIPIENT, "0x0000000000000000000000000000000000000001"];
+  const expected = await Promise.all(
+    addresses.map(
+      async (address) =>
+        (await post(urlOf(environment, "Public RPC"), { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] }))
+          .json.result,
+    ),
+  );
+  const sockets = await Promise.all(
+    Array.from(
+      { length: 4 },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const socket = new WebSocket(url);
+          socket.once("open", () => resolve(socket)).once("error", reject);
+        }),
+    ),
+  );
+  try {
+    // Each connection sends 50 calls without waiting, with the same ids as the others (string and number ids, and
+    // calls written in another member order); the 20th is a cheatcode the Public RPC refuses.
+    const results = await Promise.all(
+      sockets.map((socket, s) => {
+        const calls = Array.from({ length: 50 }, (_, i) => {
+          const id = i % 2 === 0 ? i : `call-${i}`;
+          const address = addresses[(i + s) % addresses.length];
+          const text =
+            i === 20
+              ? JSON.stringify({ jsonrpc: "2.0", id, method: "anvil_setBalance", params: [address, "0x1"] })
+              : i % 3 === 0
+                ? `{ "params": [ "${address}", "latest" ], "method": "eth_getBalance", "id":${JSON.stringify(id)}, "jsonrpc": "2.0" }`
+                : JSON.stringify({ jsonrpc: "2.0", id, method: "eth_getBalance", params: [address, "latest"] });
+          return { id, text, expected: expected[(i + s) % addresses.length] };
+        });
+        return new Promise<{ calls: typeof calls; answers: Map<unknown, any> }>((resolve) => {
+          const answers = new Map<unknown, any>();
+          socket.on("message", (data) => {
+            const answer = JSON.parse(data.toString());
+            answers.set(answer.id, answer);
+            if (answers.size === calls.length) resolve({ calls, answers });
+          });
+          for (const c of calls) socket.send(c.text);
+        });
+      }),
+    );
+    for (const { calls, answers } of results) {
+      for (const [i, c] of calls.entries()) {
+        if (i === 20) expect(answers.get(c.id)).toMatchObject({ id: c.id, error: { code: -32601 } });
+        else expect(answers.get(c.id)).toEqual({ jsonrpc: "2.0", id: c.id, result: c.expected });
+      }
+    }
+  } finally {
+    for (const socket of sockets) socket.close();
+  }
+  // The refused cheatcode changed nothing.
+  expect(
+    (await post(urlOf(environment, "Public RPC"), { jsonrpc: "2.0", id: 2, method: "eth_getBalance", params: [ALICE, "latest"] })).json
+      .result,
+  ).toBe(expected[1]);
+});
+
 test("the Public RPC refuses what it refused, alone or inside a batch of reads", async () => {
   const url = urlOf(environment, "Public RPC");
   expect((await post(url, { jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [ALICE, "0x1"] })).json.error.code).toBe(-32601);

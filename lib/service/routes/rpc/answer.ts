@@ -61,6 +61,31 @@ export async function answerParsed(
   return batch ? JSON.stringify(all) : all.length > 0 ? JSON.stringify(all[0]) : "";
 }
 
+/**
+ * A parsed body's answer at once, by callback, when the chain takes it now (`ChainEngine.rpcBytesNow`: every call
+ * passes through, the chain runs, its lock and a socket are free): `done` gets the chain's bytes. Otherwise, or when
+ * the chain fails to answer, `otherwise` is called, for the general path (`answerParsed`), which waits and reports.
+ * `raw` is the body as received and `text` the same decoded.
+ */
+export function answerNow(
+  engine: ChainEngine,
+  vnetId: string,
+  parsed: ParsedRpc,
+  raw: Buffer,
+  text: string,
+  access: RpcAccess,
+  done: (answer: Buffer) => void,
+  otherwise: () => void,
+): void {
+  const now =
+    !("response" in parsed) &&
+    parsed.invalid.length === 0 &&
+    engine.rpcBytesNow?.(vnetId, parsed.requests, parsed.batch, raw, text, access, (answer) =>
+      answer === null ? otherwise() : done(answer),
+    );
+  if (!now) otherwise();
+}
+
 /** Whether an error says the vnet is gone (its RPC URL is then unknown: 404). */
 export function isUnknownVnet(error: unknown): boolean {
   return error instanceof ChainRequestError && error.status === 404;

@@ -18,7 +18,7 @@ import { corsHeaders } from "../../cors";
 import { errorBody, type ErrorData } from "../../errors";
 import type { RateDecision } from "../../rate-limit";
 import type { Store } from "../../store";
-import { answerParsed, isUnknownVnet, parseJsonRpc, type ParsedRpc } from "./answer";
+import { answerNow, answerParsed, isUnknownVnet, parseJsonRpc, type ParsedRpc } from "./answer";
 import { UNKNOWN_RPC_URL } from ".";
 
 /** What the HTTP RPC needs from the service. */
@@ -140,15 +140,16 @@ export class HttpRpc {
     const parsed = parseJsonRpc(text);
     // Nothing for the engine to run, so nothing tells whether the vnet still exists: ask the store.
     if (("response" in parsed || parsed.requests.length === 0) && !this.exists(access, key)) return done(notFound(headers));
-    const run = () => this.run(vnetId, parsed, body, access, key, headers).then(done, fail);
-    const { engine } = this.context;
-    const now =
-      !("response" in parsed) &&
-      parsed.invalid.length === 0 &&
-      engine.rpcBytesNow?.(vnetId, parsed.requests, parsed.batch, body, text, access, (answer) =>
-        answer === null ? void run() : done({ status: 200, headers, body: answer }),
-      );
-    if (!now) void run();
+    answerNow(
+      this.context.engine,
+      vnetId,
+      parsed,
+      body,
+      text,
+      access,
+      (answer) => done({ status: 200, headers, body: answer }),
+      () => void this.run(vnetId, parsed, body, access, key, headers).then(done, fail),
+    );
   }
 
   /** The general path: the engine's answer, the spec's 404 for a vnet it says is gone, a 500 for its failures. */

@@ -14,7 +14,7 @@ import { ChainRequestError } from "../../chains/types";
 import { rawErrorAnswer } from "../../client-errors";
 import type { RateDecision } from "../../rate-limit";
 import type { Store, VnetRecord } from "../../store";
-import { answerParsed, parseJsonRpc } from "./answer";
+import { answerNow, answerParsed, parseJsonRpc, type ParsedRpc } from "./answer";
 
 /** Subscription kinds passed to the chain: new blocks, logs, pending transactions. */
 export const SUBSCRIPTION_KINDS: ReadonlySet<string> = new Set(["newHeads", "logs", "newPendingTransactions"]);
@@ -101,7 +101,7 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
     return upstream;
   }
 
-  client.on("message", async (data: RawData) => {
+  client.on("message", (data: RawData) => {
     const text = data.toString();
     const parsed = parseJsonRpc(text);
     if ("response" in parsed) return send(parsed.response);
@@ -120,17 +120,28 @@ function serve(client: WebSocket, vnet: VnetRecord, access: RpcAccess, path: str
       }
       return subscribe(requests[0]);
     }
+    // A message of calls the chain answers alone goes to it and back by callback when it can (as over HTTP).
+    const raw = Buffer.isBuffer(data) ? data : Buffer.from(text);
+    answerNow(context.engine, vnet.id, parsed, raw, text, access, deliver, () => void answerInTurn(parsed, text));
+  });
+
+  /** The general path: the engine's answer, or an error answer per call when the vnet was deleted meanwhile. */
+  async function answerInTurn(parsed: Exclude<ParsedRpc, { response: unknown }>, text: string): Promise<void> {
     let answer: Buffer | string;
     try {
       answer = await answerParsed(context.engine, vnet.id, parsed, text, access);
     } catch (error) {
       // The vnet was deleted while this connection was open.
-      const answers = [...requests.map((r) => rpcError(r.id ?? null, -32000, failure(error))), ...invalid];
+      const answers = [...parsed.requests.map((r) => rpcError(r.id ?? null, -32000, failure(error))), ...parsed.invalid];
       return send(parsed.batch ? answers : answers[0]);
     }
-    // The chain's bytes or our JSON text: a text frame either way.
+    deliver(answer);
+  }
+
+  /** The chain's bytes or our JSON text: a text frame either way. */
+  function deliver(answer: Buffer | string): void {
     if (answer.length > 0 && client.readyState === WebSocket.OPEN) client.send(answer, { binary: false });
-  });
+  }
 
   async function subscribe(request: JsonRpcRequest): Promise<void> {
     const kind = Array.isArray(request.params) ? request.params[0] : undefined;

@@ -16,6 +16,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { request as httpRequest, Agent } from "node:http";
+import WebSocket from "ws";
 import { forgeProject } from "../test/helpers/forge";
 import { foundrySuiteSources, SUITE_TESTS } from "../test/foundry-suite/load";
 
@@ -44,6 +45,8 @@ interface Load {
   readonly method: string;
   readonly params: unknown[];
   readonly connections: number;
+  /** `ws`: over the WebSocket URLs (anvil's own, the Public and Admin ones); the floor proxy speaks HTTP only. */
+  readonly transport?: "ws";
 }
 
 const LOADS: Load[] = [
@@ -51,7 +54,12 @@ const LOADS: Load[] = [
   { name: "blockNumber16", method: "eth_blockNumber", params: [], connections: 16 },
   { name: "getBalance1", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 1 },
   { name: "getBalance16", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 16 },
+  { name: "wsBlockNumber1", method: "eth_blockNumber", params: [], connections: 1, transport: "ws" },
+  { name: "wsBlockNumber16", method: "eth_blockNumber", params: [], connections: 16, transport: "ws" },
 ];
+
+/** The targets a load runs on. */
+const targetsOf = (load: Load): readonly Target[] => (load.transport === "ws" ? TARGETS.filter((t) => t !== "floor") : TARGETS);
 
 /** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
 interface Cpu {
@@ -131,6 +139,65 @@ async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise
   };
 }
 
+/**
+ * The WebSocket counterpart of `cannon`: each of `load.connections` connections sends the call, waits for its answer
+ * and sends it again, for SECONDS. A message that is not an answer with a result counts as a failure.
+ */
+async function wsCannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: load.method, params: load.params });
+  const sockets = await Promise.all(
+    Array.from(
+      { length: load.connections },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const socket = new WebSocket(url);
+          socket.once("open", () => resolve(socket)).once("error", reject);
+        }),
+    ),
+  );
+  const latencies: number[] = [];
+  let failures = 0;
+  const before = await cpu();
+  const started = performance.now();
+  await Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          let sent = 0;
+          const send = () => {
+            if (performance.now() - started >= SECONDS * 1000) return resolve();
+            sent = performance.now();
+            socket.send(body);
+          };
+          socket.on("message", (data) => {
+            latencies.push(performance.now() - sent);
+            if (!data.toString().includes('"result"')) failures += 1;
+            send();
+          });
+          socket.once("close", () => resolve());
+          send();
+        }),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const after = await cpu();
+  for (const socket of sockets) socket.close();
+  const calls = Math.max(1, latencies.length);
+  return {
+    rps: latencies.length / seconds,
+    p99: Math.round(percentile99(latencies)),
+    failures,
+    serviceUs: (after.serviceUs - before.serviceUs) / calls,
+    anvilUs: (after.anvilUs - before.anvilUs) / calls,
+  };
+}
+
+/** The 99th percentile of latencies (ms). */
+function percentile99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+}
+
 /** `count` calls one after another on one keep-alive connection; returns how many answered 429. */
 async function sequential(url: string, count: number): Promise<{ tooMany: number; other: number; ms: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -154,9 +221,11 @@ async function sequential(url: string, count: number): Promise<{ tooMany: number
   return { tooMany, other, ms: performance.now() - started };
 }
 
+/** The middle value; of an even count, the mean of the two in the middle. */
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const round2 = (n: number) => Number(n.toFixed(2));
@@ -166,45 +235,44 @@ async function main(): Promise<void> {
   type Figure = { rps: number; p99: number; serviceUsPerCall: number; anvilUsPerCall: number };
   /** A URL's throughput over anvil's in the same round: the median, lowest and highest over the rounds. */
   type Ratio = { median: number; low: number; high: number };
-  const figures: Record<string, Record<Target, Figure>> = {};
-  const paired: Record<string, Record<Exclude<Target, "anvil">, Ratio>> = {};
+  const figures: Record<string, Partial<Record<Target, Figure>>> = {};
+  const paired: Record<string, Partial<Record<Exclude<Target, "anvil">, Ratio>>> = {};
   try {
     for (const load of LOADS) {
+      const targets = targetsOf(load);
       const runs: Record<Target, Run[]> = { anvil: [], floor: [], public: [], admin: [] };
-      await cannon(service.urls.public, { ...load, connections: 4 }, service.cpu); // warm up
+      const measure = load.transport === "ws" ? wsCannon : cannon;
+      const urlOf = (target: Target) => (load.transport === "ws" ? service.urls[target].replace(/^http/, "ws") : service.urls[target]);
+      await measure(urlOf("public"), { ...load, connections: 4 }, service.cpu); // warm up
       for (let round = 0; round < ROUNDS; round += 1) {
         // Forward, then backward: no target always runs right after another.
-        for (const target of round % 2 === 0 ? TARGETS : [...TARGETS].reverse()) {
-          const run = await cannon(service.urls[target], load, service.cpu);
+        for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+          const run = await measure(urlOf(target), load, service.cpu);
           if (run.failures > 0) throw new Error(`${load.name} through ${target}: ${run.failures} failed requests`);
           runs[target].push(run);
         }
       }
-      figures[load.name] = Object.fromEntries(
-        TARGETS.map((t) => [
-          t,
-          {
-            rps: Math.round(median(runs[t].map((r) => r.rps))),
-            p99: median(runs[t].map((r) => r.p99)),
-            serviceUsPerCall: Math.round(median(runs[t].map((r) => r.serviceUs))),
-            anvilUsPerCall: Math.round(median(runs[t].map((r) => r.anvilUs))),
-          },
-        ]),
-      ) as Record<Target, Figure>;
-      const ratio = (t: Exclude<Target, "anvil">): Ratio => {
-        const each = runs[t].map((run, round) => run.rps / runs.anvil[round].rps);
-        return { median: round2(median(each)), low: round2(Math.min(...each)), high: round2(Math.max(...each)) };
-      };
-      paired[load.name] = { floor: ratio("floor"), public: ratio("public"), admin: ratio("admin") };
-      const f = figures[load.name];
-      const r = paired[load.name];
-      const shown = (t: Exclude<Target, "anvil">) => `${r[t].median}, ${r[t].low}-${r[t].high}`;
+      const f: Partial<Record<Target, Figure>> = {};
+      const r: Partial<Record<Exclude<Target, "anvil">, Ratio>> = {};
+      for (const t of targets) {
+        f[t] = {
+          rps: Math.round(median(runs[t].map((run) => run.rps))),
+          p99: median(runs[t].map((run) => run.p99)),
+          serviceUsPerCall: Math.round(median(runs[t].map((run) => run.serviceUs))),
+          anvilUsPerCall: Math.round(median(runs[t].map((run) => run.anvilUs))),
+        };
+        if (t === "anvil") continue;
+        const each = runs[t].map((run, index) => run.rps / runs.anvil[index].rps);
+        r[t] = { median: round2(median(each)), low: round2(Math.min(...each)), high: round2(Math.max(...each)) };
+      }
+      figures[load.name] = f;
+      paired[load.name] = r;
+      const shown = (t: Exclude<Target, "anvil">) => `${f[t]!.rps}/s (${r[t]!.median}, ${r[t]!.low}-${r[t]!.high}) p99 ${f[t]!.p99} ms`;
       console.log(
-        `${load.method}, ${load.connections} connection(s): anvil ${f.anvil.rps}/s p99 ${f.anvil.p99} ms, ` +
-          `floor proxy ${f.floor.rps}/s (${shown("floor")}), ` +
-          `Public ${f.public.rps}/s (${shown("public")}) p99 ${f.public.p99} ms, ` +
-          `Admin ${f.admin.rps}/s (${shown("admin")}) p99 ${f.admin.p99} ms; CPU per call: ` +
-          `anvil ${f.anvil.anvilUsPerCall} µs direct, through Public ${f.public.anvilUsPerCall} µs + service ${f.public.serviceUsPerCall} µs`,
+        `${load.method}${load.transport === "ws" ? " over WebSocket" : ""}, ${load.connections} connection(s): ` +
+          `anvil ${f.anvil!.rps}/s p99 ${f.anvil!.p99} ms, ${r.floor ? `floor proxy ${shown("floor")}, ` : ""}` +
+          `Public ${shown("public")}, Admin ${shown("admin")}; CPU per call: anvil ${f.anvil!.anvilUsPerCall} µs direct, ` +
+          `through Public ${f.public!.anvilUsPerCall} µs + service ${f.public!.serviceUsPerCall} µs`,
       );
     }
 
@@ -248,11 +316,12 @@ async function main(): Promise<void> {
 
     const ratios: Record<string, number> = {};
     for (const [name, f] of Object.entries(figures)) {
-      ratios[`${name}FloorThroughput`] = paired[name].floor.median;
-      ratios[`${name}PublicThroughput`] = paired[name].public.median;
-      ratios[`${name}AdminThroughput`] = paired[name].admin.median;
-      ratios[`${name}PublicP99ExtraMs`] = f.public.p99 - f.anvil.p99;
-      ratios[`${name}AdminP99ExtraMs`] = f.admin.p99 - f.anvil.p99;
+      const r = paired[name];
+      if (r.floor) ratios[`${name}FloorThroughput`] = r.floor.median;
+      ratios[`${name}PublicThroughput`] = r.public!.median;
+      ratios[`${name}AdminThroughput`] = r.admin!.median;
+      ratios[`${name}PublicP99ExtraMs`] = round2(f.public!.p99 - f.anvil!.p99);
+      ratios[`${name}AdminP99ExtraMs`] = round2(f.admin!.p99 - f.anvil!.p99);
     }
     ratios.forgePublicVsAnvil = round2(forgePublic / forgeAnvil);
     console.log(

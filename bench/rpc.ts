@@ -14,6 +14,7 @@
  * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { request as httpRequest, Agent } from "node:http";
 import WebSocket from "ws";
@@ -62,9 +63,11 @@ const LOADS: Load[] = [
 const targetsOf = (load: Load): readonly Target[] => (load.transport === "ws" ? TARGETS.filter((t) => t !== "floor") : TARGETS);
 
 /** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
+/** CPU time used so far (µs) by the service, the vnet's anvil and the floor proxy. */
 interface Cpu {
   serviceUs: number;
   anvilUs: number;
+  floorUs: number;
 }
 
 async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Promise<Cpu>; stop(): Promise<void> }> {
@@ -99,7 +102,7 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Pro
     async cpu() {
       const answer = nextLine();
       child.stdin!.write("cpu\n");
-      return JSON.parse(await answer) as Cpu;
+      return { ...(JSON.parse(await answer) as Omit<Cpu, "floorUs">), floorUs: processCpuUs(floor.pid!) };
     },
     stop: async () => {
       floor.stdin!.end();
@@ -113,9 +116,16 @@ interface Run {
   rps: number;
   p99: number;
   failures: number;
-  /** CPU per call of the service and of anvil, µs. */
+  /** CPU per call of the service, of anvil and of the floor proxy, µs. */
   serviceUs: number;
   anvilUs: number;
+  floorUs: number;
+}
+
+/** CPU time (user and system) of a process, from /proc (clock ticks of 10 ms): µs. */
+function processCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
@@ -136,6 +146,7 @@ async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise
     failures: result.non2xx + result.errors + result.timeouts,
     serviceUs: (after.serviceUs - before.serviceUs) / calls,
     anvilUs: (after.anvilUs - before.anvilUs) / calls,
+    floorUs: (after.floorUs - before.floorUs) / calls,
   };
 }
 
@@ -189,6 +200,7 @@ async function wsCannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promi
     failures,
     serviceUs: (after.serviceUs - before.serviceUs) / calls,
     anvilUs: (after.anvilUs - before.anvilUs) / calls,
+    floorUs: (after.floorUs - before.floorUs) / calls,
   };
 }
 
@@ -258,7 +270,8 @@ async function main(): Promise<void> {
         f[t] = {
           rps: Math.round(median(runs[t].map((run) => run.rps))),
           p99: median(runs[t].map((run) => run.p99)),
-          serviceUsPerCall: Math.round(median(runs[t].map((run) => run.serviceUs))),
+          // The floor proxy's own CPU for its runs: it stands where the service does.
+          serviceUsPerCall: Math.round(median(runs[t].map((run) => (t === "floor" ? run.floorUs : run.serviceUs)))),
           anvilUsPerCall: Math.round(median(runs[t].map((run) => run.anvilUs))),
         };
         if (t === "anvil") continue;
@@ -272,7 +285,8 @@ async function main(): Promise<void> {
         `${load.method}${load.transport === "ws" ? " over WebSocket" : ""}, ${load.connections} connection(s): ` +
           `anvil ${f.anvil!.rps}/s p99 ${f.anvil!.p99} ms, ${r.floor ? `floor proxy ${shown("floor")}, ` : ""}` +
           `Public ${shown("public")}, Admin ${shown("admin")}; CPU per call: anvil ${f.anvil!.anvilUsPerCall} µs direct, ` +
-          `through Public ${f.public!.anvilUsPerCall} µs + service ${f.public!.serviceUsPerCall} µs`,
+          `through Public ${f.public!.anvilUsPerCall} µs + service ${f.public!.serviceUsPerCall} µs` +
+          (f.floor ? `, through the floor proxy ${f.floor.anvilUsPerCall} µs + proxy ${f.floor.serviceUsPerCall} µs` : ""),
       );
     }
 

@@ -1,10 +1,12 @@
 /**
  * RPC URL benchmark (`npm run bench -- rpc`): the same JSON-RPC load sent straight to a vnet's anvil and through
  * chainform's Public and Admin RPC URLs, and through the floor proxy (bench/support/floor-proxy.mjs: the least a
- * Node.js proxy working as the service does can do, so the most it can reach), interleaved (anvil, floor, Public,
- * Admin, again) so that the machine's load falls on all alike; 20,000 sequential calls through one URL of a default
+ * Node.js proxy working as the service does can do, so the most it can reach), interleaved so that the machine's
+ * load falls on all alike, over HTTP and over WebSocket (anvil's own, Public and Admin: the floor proxy speaks HTTP
+ * only); 20,000 sequential calls through one URL of a default
  * service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
- * `forge test --fork-url` against anvil and against the Public RPC URL. The service runs in a child process
+ * `forge test --fork-url` against anvil and against the Public RPC URL, with forge's threads and on one thread (its
+ * calls one at a time, as on one connection). The service runs in a child process
  * (bench/support/rpc-service.mjs: the built service, as `chainform serve` runs it), autocannon in this one.
  *
  * This 2-core machine's speed drifts: the same target, run twice in a row, has answered 12.5 and 18.8 µs of CPU per
@@ -36,6 +38,9 @@ const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 6);
 const SEQUENTIAL_CALLS = 20_000;
 const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 7);
+/** The Foundry suite's runs: against anvil or the Public RPC URL, with forge's threads or on one. */
+const FORGE_RUNS_NAMES = ["anvil", "public", "anvilOneThread", "publicOneThread"] as const;
+type ForgeRun = (typeof FORGE_RUNS_NAMES)[number];
 /** `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy working as the service does can do. */
 const TARGETS = ["anvil", "floor", "public", "admin"] as const;
 type Target = (typeof TARGETS)[number];
@@ -295,37 +300,44 @@ async function main(): Promise<void> {
       `${SEQUENTIAL_CALLS} sequential eth_blockNumber through the Public RPC (default limit): ${seq.tooMany} answered 429, ${seq.other} other failures, ${(seq.ms / 1000).toFixed(1)} s`,
     );
 
+    // The suite as forge runs it (a thread per core) and on one thread: its calls one at a time, as on one connection.
     const project = await forgeProject(foundrySuiteSources());
-    const forgeTimes: Record<"anvil" | "public", number[]> = { anvil: [], public: [] };
-    let passed: Record<"anvil" | "public", boolean> = { anvil: true, public: true };
+    const forgeTimes: Record<ForgeRun, number[]> = { anvil: [], public: [], anvilOneThread: [], publicOneThread: [] };
+    const passed: Record<ForgeRun, boolean> = { anvil: true, public: true, anvilOneThread: true, publicOneThread: true };
     try {
       await project.forge(["build"]);
       // The first run of a project writes forge's caches: not timed.
       await project.forge(["test", "--fork-url", service.urls.anvil]);
       for (let run = 0; run < FORGE_RUNS; run += 1) {
-        for (const target of ["anvil", "public"] as const) {
+        for (const name of FORGE_RUNS_NAMES) {
+          const target = name.startsWith("anvil") ? "anvil" : "public";
+          const threads = name.endsWith("OneThread") ? ["--threads", "1"] : [];
           const started = performance.now();
           const result = await project
-            .forge(["test", "--fork-url", service.urls[target]])
+            .forge(["test", "--fork-url", service.urls[target], ...threads])
             .catch((error: { stdout?: string; stderr?: string }) => ({
               stdout: `${error.stdout ?? ""}${error.stderr ?? ""}`,
               failed: true,
             }));
-          forgeTimes[target].push(performance.now() - started);
+          forgeTimes[name].push(performance.now() - started);
           const ok = !("failed" in result) && new RegExp(`${SUITE_TESTS} tests passed, 0 failed`).test(result.stdout);
           if (!ok) {
-            passed = { ...passed, [target]: false };
-            console.log(`forge test through ${target} failed:\n${result.stdout.slice(-2000)}`);
+            passed[name] = false;
+            console.log(`forge test (${name}) failed:\n${result.stdout.slice(-2000)}`);
           }
         }
       }
     } finally {
       await project.close();
     }
-    const forgeAnvil = median(forgeTimes.anvil);
-    const forgePublic = median(forgeTimes.public);
+    const forgeMs = Object.fromEntries(FORGE_RUNS_NAMES.map((name) => [name, Math.round(median(forgeTimes[name]))])) as Record<
+      ForgeRun,
+      number
+    >;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     console.log(
-      `forge test --fork-url (${SUITE_TESTS} tests): anvil ${(forgeAnvil / 1000).toFixed(2)} s, Public RPC ${(forgePublic / 1000).toFixed(2)} s (median of ${FORGE_RUNS})`,
+      `forge test --fork-url (${SUITE_TESTS} tests, medians of ${FORGE_RUNS}): anvil ${seconds(forgeMs.anvil)}, Public RPC ${seconds(forgeMs.public)}; ` +
+        `on one thread: anvil ${seconds(forgeMs.anvilOneThread)}, Public RPC ${seconds(forgeMs.publicOneThread)}`,
     );
 
     const ratios: Record<string, number> = {};
@@ -337,7 +349,8 @@ async function main(): Promise<void> {
       ratios[`${name}PublicP99ExtraMs`] = round2(f.public!.p99 - f.anvil!.p99);
       ratios[`${name}AdminP99ExtraMs`] = round2(f.admin!.p99 - f.anvil!.p99);
     }
-    ratios.forgePublicVsAnvil = round2(forgePublic / forgeAnvil);
+    ratios.forgePublicVsAnvil = round2(forgeMs.public / forgeMs.anvil);
+    ratios.forgeOneThreadPublicVsAnvil = round2(forgeMs.publicOneThread / forgeMs.anvilOneThread);
     console.log(
       JSON.stringify({
         benchmark: "rpc",
@@ -348,11 +361,17 @@ async function main(): Promise<void> {
         sequentialCalls: SEQUENTIAL_CALLS,
         sequential429: seq.tooMany,
         forgeTests: SUITE_TESTS,
-        forgeAnvilMs: Math.round(forgeAnvil),
-        forgePublicMs: Math.round(forgePublic),
+        forgeMs,
         forgePassed: passed,
         ratios,
-        targets: { throughput16: 0.8, throughput1: 0.6, p99ExtraMs: 2, sequential429: 0, forgePublicVsAnvil: 1.3 },
+        targets: {
+          throughput16: 0.8,
+          throughput1: 0.6,
+          p99ExtraMs: 2,
+          sequential429: 0,
+          forgePublicVsAnvil: 1.3,
+          forgeOneThreadPublicVsAnvil: 1.3,
+        },
       }),
     );
   } finally {

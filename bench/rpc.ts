@@ -16,7 +16,6 @@
  * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { request as httpRequest, Agent } from "node:http";
 import WebSocket from "ws";
@@ -67,7 +66,6 @@ const LOADS: Load[] = [
 /** The targets a load runs on. */
 const targetsOf = (load: Load): readonly Target[] => (load.transport === "ws" ? TARGETS.filter((t) => t !== "floor") : TARGETS);
 
-/** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
 /** CPU time used so far (µs) by the service, the vnet's anvil and the floor proxy. */
 interface Cpu {
   serviceUs: number;
@@ -75,6 +73,7 @@ interface Cpu {
   floorUs: number;
 }
 
+/** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
 async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Promise<Cpu>; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ["bench/support/rpc-service.mjs"], {
     stdio: ["pipe", "pipe", "inherit"],
@@ -106,8 +105,9 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Pro
     urls: { anvil: ready.anvilUrl, floor: floorUrl, public: ready.publicUrl, admin: ready.adminUrl },
     async cpu() {
       const answer = nextLine();
-      child.stdin!.write("cpu\n");
-      return { ...(JSON.parse(await answer) as Omit<Cpu, "floorUs">), floorUs: processCpuUs(floor.pid!) };
+      child.stdin!.write(`cpu ${floor.pid}\n`);
+      const { serviceUs, anvilUs, otherUs } = JSON.parse(await answer) as { serviceUs: number; anvilUs: number; otherUs: number };
+      return { serviceUs, anvilUs, floorUs: otherUs };
     },
     stop: async () => {
       floor.stdin!.end();
@@ -125,12 +125,6 @@ interface Run {
   serviceUs: number;
   anvilUs: number;
   floorUs: number;
-}
-
-/** CPU time (user and system) of a process, from /proc (clock ticks of 10 ms): µs. */
-function processCpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {

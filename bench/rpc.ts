@@ -1,9 +1,11 @@
 /**
  * RPC URL benchmark (`npm run bench -- rpc`): the same JSON-RPC load sent straight to a vnet's anvil and through
- * chainform's Public and Admin RPC URLs, and through the floor proxy (bench/support/floor-proxy.mjs: the least a
- * Node.js proxy working as the service does can do, so the most it can reach), interleaved so that the machine's
- * load falls on all alike, over HTTP and over WebSocket (anvil's own, Public and Admin: the floor proxy speaks HTTP
- * only); 20,000 sequential calls through one URL of a default
+ * chainform's Public and Admin RPC URLs, and through two floor proxies that do the same least work a proxy working
+ * as the service does must do (so the most such a proxy can reach): bench/support/floor-proxy.mjs in Node.js, and
+ * bench/support/native-floor-proxy.c, compiled with the machine's `cc` (left out where there is none), for what a
+ * hop that is not Node.js would reach. All are interleaved so that the machine's load falls on all alike, over HTTP
+ * and over WebSocket (anvil's own, Public and Admin: the floor proxies speak HTTP only); 20,000 sequential calls
+ * through one URL of a default
  * service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
  * `forge test --fork-url` against anvil and against the Public RPC URL, with forge's threads and on one thread (its
  * calls one at a time, as on one connection). The service runs in a child process
@@ -15,8 +17,12 @@
  * the rounds (`BENCH_RPC_ROUNDS`, default 6, of `BENCH_RPC_SECONDS`, default 2), with their lowest and highest.
  * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { promisify } from "node:util";
 import { request as httpRequest, Agent } from "node:http";
 import WebSocket from "ws";
 import { forgeProject } from "../test/helpers/forge";
@@ -40,10 +46,18 @@ const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 7);
 /** The Foundry suite's runs: against anvil or the Public RPC URL, with forge's threads or on one. */
 const FORGE_RUNS_NAMES = ["anvil", "public", "anvilOneThread", "publicOneThread"] as const;
 type ForgeRun = (typeof FORGE_RUNS_NAMES)[number];
-/** `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy working as the service does can do. */
-const TARGETS = ["anvil", "floor", "public", "admin"] as const;
+/**
+ * `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy working as the service does can do;
+ * `nativeFloor`: the same in C (bench/support/native-floor-proxy.c).
+ */
+const TARGETS = ["anvil", "floor", "nativeFloor", "public", "admin"] as const;
 type Target = (typeof TARGETS)[number];
-type Urls = Record<Target, string>;
+const FLOORS = ["floor", "nativeFloor"] as const;
+type Floor = (typeof FLOORS)[number];
+const isFloor = (target: Target): target is Floor => target === "floor" || target === "nativeFloor";
+const FLOOR_NAMES: Record<Floor, string> = { floor: "floor proxy", nativeFloor: "native floor proxy" };
+/** The targets' URLs; the native floor proxy's only where it was built. */
+type Urls = Record<Exclude<Target, "nativeFloor">, string> & { nativeFloor?: string };
 
 interface Load {
   readonly name: string;
@@ -63,14 +77,43 @@ const LOADS: Load[] = [
   { name: "wsBlockNumber16", method: "eth_blockNumber", params: [], connections: 16, transport: "ws" },
 ];
 
-/** The targets a load runs on. */
-const targetsOf = (load: Load): readonly Target[] => (load.transport === "ws" ? TARGETS.filter((t) => t !== "floor") : TARGETS);
+/** The targets a load runs on: those that run here, and over WebSocket no floor proxy. */
+const targetsOf = (load: Load, urls: Urls): readonly Target[] =>
+  TARGETS.filter((t) => urls[t] !== undefined && !(load.transport === "ws" && isFloor(t)));
 
-/** CPU time used so far (µs) by the service, the vnet's anvil and the floor proxy. */
+/** CPU time used so far (µs) by the service, the vnet's anvil and the floor proxies. */
 interface Cpu {
   serviceUs: number;
   anvilUs: number;
-  floorUs: number;
+  floorUs: Record<Floor, number>;
+}
+
+/** Compiles the native floor proxy into a directory of its own; null where this machine has no C compiler (said why). */
+async function buildNativeFloor(): Promise<{ path: string; remove(): Promise<void> } | null> {
+  if (process.platform !== "linux") {
+    console.log("native floor proxy left out: it is written for Linux (epoll)");
+    return null;
+  }
+  const directory = await mkdtemp(join(tmpdir(), "chainform-native-floor-"));
+  const path = join(directory, "native-floor-proxy");
+  try {
+    await promisify(execFile)(process.env.CC ?? "cc", ["-O2", "-o", path, "bench/support/native-floor-proxy.c"]);
+    return { path, remove: () => rm(directory, { recursive: true, force: true }) };
+  } catch (error) {
+    console.log(`native floor proxy left out: it did not compile (${(error as Error).message.split("\n")[0]})`);
+    await rm(directory, { recursive: true, force: true });
+    return null;
+  }
+}
+
+/** Starts a floor proxy on anvil's IPC socket: its process and the URL it prints. */
+async function startFloor(command: string, args: string[]): Promise<{ process: ChildProcess; url: string }> {
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`${command} exited (${code})`)));
+  });
+  return { process: child, url };
 }
 
 /** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
@@ -96,21 +139,21 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Pro
       });
     });
   const ready = JSON.parse(await nextLine()) as { publicUrl: string; adminUrl: string; anvilUrl: string; ipcPath: string };
-  const floor = spawn(process.execPath, ["bench/support/floor-proxy.mjs", ready.ipcPath], { stdio: ["pipe", "pipe", "inherit"] });
-  const floorUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: floor.stdout! }).once("line", resolve);
-    floor.once("exit", (code) => reject(new Error(`the floor proxy exited (${code})`)));
-  });
+  const floor = await startFloor(process.execPath, ["bench/support/floor-proxy.mjs", ready.ipcPath]);
+  const nativeBuild = await buildNativeFloor();
+  const native = nativeBuild && (await startFloor(nativeBuild.path, [ready.ipcPath]));
   return {
-    urls: { anvil: ready.anvilUrl, floor: floorUrl, public: ready.publicUrl, admin: ready.adminUrl },
+    urls: { anvil: ready.anvilUrl, floor: floor.url, nativeFloor: native?.url, public: ready.publicUrl, admin: ready.adminUrl },
     async cpu() {
       const answer = nextLine();
-      child.stdin!.write(`cpu ${floor.pid}\n`);
-      const { serviceUs, anvilUs, otherUs } = JSON.parse(await answer) as { serviceUs: number; anvilUs: number; otherUs: number };
-      return { serviceUs, anvilUs, floorUs: otherUs };
+      child.stdin!.write(`cpu ${floor.process.pid} ${native?.process.pid ?? ""}\n`);
+      const { serviceUs, anvilUs, otherUs } = JSON.parse(await answer) as { serviceUs: number; anvilUs: number; otherUs: number[] };
+      return { serviceUs, anvilUs, floorUs: { floor: otherUs[0], nativeFloor: otherUs[1] ?? 0 } };
     },
     stop: async () => {
-      floor.stdin!.end();
+      floor.process.stdin!.end();
+      native?.process.stdin!.end();
+      await nativeBuild?.remove();
       child.stdin!.end();
       await new Promise((resolve) => child.once("exit", resolve));
     },
@@ -121,10 +164,22 @@ interface Run {
   rps: number;
   p99: number;
   failures: number;
-  /** CPU per call of the service, of anvil and of the floor proxy, µs. */
+  /** CPU per call of the service, of anvil and of the floor proxies, µs. */
   serviceUs: number;
   anvilUs: number;
-  floorUs: number;
+  floorUs: Record<Floor, number>;
+}
+
+/** CPU per call between two readings. */
+function cpuPerCall(before: Cpu, after: Cpu, calls: number): Pick<Run, "serviceUs" | "anvilUs" | "floorUs"> {
+  return {
+    serviceUs: (after.serviceUs - before.serviceUs) / calls,
+    anvilUs: (after.anvilUs - before.anvilUs) / calls,
+    floorUs: {
+      floor: (after.floorUs.floor - before.floorUs.floor) / calls,
+      nativeFloor: (after.floorUs.nativeFloor - before.floorUs.nativeFloor) / calls,
+    },
+  };
 }
 
 async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
@@ -143,9 +198,7 @@ async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise
     rps: result.requests.average,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
-    serviceUs: (after.serviceUs - before.serviceUs) / calls,
-    anvilUs: (after.anvilUs - before.anvilUs) / calls,
-    floorUs: (after.floorUs - before.floorUs) / calls,
+    ...cpuPerCall(before, after, calls),
   };
 }
 
@@ -197,9 +250,7 @@ async function wsCannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promi
     rps: latencies.length / seconds,
     p99: Math.round(percentile99(latencies)),
     failures,
-    serviceUs: (after.serviceUs - before.serviceUs) / calls,
-    anvilUs: (after.anvilUs - before.anvilUs) / calls,
-    floorUs: (after.floorUs - before.floorUs) / calls,
+    ...cpuPerCall(before, after, calls),
   };
 }
 
@@ -250,10 +301,10 @@ async function main(): Promise<void> {
   const paired: Record<string, Partial<Record<Exclude<Target, "anvil">, Ratio>>> = {};
   try {
     for (const load of LOADS) {
-      const targets = targetsOf(load);
-      const runs: Record<Target, Run[]> = { anvil: [], floor: [], public: [], admin: [] };
+      const targets = targetsOf(load, service.urls);
+      const runs: Record<Target, Run[]> = { anvil: [], floor: [], nativeFloor: [], public: [], admin: [] };
       const measure = load.transport === "ws" ? wsCannon : cannon;
-      const urlOf = (target: Target) => (load.transport === "ws" ? service.urls[target].replace(/^http/, "ws") : service.urls[target]);
+      const urlOf = (target: Target) => (load.transport === "ws" ? service.urls[target]!.replace(/^http/, "ws") : service.urls[target]!);
       await measure(urlOf("public"), { ...load, connections: 4 }, service.cpu); // warm up
       for (let round = 0; round < ROUNDS; round += 1) {
         // Forward, then backward: no target always runs right after another.
@@ -269,8 +320,8 @@ async function main(): Promise<void> {
         f[t] = {
           rps: Math.round(median(runs[t].map((run) => run.rps))),
           p99: median(runs[t].map((run) => run.p99)),
-          // The floor proxy's own CPU for its runs: it stands where the service does.
-          serviceUsPerCall: Math.round(median(runs[t].map((run) => (t === "floor" ? run.floorUs : run.serviceUs)))),
+          // A floor proxy's own CPU for its runs: it stands where the service does.
+          serviceUsPerCall: Math.round(median(runs[t].map((run) => (isFloor(t) ? run.floorUs[t] : run.serviceUs)))),
           anvilUsPerCall: Math.round(median(runs[t].map((run) => run.anvilUs))),
         };
         if (t === "anvil") continue;
@@ -280,12 +331,13 @@ async function main(): Promise<void> {
       figures[load.name] = f;
       paired[load.name] = r;
       const shown = (t: Exclude<Target, "anvil">) => `${f[t]!.rps}/s (${r[t]!.median}, ${r[t]!.low}-${r[t]!.high}) p99 ${f[t]!.p99} ms`;
+      const floors = FLOORS.filter((t) => f[t] !== undefined);
       console.log(
         `${load.method}${load.transport === "ws" ? " over WebSocket" : ""}, ${load.connections} connection(s): ` +
-          `anvil ${f.anvil!.rps}/s p99 ${f.anvil!.p99} ms, ${r.floor ? `floor proxy ${shown("floor")}, ` : ""}` +
+          `anvil ${f.anvil!.rps}/s p99 ${f.anvil!.p99} ms, ${floors.map((t) => `${FLOOR_NAMES[t]} ${shown(t)}, `).join("")}` +
           `Public ${shown("public")}, Admin ${shown("admin")}; CPU per call: anvil ${f.anvil!.anvilUsPerCall} µs direct, ` +
           `through Public ${f.public!.anvilUsPerCall} µs + service ${f.public!.serviceUsPerCall} µs` +
-          (f.floor ? `, through the floor proxy ${f.floor.anvilUsPerCall} µs + proxy ${f.floor.serviceUsPerCall} µs` : ""),
+          floors.map((t) => `, through the ${FLOOR_NAMES[t]} ${f[t]!.anvilUsPerCall} µs + proxy ${f[t]!.serviceUsPerCall} µs`).join(""),
       );
     }
 
@@ -338,6 +390,7 @@ async function main(): Promise<void> {
     for (const [name, f] of Object.entries(figures)) {
       const r = paired[name];
       if (r.floor) ratios[`${name}FloorThroughput`] = r.floor.median;
+      if (r.nativeFloor) ratios[`${name}NativeFloorThroughput`] = r.nativeFloor.median;
       ratios[`${name}PublicThroughput`] = r.public!.median;
       ratios[`${name}AdminThroughput`] = r.admin!.median;
       ratios[`${name}PublicP99ExtraMs`] = round2(f.public!.p99 - f.anvil!.p99);

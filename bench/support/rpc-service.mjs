@@ -5,7 +5,7 @@
  * Admin RPC URLs, the URL of the vnet's anvil and its IPC socket. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
  * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
  * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
- * whatever else the machine runs; `cpu PID` adds `otherUs`, the same of process PID (the floor proxy).
+ * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID (the floor proxies), in order.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -48,10 +48,10 @@ const ready = { publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilU
 process.stdout.write(`${JSON.stringify(ready)}\n`);
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
-  const [command, other] = line.trim().split(/\s+/);
+  const [command, ...others] = line.trim().split(/\s+/);
   if (command !== "cpu") return;
   const { user, system } = process.cpuUsage();
-  const answer = { serviceUs: user + system, anvilUs: processCpuUs(anvilPid), ...(other && { otherUs: processCpuUs(Number(other)) }) };
+  const answer = { serviceUs: user + system, anvilUs: processCpuUs(anvilPid), otherUs: others.map((pid) => processCpuUs(Number(pid))) };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 });
 lines.on("close", () => void service.close().then(() => process.exit(0)));

@@ -5,8 +5,7 @@
  * bench/support/native-floor-proxy.c, compiled with the machine's `cc` (left out where there is none), for what a
  * hop that is not Node.js would reach. All are interleaved so that the machine's load falls on all alike, over HTTP
  * and over WebSocket (anvil's own, Public and Admin: the floor proxies speak HTTP only); 20,000 sequential calls
- * through one URL of a default
- * service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
+ * through one URL of a default service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
  * `forge test --fork-url` against anvil and against the Public RPC URL, with forge's threads and on one thread (its
  * calls one at a time, as on one connection). The service runs in a child process
  * (bench/support/rpc-service.mjs: the built service, as `chainform serve` runs it), autocannon in this one.
@@ -54,7 +53,7 @@ const TARGETS = ["anvil", "floor", "nativeFloor", "public", "admin"] as const;
 type Target = (typeof TARGETS)[number];
 const FLOORS = ["floor", "nativeFloor"] as const;
 type Floor = (typeof FLOORS)[number];
-const isFloor = (target: Target): target is Floor => target === "floor" || target === "nativeFloor";
+const isFloor = (target: Target): target is Floor => (FLOORS as readonly Target[]).includes(target);
 const FLOOR_NAMES: Record<Floor, string> = { floor: "floor proxy", nativeFloor: "native floor proxy" };
 /** The targets' URLs; the native floor proxy's only where it was built. */
 type Urls = Record<Exclude<Target, "nativeFloor">, string> & { nativeFloor?: string };
@@ -175,10 +174,7 @@ function cpuPerCall(before: Cpu, after: Cpu, calls: number): Pick<Run, "serviceU
   return {
     serviceUs: (after.serviceUs - before.serviceUs) / calls,
     anvilUs: (after.anvilUs - before.anvilUs) / calls,
-    floorUs: {
-      floor: (after.floorUs.floor - before.floorUs.floor) / calls,
-      nativeFloor: (after.floorUs.nativeFloor - before.floorUs.nativeFloor) / calls,
-    },
+    floorUs: Object.fromEntries(FLOORS.map((t) => [t, (after.floorUs[t] - before.floorUs[t]) / calls])) as Record<Floor, number>,
   };
 }
 
@@ -302,7 +298,7 @@ async function main(): Promise<void> {
   try {
     for (const load of LOADS) {
       const targets = targetsOf(load, service.urls);
-      const runs: Record<Target, Run[]> = { anvil: [], floor: [], nativeFloor: [], public: [], admin: [] };
+      const runs = Object.fromEntries(TARGETS.map((t) => [t, [] as Run[]])) as Record<Target, Run[]>;
       const measure = load.transport === "ws" ? wsCannon : cannon;
       const urlOf = (target: Target) => (load.transport === "ws" ? service.urls[target]!.replace(/^http/, "ws") : service.urls[target]!);
       await measure(urlOf("public"), { ...load, connections: 4 }, service.cpu); // warm up

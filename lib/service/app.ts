@@ -26,6 +26,7 @@ import { serviceForWeb } from "./web-interface";
 import { attachWebSocketRpc } from "./routes/rpc/websocket";
 import { HttpRpc, serveRpcFirst } from "./routes/rpc/http";
 import { serveRpcConnections } from "./routes/rpc/http-connections";
+import { loadNativeHop, NativeHop } from "./routes/rpc/native-hop";
 
 /** Largest request body: 1 MB. Larger bodies get the spec's 400 body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -61,6 +62,11 @@ export interface ServiceOptions {
   readonly logger?: boolean | LogSettings;
   /** Serve HTTPS with this PEM key and certificate (`--tls`); plain HTTP otherwise. */
   readonly https?: { readonly key: string; readonly cert: string };
+  /**
+   * Whether plain-HTTP RPC connections may be handed to the native hop (routes/rpc/native-hop.ts) where it is built
+   * and loads. Default true; `CHAINFORM_NATIVE_RPC=off` turns it off for the process. Tests run the RPC URLs both ways.
+   */
+  readonly nativeRpc?: boolean;
 }
 
 /** What routes reach through `app.service`. */
@@ -74,6 +80,8 @@ export interface ServiceContext {
 declare module "fastify" {
   interface FastifyInstance {
     service: ServiceContext;
+    /** The RPC URLs' native hop, where it runs (tests and benchmarks look at what it did). */
+    nativeHop: NativeHop | null;
   }
   interface FastifyRequest {
     /** The authenticated user; null on public routes called without credentials. */
@@ -103,6 +111,8 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const logSettings = options.logger === true ? {} : options.logger || undefined;
   const authenticator = new Authenticator(store.accounts, store.secret("jwt_secret"));
   const limiter = new SlidingWindowLimiter(rateLimits.windowMs);
+  /** The native hop, where it runs: every RPC URL's calls then count in its windows. */
+  let hop: NativeHop | null = null;
 
   const app = Fastify({
     ...(options.https && { https: options.https }),
@@ -157,7 +167,8 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   function takeRate(request: FastifyRequest, authentication: Authentication): RateDecision {
     const count = request.method !== "OPTIONS";
     if (request.routeOptions.config?.rpc) {
-      return limiter.take(`rpc:${request.url.split("?")[0]}`, rateLimits.rpcLimit, rateLimits.rpcLimit, count);
+      const path = request.url.split("?")[0];
+      return hop !== null ? hop.take(path, count) : limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit, count);
     }
     if (authentication.kind === "authenticated") {
       return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit, count);
@@ -204,27 +215,45 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   });
 
   await app.register(registerRoutes);
+  // RPC calls are answered before Fastify routes them (routes/rpc/http.ts): a test suite makes thousands a second.
+  // Only `--log-level debug` or `trace` sends them through Fastify, so that each call is a line of the log.
+  const logsEveryRpcCall = logSettings !== undefined && ["debug", "trace"].includes(logSettings.level ?? "info");
+  const plainHttp = !(app.server instanceof TlsServer);
+  // On plain HTTP, connections whose calls pass through go to the native hop where it is built (routes/rpc/native-hop.ts).
+  const addon = plainHttp && !logsEveryRpcCall && options.nativeRpc !== false ? loadNativeHop() : null;
+  hop =
+    addon &&
+    new NativeHop(
+      addon,
+      {
+        keepAliveMs: app.server.keepAliveTimeout,
+        bodyLimit: BODY_LIMIT_BYTES,
+        windowMs: rateLimits.windowMs,
+        rpcLimit: rateLimits.rpcLimit,
+      },
+      context.engine,
+    );
+  app.decorate("nativeHop", hop);
   // The bucket key of the last path is kept: calls come on one URL after another, and a key made afresh is hashed afresh.
   let lastRpcPath = "";
   let lastRpcBucket = "";
   const rpcRate = (path: string) => {
+    if (hop !== null) return hop.take(path);
     if (path !== lastRpcPath) [lastRpcPath, lastRpcBucket] = [path, `rpc:${path}`];
     return limiter.take(lastRpcBucket, rateLimits.rpcLimit, rateLimits.rpcLimit);
   };
   const closeWebSockets = attachWebSocketRpc(app.server, { store, engine: context.engine, rate: rpcRate });
-  // RPC calls are answered before Fastify routes them (routes/rpc/http.ts): a test suite makes thousands a second.
-  // Only `--log-level debug` or `trace` sends them through Fastify, so that each call is a line of the log.
-  const logsEveryRpcCall = logSettings !== undefined && ["debug", "trace"].includes(logSettings.level ?? "info");
   // On plain HTTP, calls are read off the connection itself (routes/rpc/http-connections.ts), the cheapest way in.
   const httpRpc = new HttpRpc({ store, engine: context.engine, rate: rpcRate, bodyLimit: BODY_LIMIT_BYTES, log: app.log });
   const rpcStops = logsEveryRpcCall
     ? []
-    : [serveRpcFirst(app.server, httpRpc), ...(app.server instanceof TlsServer ? [] : [serveRpcConnections(app.server, httpRpc)])];
+    : [serveRpcFirst(app.server, httpRpc), ...(plainHttp ? [serveRpcConnections(app.server, httpRpc, hop)] : [])];
   const stopRpcFirst = () => rpcStops.forEach((stop) => stop());
   // Upgraded connections are not the HTTP server's to close: end them first, or closing would wait for them.
   app.addHook("preClose", async () => {
     stopRpcFirst();
     closeWebSockets();
+    await hop?.close();
   });
   await registerWeb(app, serviceForWeb(store, context.engine));
   app.addHook("onClose", async () => {

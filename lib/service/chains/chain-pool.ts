@@ -114,6 +114,28 @@ export class ChainPool {
   }
 
   /**
+   * A shared hold on a running node's lock, taken at once, for a holder that reads the node until asked to let go
+   * (`RwLock.tryLease`): `giveWay` is called when a write, a stop or a deletion waits, and the holder then calls
+   * `release`. `node` is the node while it runs (it may crash and start again meanwhile). Null when the node is not
+   * running or the lock cannot be shared now.
+   */
+  tryLease(key: string, giveWay: () => void): { readonly node: () => ChainNode | null; readonly release: () => void } | null {
+    const slot = this.slots.get(key);
+    if (this.closed || slot === undefined || slot.node === null) return null;
+    const release = slot.lock.tryLease(giveWay);
+    if (release === null) return null;
+    return {
+      node: () => slot.node,
+      release: () => {
+        slot.lastUsed = Date.now();
+        slot.lastTouch = ++touches;
+        release();
+        this.armIdleTimer(slot);
+      },
+    };
+  }
+
+  /**
    * Runs `work` with the key's node started, and keeps the node from idle-stopping until the returned function is
    * called (a WebSocket subscription reads the node directly for as long as it is open).
    */

@@ -31,7 +31,8 @@ export class JsonRpcClient {
   /** `ipcPath`: the node's JSON-RPC Unix socket (anvil `--ipc`), the pass-through path's cheaper way in. */
   constructor(
     readonly url: string,
-    ipcPath?: string,
+    /** The node's JSON-RPC Unix socket, when it has one. */
+    readonly ipcPath?: string,
   ) {
     this.pool = new Pool(url, { connections: 8, keepAliveTimeout: 30_000, pipelining: 1 });
     // As many sockets as a busy suite keeps open to an RPC URL (16 and more): a read never queues behind another

@@ -10,11 +10,16 @@
  * chunked or oversized body, `Expect`, an upgrade to WebSocket, HTTP/1.0, a head over 16 KB) hands the connection,
  * with every byte not yet answered, to Node's HTTP server, which keeps it from then on: it answers exactly as before,
  * errors included. Plain HTTP only: over TLS, Node's server reads every request (./http.ts serves the calls there).
+ *
+ * Where the native hop runs (./native-hop.ts), a connection whose call just passed through is handed to it, and it
+ * comes back here at the first call the hop does not answer itself.
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { RPC_PATH, type HttpRpc, type RpcReply } from "./http";
+import type { NativeHop } from "./native-hop";
 import type { RpcAccess } from "../../chains/types";
+import type { RateDecision } from "../../rate-limit";
 
 /** The head of a call this module answers. */
 export interface RpcCallHead {
@@ -192,10 +197,11 @@ type ConnectionListener = (socket: Socket) => void;
 
 /**
  * Reads the RPC URLs' calls off `server`'s plain-HTTP connections, handing the rest to the connection listeners it
- * has (Node's HTTP server). Returns a function that ends the idle connections it holds and hands new ones to Node's
- * server (on close, so that the server's close does not wait for kept-alive callers).
+ * has (Node's HTTP server), and connections whose calls pass through to `hop` when given. Returns a function that
+ * ends the idle connections it holds and hands new ones to Node's server (on close, so that the server's close does
+ * not wait for kept-alive callers).
  */
-export function serveRpcConnections(server: Server, rpc: HttpRpc): () => void {
+export function serveRpcConnections(server: Server, rpc: HttpRpc, hop: NativeHop | null = null): () => void {
   const listeners = server.listeners("connection") as ConnectionListener[];
   server.removeAllListeners("connection");
   const handOver: ConnectionListener = (socket) => {
@@ -203,11 +209,17 @@ export function serveRpcConnections(server: Server, rpc: HttpRpc): () => void {
   };
   const open = new Set<RpcConnection>();
   let active = true;
-  server.on("connection", (socket: Socket) => {
-    if (!active) return handOver(socket);
-    const connection = new RpcConnection(socket, rpc, server.keepAliveTimeout, handOver, () => open.delete(connection));
+  const serve = (socket: Socket, read: Buffer | null = null, counted: RateDecision | null = null) => {
+    if (!active) {
+      if (read !== null && read.length > 0) socket.unshift(read);
+      return handOver(socket);
+    }
+    const connection = new RpcConnection(socket, rpc, server.keepAliveTimeout, handOver, () => open.delete(connection), hop);
     open.add(connection);
-  });
+    if (read !== null && read.length > 0) connection.start(read, counted);
+  };
+  server.on("connection", (socket: Socket) => serve(socket));
+  if (hop !== null) hop.onHandBack = serve;
   return () => {
     active = false;
     for (const connection of open) connection.closeWhenIdle();
@@ -233,6 +245,10 @@ class RpcConnection {
   private ending = false;
   /** The call under way asked to close the connection after its answer. */
   private callerCloses = false;
+  /** The head of the call under way. */
+  private head: RpcCallHead | null = null;
+  /** The first call's rate decision, when the native hop counted it before handing the connection back. */
+  private counted: RateDecision | null = null;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
   // Idle for the keep-alive time: ended. A call the chain takes long over is not idle.
   private readonly onTimeout = () => this.busy || this.socket.destroy();
@@ -252,6 +268,7 @@ class RpcConnection {
     private readonly keepAliveMs: number,
     private readonly handOver: ConnectionListener,
     private readonly done: () => void,
+    private readonly hop: NativeHop | null,
   ) {
     socket.setNoDelay(true);
     socket.setTimeout(keepAliveMs);
@@ -260,6 +277,12 @@ class RpcConnection {
     socket.on("error", this.onError);
     socket.on("close", this.onClose);
     socket.on("end", this.onEnd);
+  }
+
+  /** Goes on with bytes read before this connection took the socket (handed back by the native hop). */
+  start(read: Buffer, counted: RateDecision | null): void {
+    this.counted = counted;
+    this.read(read);
   }
 
   /** Ends the connection now if no call is under way or arriving, else after the call's answer. */
@@ -314,7 +337,10 @@ class RpcConnection {
         this.buffered = end < data.length ? data.subarray(end) : null;
         this.busy = true;
         this.callerCloses = head.close;
-        this.rpc.answer(head.path, head.access, head.key, head.origin, body, this.onAnswer, this.onFailure);
+        this.head = head;
+        const counted = this.counted;
+        this.counted = null;
+        this.rpc.answer(head.path, head.access, head.key, head.origin, body, this.onAnswer, this.onFailure, counted);
       }
     } finally {
       this.dispatching = false;
@@ -327,10 +353,25 @@ class RpcConnection {
     const close = this.callerCloses || this.callerEnded || reply.close === true || (this.closing && this.buffered === null);
     const flushed = this.socket.write(encodeRpcReply(reply, close, Math.floor(this.keepAliveMs / 1000), httpDate()));
     if (close) return this.finish();
+    if (flushed && reply.passedThrough !== undefined && this.handToHop(reply.passedThrough)) return;
     if (flushed) return this.release();
     // A caller that does not read its answers gets no more until it does.
     this.hold();
     this.socket.once("drain", this.onDrain);
+  }
+
+  /**
+   * Hands the connection to the native hop after a call that passed through, when the answer is written and nothing
+   * is held: the hop answers the calls that follow while they pass through too. False when it does not take it.
+   */
+  private handToHop(passed: NonNullable<RpcReply["passedThrough"]>): boolean {
+    const head = this.head;
+    if (this.hop === null || head === null || head.origin !== undefined || this.held || this.closing || this.callerEnded) return false;
+    if (!this.hop.offer(this.socket, this.buffered, head.access, head.key, passed.vnetId, passed.method)) return false;
+    this.ending = true;
+    this.buffered = null;
+    this.done();
+    return true;
   }
 
   private hold(): void {

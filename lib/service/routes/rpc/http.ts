@@ -45,6 +45,8 @@ export interface RpcReply {
   readonly body: Buffer | string;
   /** The connection must close after it (the rest of an oversized body is not read). */
   readonly close?: boolean;
+  /** A single call that passed through: the chain answered it alone (the native hop may take the connection). */
+  readonly passedThrough?: { readonly vnetId: string; readonly method: string };
 }
 
 /**
@@ -110,7 +112,8 @@ export class HttpRpc {
    * `reply` with callbacks: `done` gets the answer; `fail` an error nothing answers. A call the chain answers alone
    * whose chain, lock and socket are free goes to the chain and back with no promise (`ChainEngine.rpcBytesNow`): at
    * tens of thousands of calls a second, the promises and microtask turns of the general path cost more than the
-   * chain's own read and write.
+   * chain's own read and write. `counted`: the call already counts in its URL's window (the native hop counted it,
+   * then handed it back), with that decision.
    */
   answer(
     path: string,
@@ -120,8 +123,9 @@ export class HttpRpc {
     body: Buffer | null,
     done: (reply: RpcReply) => void,
     fail: (error: unknown) => void,
+    counted?: RateDecision | null,
   ): void {
-    const rate = this.context.rate(path);
+    const rate = counted ?? this.context.rate(path);
     const headers: Record<string, string | number> = {
       "content-type": "application/json; charset=utf-8",
       "x-svc-limit": rate.limit,
@@ -147,7 +151,13 @@ export class HttpRpc {
       body,
       text,
       access,
-      (answer) => done({ status: 200, headers, body: answer }),
+      (answer) =>
+        done({
+          status: 200,
+          headers,
+          body: answer,
+          passedThrough: "requests" in parsed && !parsed.batch ? { vnetId, method: parsed.requests[0].method } : undefined,
+        }),
       () => void this.run(vnetId, parsed, body, access, key, headers).then(done, fail),
     );
   }

@@ -85,6 +85,8 @@ interface Cpu {
   serviceUs: number;
   anvilUs: number;
   floorUs: Record<Floor, number>;
+  /** What the service's native hop has done so far; null where it does not run. */
+  hop: { adopted: number; answered: number; handedBack: number } | null;
 }
 
 /** Compiles the native floor proxy into a directory of its own; null where this machine has no C compiler (said why). */
@@ -146,8 +148,8 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Pro
     async cpu() {
       const answer = nextLine();
       child.stdin!.write(`cpu ${floor.process.pid} ${native?.process.pid ?? ""}\n`);
-      const { serviceUs, anvilUs, otherUs } = JSON.parse(await answer) as { serviceUs: number; anvilUs: number; otherUs: number[] };
-      return { serviceUs, anvilUs, floorUs: { floor: otherUs[0], nativeFloor: otherUs[1] ?? 0 } };
+      const { serviceUs, anvilUs, otherUs, hop } = JSON.parse(await answer) as Omit<Cpu, "floorUs"> & { otherUs: number[] };
+      return { serviceUs, anvilUs, floorUs: { floor: otherUs[0], nativeFloor: otherUs[1] ?? 0 }, hop };
     },
     stop: async () => {
       floor.process.stdin!.end();
@@ -382,6 +384,14 @@ async function main(): Promise<void> {
         `on one thread: anvil ${seconds(forgeMs.anvilOneThread)}, Public RPC ${seconds(forgeMs.publicOneThread)}`,
     );
 
+    // Whether the URLs' figures are the native hop's: the calls it answered itself, over the whole run.
+    const { hop } = await service.cpu();
+    console.log(
+      hop === null
+        ? "native hop: not running (not built here, or CHAINFORM_NATIVE_RPC=off): the service answered every call itself"
+        : `native hop: answered ${hop.answered} calls on the ${hop.adopted} connections handed to it (${hop.handedBack} handed back)`,
+    );
+
     const ratios: Record<string, number> = {};
     for (const [name, f] of Object.entries(figures)) {
       const r = paired[name];
@@ -406,6 +416,7 @@ async function main(): Promise<void> {
         forgeTests: SUITE_TESTS,
         forgeMs,
         forgePassed: passed,
+        nativeHop: hop,
         ratios,
         targets: {
           throughput16: 0.8,

@@ -5,7 +5,8 @@
  * Admin RPC URLs, the URL of the vnet's anvil and its IPC socket. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
  * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
  * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
- * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID (the floor proxies), in order.
+ * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID (the floor proxies), in order,
+ * and `hop`, what the RPC URLs' native hop has answered so far (null where it does not run).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -51,7 +52,12 @@ lines.on("line", (line) => {
   const [command, ...others] = line.trim().split(/\s+/);
   if (command !== "cpu") return;
   const { user, system } = process.cpuUsage();
-  const answer = { serviceUs: user + system, anvilUs: processCpuUs(anvilPid), otherUs: others.map((pid) => processCpuUs(Number(pid))) };
+  const answer = {
+    serviceUs: user + system,
+    anvilUs: processCpuUs(anvilPid),
+    otherUs: others.map((pid) => processCpuUs(Number(pid))),
+    hop: service.app.nativeHop?.stats() ?? null,
+  };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 });
 lines.on("close", () => void service.close().then(() => process.exit(0)));

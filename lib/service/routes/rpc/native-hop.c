@@ -230,6 +230,8 @@ typedef struct vnet {
   uint32_t *free_ids;
   size_t calls_cap, nfree;
   uint32_t next_id;
+  /* Counts the socket's failures: a reader of its answers stops when one happens under it. */
+  uint32_t epoch;
   bool dirty;
   struct vnet *next_dirty;
 } vnet_t;
@@ -839,6 +841,7 @@ static uint32_t vnet_call_id(vnet_t *v, conn_t *c) {
 /* The calls in flight on a vnet's IPC socket cannot be answered here: their connections go back to the service, each
  * with its call unanswered (the service runs it again on its own path, which reports what the chain says). */
 static void vnet_fail(hop_t *h, vnet_t *v) {
+  v->epoch++;
   if (v->ipc_fd >= 0) {
     epoll_ctl(h->epfd, EPOLL_CTL_DEL, v->ipc_fd, NULL);
     close(v->ipc_fd);
@@ -929,6 +932,7 @@ static bool vnet_answer(hop_t *h, vnet_t *v, const char *line, size_t n) {
 }
 
 static void vnet_read(hop_t *h, vnet_t *v) {
+  uint32_t epoch = v->epoch;
   for (;;) {
     if (!buf_reserve(&v->ipc_in, READ_CHUNK)) return vnet_fail(h, v);
     ssize_t n = read(v->ipc_fd, v->ipc_in.data + v->ipc_in.len, READ_CHUNK);
@@ -941,6 +945,7 @@ static void vnet_read(hop_t *h, vnet_t *v) {
     for (char *nl; (nl = memchr(v->ipc_in.data + scanned, '\n', v->ipc_in.len - scanned)); scanned = start) {
       size_t stop = (size_t)(nl - v->ipc_in.data);
       if (!vnet_answer(h, v, v->ipc_in.data + start, stop - start)) return vnet_fail(h, v);
+      if (v->epoch != epoch) return; /* an answer's caller went on to a call that failed the socket */
       start = stop + 1;
     }
     buf_consume(&v->ipc_in, start);

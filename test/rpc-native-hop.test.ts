@@ -70,6 +70,16 @@ class Connection {
     this.socket.destroy();
   }
 
+  /** Writes bytes and waits until they are handed to the kernel. */
+  write(raw: string): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(raw, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Ends the connection with a reset (RST), as a killed process's kernel does. */
+  reset(): void {
+    this.socket.resetAndDestroy();
+  }
+
   private parse(): void {
     for (;;) {
       const headEnd = this.buffer.indexOf("\r\n\r\n");
@@ -225,6 +235,36 @@ suite("the native hop", () => {
     // Writes that found their connection with the hop came back (while another write holds the chain, a connection
     // is not handed over, so not every write does).
     expect(after.handedBack).toBeGreaterThan(before.handedBack);
+  });
+
+  test("callers that reset their connections with calls in flight do not disturb anyone else's answers", async () => {
+    const admin = pathOf(environment, "Admin RPC");
+    const body = (id: number) => JSON.stringify(call("eth_getBalance", [ALICE, "latest"], id));
+    const request = (id: number) => `POST ${admin} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body(id).length}\r\n\r\n${body(id)}`;
+    const before = statsOf(service);
+    for (let round = 0; round < 40; round += 1) {
+      const quitter = await Connection.open(service.baseUrl);
+      await quitter.post(admin, call("eth_blockNumber"));
+      await quitter.post(admin, call("eth_blockNumber")); // the hop's now
+      await quitter.write(Array.from({ length: 30 }, (_, i) => request(i)).join(""));
+      quitter.reset();
+    }
+    expect(statsOf(service).adopted).toBeGreaterThanOrEqual(before.adopted + 40);
+    // Everyone after them gets their own answers, with their own ids, in order.
+    const connections = await Promise.all(Array.from({ length: 4 }, () => Connection.open(service.baseUrl)));
+    const ids = await Promise.all(
+      connections.map(async (connection, n) => {
+        const seen: unknown[] = [];
+        for (let i = 0; i < 50; i += 1) {
+          const answer = JSON.parse((await connection.post(admin, call("eth_chainId", [], n * 100 + i))).text);
+          expect(answer.result).toBe("0x1bbd");
+          seen.push(answer.id);
+        }
+        connection.close();
+        return seen;
+      }),
+    );
+    expect(ids).toEqual(connections.map((_, n) => Array.from({ length: 50 }, (_, i) => n * 100 + i)));
   });
 
   test("a deleted environment's URL answers 404 on a connection the hop holds", async () => {

@@ -242,6 +242,7 @@ typedef struct conn {
   buf_t in, out;
   int state;
   vnet_t *vnet; /* the vnet it is counted against (`conns`) */
+  uint32_t call_id; /* while waiting: its call's id of ours on `vnet`'s socket */
   size_t call_len, id_start, id_len;
   bool close_after, peer_ended, write_blocked, reading;
   /* Closed or handed back: freed at the end of the loop's turn (events of this turn may still name it). */
@@ -394,11 +395,17 @@ static void post(hop_t *h, event_t *ev) {
 static void settle_vnet(hop_t *h, vnet_t *v) {
   if (v->inflight > 0) return;
   if (v->state == VNET_PAUSED || (v->state == VNET_OPEN && v->conns == 0)) {
-    v->state = VNET_CLOSED;
+    /* Out of memory: the state stays, and the next answer or closed connection of this vnet tries again. */
     event_t *ev = calloc(1, sizeof *ev);
-    if (!ev) return;
+    char *id = strdup(v->id);
+    if (!ev || !id) {
+      free(ev);
+      free(id);
+      return;
+    }
+    v->state = VNET_CLOSED;
     ev->kind = 1;
-    ev->vnet_id = strdup(v->id);
+    ev->vnet_id = id;
     ev->gen = v->gen;
     post(h, ev);
   }
@@ -406,6 +413,10 @@ static void settle_vnet(hop_t *h, vnet_t *v) {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Connections.                                                                                                   */
+
+/* A call whose connection went away while anvil answers it: its id stays taken until the answer comes (so that the
+ * late answer reaches nobody else), and the answer is dropped. */
+static conn_t orphan;
 
 static void epoll_set(hop_t *h, conn_t *c) {
   struct epoll_event ev = {.events = (c->reading ? EPOLLIN | EPOLLRDHUP : 0) | (c->write_blocked ? EPOLLOUT : 0), .data.ptr = c};
@@ -420,6 +431,7 @@ static void conn_unlink(hop_t *h, conn_t *c) {
   c->dead = true;
   c->next = h->graveyard;
   h->graveyard = c;
+  if (c->state == CONN_WAITING) c->vnet->calls[c->call_id] = &orphan;
   pthread_mutex_lock(&h->mu);
   if (c->vnet) {
     c->vnet->conns--;
@@ -464,6 +476,7 @@ static bool conn_flush(hop_t *h, conn_t *c) {
     ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
     if (n > 0) {
       buf_consume(&c->out, (size_t)n);
+      c->last_active = monotonic_ms();
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -481,6 +494,8 @@ static bool conn_flush(hop_t *h, conn_t *c) {
   if (c->write_blocked) {
     c->write_blocked = false;
     c->reading = !c->peer_ended;
+    /* The calls read ahead are timed from their turn, as in the service. */
+    if (c->in.len > 0) c->arrival_started = monotonic_ms();
     epoll_set(h, c);
   }
   if (c->close_after && c->state == CONN_IDLE) {
@@ -856,6 +871,7 @@ static void vnet_fail(hop_t *h, vnet_t *v) {
     pthread_mutex_lock(&h->mu);
     v->inflight--;
     pthread_mutex_unlock(&h->mu);
+    if (c == &orphan) continue;
     c->state = CONN_IDLE;
     conn_hand_back(h, c, true);
   }
@@ -896,6 +912,7 @@ static bool vnet_answer(hop_t *h, vnet_t *v, const char *line, size_t n) {
   settle_vnet(h, v);
   bool closing = h->closing;
   pthread_mutex_unlock(&h->mu);
+  if (c == &orphan) return true;
   format_date(h);
   size_t body_len = n - (end - p) + c->id_len;
   char head[512];
@@ -1034,6 +1051,7 @@ static void conn_process(hop_t *h, conn_t *c) {
       h->dirty = v;
     }
     c->state = CONN_WAITING;
+    c->call_id = id;
     c->call_len = total;
     c->id_start = head.body_start + call.id_start;
     c->id_len = call.id_len;
@@ -1108,13 +1126,13 @@ static void take_adoptions(hop_t *h) {
       c->vnet = a->vnet;
       c->reading = true;
       c->last_active = c->arrival_started = monotonic_ms();
-      if (a->len) buf_append(&c->in, a->bytes, a->len);
+      bool kept = a->len == 0 || buf_append(&c->in, a->bytes, a->len);
       c->next = h->conns;
       if (h->conns) h->conns->prev = c;
       h->conns = c;
       struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.ptr = c};
       __atomic_fetch_add(&h->adopted, 1, __ATOMIC_RELAXED);
-      if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, c->fd, &ev) != 0) conn_close(h, c);
+      if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, c->fd, &ev) != 0 || !kept) conn_close(h, c);
       else conn_process(h, c);
     }
     free(a->bytes);
@@ -1124,15 +1142,18 @@ static void take_adoptions(hop_t *h) {
 
 static void sweep(hop_t *h, bool closing) {
   int64_t now = monotonic_ms();
+  /* While closing, a caller that does not read its last answer is given a little while, not the keep-alive time. */
+  int64_t idle_limit = closing && (h->keepalive_ms <= 0 || h->keepalive_ms > 2000) ? 2000 : h->keepalive_ms;
   for (conn_t *c = h->conns, *next; c; c = next) {
     next = c->next;
-    if (c->state != CONN_IDLE) continue;
-    if (closing && c->out.len == 0) {
+    if (c->state != CONN_IDLE) continue; /* a call the chain takes long over is not idle */
+    bool writing = c->out.len > 0;
+    if (closing && !writing) {
       if (c->in.len > 0) conn_hand_back(h, c, false);
       else conn_close(h, c);
-    } else if (c->out.len == 0 && now - c->last_active >= h->keepalive_ms)
-      conn_close(h, c); /* nothing arrived for the keep-alive time, as a socket timeout in the service */
-    else if (c->in.len > 0 && now - c->arrival_started > REQUEST_ARRIVAL_MS)
+    } else if (idle_limit > 0 && now - c->last_active >= idle_limit)
+      conn_close(h, c); /* nothing arrived or left for the keep-alive time, as a socket timeout in the service */
+    else if (!writing && c->in.len > 0 && now - c->arrival_started > REQUEST_ARRIVAL_MS)
       conn_hand_back(h, c, false); /* a call arriving this slowly is for the service, which times it by its own clocks */
   }
 }
@@ -1179,8 +1200,10 @@ static void *hop_main(void *arg) {
       if (v->ipc_fd >= 0) vnet_flush(h, v);
     }
     pthread_mutex_lock(&h->mu);
-    bool closing = h->closing;
+    bool closing = h->closing, adopting = h->adoptions != NULL;
     pthread_mutex_unlock(&h->mu);
+    /* Connections adopted just before the close are taken (and, closing, handed back) before the thread ends. */
+    if (closing && adopting) take_adoptions(h);
     int64_t now = monotonic_ms();
     if (closing || now - last_sweep >= 250) {
       last_sweep = now;
@@ -1402,8 +1425,15 @@ static napi_value take(napi_env env, napi_callback_info info) {
   char stack[1024];
   size_t n = 0;
   char *key = stack;
-  if (napi_get_value_string_utf8(env, argv[1], stack, sizeof stack, &n) != napi_ok) return NULL;
-  if (n >= sizeof stack - 1) key = string_arg(env, argv[1], &n);
+  if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &n) != napi_ok) {
+    napi_throw_type_error(env, NULL, "native hop: take's path must be a string");
+    return NULL;
+  }
+  if (n < sizeof stack) napi_get_value_string_utf8(env, argv[1], stack, sizeof stack, &n);
+  else if ((key = string_arg(env, argv[1], &n)) == NULL) {
+    napi_throw_error(env, NULL, "native hop: out of memory");
+    return NULL;
+  }
   bool count = true;
   napi_get_value_bool(env, argv[2], &count);
   pthread_mutex_lock(&h->mu);

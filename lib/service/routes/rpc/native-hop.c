@@ -1340,9 +1340,15 @@ static void hop_free(napi_env env, void *data, void *hint) {
     }                                                                                                                                     \
   } while (0)
 
-static hop_t *hop_arg(napi_env env, napi_value value) {
+/* A call's `n` arguments, into `argv`, and its hop (the first); NULL, with an error thrown, when they are not given. */
+static hop_t *hop_call(napi_env env, napi_callback_info info, size_t n, napi_value *argv) {
+  size_t argc = n;
   void *data = NULL;
-  if (napi_get_value_external(env, value, &data) != napi_ok) return NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < n || napi_get_value_external(env, argv[0], &data) != napi_ok ||
+      data == NULL) {
+    napi_throw_type_error(env, NULL, "native hop: called without its hop or its arguments");
+    return NULL;
+  }
   return data;
 }
 
@@ -1418,10 +1424,9 @@ static napi_value start(napi_env env, napi_callback_info info) {
 
 /* take(hop, path, count) -> allowed; the decision's limit, remaining and reset in the rate array */
 static napi_value take(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  hop_t *h = hop_arg(env, argv[0]);
+  hop_t *h = hop_call(env, info, 3, argv);
+  if (h == NULL) return NULL;
   char stack[1024];
   size_t n = 0;
   char *key = stack;
@@ -1468,10 +1473,9 @@ static vnet_t *vnet_of(hop_t *h, const char *id, size_t n) {
 
 /* adopt(hop, fd, bytes, access, key, vnetId, ipcPath, method) -> the vnet's generation (0 when not taken) */
 static napi_value adopt(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
   napi_value argv[8];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  hop_t *h = hop_arg(env, argv[0]);
+  hop_t *h = hop_call(env, info, 8, argv);
+  if (h == NULL) return NULL;
   int32_t fd = -1;
   napi_get_value_int32(env, argv[1], &fd);
   void *bytes = NULL;
@@ -1543,10 +1547,9 @@ static napi_value adopt(napi_env env, napi_callback_info info) {
 
 /* pause(hop, vnetId) -> the generation closed now (nothing in flight), or 0 when a `drained` event will say it */
 static napi_value pause_vnet(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  hop_t *h = hop_arg(env, argv[0]);
+  hop_t *h = hop_call(env, info, 2, argv);
+  if (h == NULL) return NULL;
   size_t n;
   char *id = string_arg(env, argv[1], &n);
   uint32_t closed = 0;
@@ -1570,10 +1573,9 @@ static napi_value pause_vnet(napi_env env, napi_callback_info info) {
 
 /* close(hop): answers the calls under way, hands back partial ones, ends the rest; a `closed` event follows. */
 static napi_value close_hop(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  hop_t *h = hop_arg(env, argv[0]);
+  hop_t *h = hop_call(env, info, 1, argv);
+  if (h == NULL) return NULL;
   pthread_mutex_lock(&h->mu);
   h->closing = true;
   pthread_mutex_unlock(&h->mu);
@@ -1585,11 +1587,10 @@ static napi_value close_hop(napi_env env, napi_callback_info info) {
 
 /* dispose(hop), after the `closed` event: the thread has ended; lets go of the event channel. */
 static napi_value dispose(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  hop_t *h = hop_arg(env, argv[0]);
-  if (h && h->thread_started && !h->disposed) {
+  hop_t *h = hop_call(env, info, 1, argv);
+  if (h == NULL) return NULL;
+  if (h->thread_started && !h->disposed) {
     h->disposed = true;
     pthread_join(h->thread, NULL);
     napi_release_threadsafe_function(h->tsfn, napi_tsfn_release);
@@ -1599,10 +1600,9 @@ static napi_value dispose(napi_env env, napi_callback_info info) {
 
 /* stats(hop) -> [adopted, answered, handedBack] */
 static napi_value stats(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  hop_t *h = hop_arg(env, argv[0]);
+  hop_t *h = hop_call(env, info, 1, argv);
+  if (h == NULL) return NULL;
   uint64_t counts[3] = {__atomic_load_n(&h->adopted, __ATOMIC_RELAXED), __atomic_load_n(&h->answered, __ATOMIC_RELAXED),
                         __atomic_load_n(&h->handed_back, __ATOMIC_RELAXED)};
   napi_value result;

@@ -111,8 +111,6 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const logSettings = options.logger === true ? {} : options.logger || undefined;
   const authenticator = new Authenticator(store.accounts, store.secret("jwt_secret"));
   const limiter = new SlidingWindowLimiter(rateLimits.windowMs);
-  /** The native hop, where it runs: every RPC URL's calls then count in its windows. */
-  let hop: NativeHop | null = null;
 
   const app = Fastify({
     ...(options.https && { https: options.https }),
@@ -166,10 +164,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   /** Counts the request in its bucket; CORS preflights are never counted and never refused (docs/service.md). */
   function takeRate(request: FastifyRequest, authentication: Authentication): RateDecision {
     const count = request.method !== "OPTIONS";
-    if (request.routeOptions.config?.rpc) {
-      const path = request.url.split("?")[0];
-      return hop !== null ? hop.take(path, count) : limiter.take(`rpc:${path}`, rateLimits.rpcLimit, rateLimits.rpcLimit, count);
-    }
+    if (request.routeOptions.config?.rpc) return rpcRate(request.url.split("?")[0], count);
     if (authentication.kind === "authenticated") {
       return limiter.take(authentication.requester.rateKey, rateLimits.rateLimit, rateLimits.burstLimit, count);
     }
@@ -221,7 +216,8 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const plainHttp = !(app.server instanceof TlsServer);
   // On plain HTTP, connections whose calls pass through go to the native hop where it is built (routes/rpc/native-hop.ts).
   const addon = plainHttp && !logsEveryRpcCall && options.nativeRpc !== false ? loadNativeHop() : null;
-  hop =
+  // The native hop, where it runs: every RPC URL's calls then count in its windows.
+  const hop =
     addon &&
     new NativeHop(
       addon,
@@ -237,10 +233,11 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   // The bucket key of the last path is kept: calls come on one URL after another, and a key made afresh is hashed afresh.
   let lastRpcPath = "";
   let lastRpcBucket = "";
-  const rpcRate = (path: string) => {
-    if (hop !== null) return hop.take(path);
+  /** Counts one call on an RPC URL's path (`count: false` for CORS preflights: reported, not counted). */
+  const rpcRate = (path: string, count = true): RateDecision => {
+    if (hop !== null) return hop.take(path, count);
     if (path !== lastRpcPath) [lastRpcPath, lastRpcBucket] = [path, `rpc:${path}`];
-    return limiter.take(lastRpcBucket, rateLimits.rpcLimit, rateLimits.rpcLimit);
+    return limiter.take(lastRpcBucket, rateLimits.rpcLimit, rateLimits.rpcLimit, count);
   };
   const closeWebSockets = attachWebSocketRpc(app.server, { store, engine: context.engine, rate: rpcRate });
   // On plain HTTP, calls are read off the connection itself (routes/rpc/http-connections.ts), the cheapest way in.

@@ -85,10 +85,7 @@ export class ChainPool {
     try {
       return await work(slot.node ?? (await this.ensureStarted(slot)));
     } finally {
-      slot.lastUsed = Date.now();
-      slot.lastTouch = ++touches;
-      release();
-      this.armIdleTimer(slot);
+      this.release(slot, release);
     }
   }
 
@@ -98,19 +95,10 @@ export class ChainPool {
    * pass-through calls come this way: without a promise, and what the chain answers is all the wait.
    */
   tryUse(key: string, mode: LockMode): { readonly node: ChainNode; readonly finish: () => void } | null {
-    const slot = this.slots.get(key);
-    if (this.closed || slot === undefined || slot.node === null) return null;
-    const release = slot.lock.tryAcquire(mode);
-    if (release === null) return null;
-    return {
-      node: slot.node,
-      finish: () => {
-        slot.lastUsed = Date.now();
-        slot.lastTouch = ++touches;
-        release();
-        this.armIdleTimer(slot);
-      },
-    };
+    const slot = this.runningSlot(key);
+    const release = slot?.lock.tryAcquire(mode) ?? null;
+    if (slot === null || release === null) return null;
+    return { node: slot.node, finish: () => this.release(slot, release) };
   }
 
   /**
@@ -120,19 +108,26 @@ export class ChainPool {
    * running or the lock cannot be shared now.
    */
   tryLease(key: string, giveWay: () => void): { readonly node: () => ChainNode | null; readonly release: () => void } | null {
+    const slot = this.runningSlot(key);
+    const release = slot?.lock.tryLease(giveWay) ?? null;
+    if (slot === null || release === null) return null;
+    // Read afresh on each call: the node may crash (null) and start again while the lease is held.
+    const held: Slot = slot;
+    return { node: () => held.node, release: () => this.release(held, release) };
+  }
+
+  /** The key's slot while its node runs and the pool is open; null otherwise. */
+  private runningSlot(key: string): (Slot & { node: ChainNode }) | null {
     const slot = this.slots.get(key);
-    if (this.closed || slot === undefined || slot.node === null) return null;
-    const release = slot.lock.tryLease(giveWay);
-    if (release === null) return null;
-    return {
-      node: () => slot.node,
-      release: () => {
-        slot.lastUsed = Date.now();
-        slot.lastTouch = ++touches;
-        release();
-        this.armIdleTimer(slot);
-      },
-    };
+    return this.closed || slot === undefined || slot.node === null ? null : (slot as Slot & { node: ChainNode });
+  }
+
+  /** Lets go of a hold on the slot's lock, counting the use: the slot's idle clock starts again. */
+  private release(slot: Slot, release: () => void): void {
+    slot.lastUsed = Date.now();
+    slot.lastTouch = ++touches;
+    release();
+    this.armIdleTimer(slot);
   }
 
   /**

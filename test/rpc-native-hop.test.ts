@@ -9,10 +9,10 @@
  */
 import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
-import type { Environment, Transaction } from "../lib/api";
+import type { Environment } from "../lib/api";
 import type { HopStats } from "../lib/service/routes/rpc/native-hop";
 import { loadNativeHop } from "../lib/service/routes/rpc/native-hop";
-import { startTestService, type TestService } from "./helpers/service";
+import { clientFor, startTestService, type TestService } from "./helpers/service";
 
 const ALICE = "0x00000000000000000000000000000000000a11ce";
 const built = loadNativeHop() !== null;
@@ -99,22 +99,28 @@ class Connection {
   }
 }
 
-type Service = Pick<TestService, "baseUrl" | "accountSlug" | "projectSlug" | "accessKey">;
-async function api<T>(s: Service, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${s.baseUrl}/public/v1/account/${s.accountSlug}/project/${s.projectSlug}${path}`, {
-    method,
-    headers: { "X-Access-Key": s.accessKey, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+/** Creates an environment of one network with chain id `chainId` through the project's client. */
+async function createEnvironment(s: TestService, chainId: string): Promise<Environment> {
+  const client = clientFor(s);
+  try {
+    return await client.createEnvironment({
+      display_name: `native hop ${chainId}`,
+      network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: chainId }, accounts: [{ address: ALICE, balance: "0x1" }] }],
+    });
+  } finally {
+    await client.close();
+  }
 }
-const createEnvironment = (s: Service, chainId: string) =>
-  api<Environment>(s, "POST", "/environments", {
-    display_name: "native hop",
-    network_configs: [{ network_id: "1", chain_config_overrides: { chain_id: chainId }, accounts: [{ address: ALICE, balance: "0x1" }] }],
-  });
+/** The RPC methods of an environment's records of one kind (one page of 100). */
+async function recordedMethods(s: TestService, e: Environment, kind: "cheatcode"): Promise<(string | undefined)[]> {
+  const client = clientFor(s);
+  try {
+    const records = await client.listTransactions({ environmentId: e.id, instanceId: e.active_instance.id, kind, perPage: 100 });
+    return records.map((record) => record.rpc_method);
+  } finally {
+    await client.close();
+  }
+}
 /** The path of an environment's RPC URL. */
 const pathOf = (e: Environment, name: "Admin RPC" | "Public RPC") =>
   new URL(e.active_instance.vnets[0].rpcs.find((r) => r.name === name)!.url).pathname;
@@ -151,12 +157,7 @@ suite("the native hop", () => {
     expect(statsOf(service).handedBack).toBe(reads.handedBack + 1);
     const balance = await connection.post(admin, call("eth_getBalance", [ALICE, "latest"], 7));
     expect(JSON.parse(balance.text).result).toBe("0x2a");
-    const cheatcodes = await api<Transaction[]>(
-      service,
-      "GET",
-      `/environments/${environment.id}/instance/${environment.active_instance.id}/transactions?kind=cheatcode`,
-    );
-    expect(cheatcodes.map((t) => t.rpc_method)).toContain("anvil_setBalance");
+    expect(await recordedMethods(service, environment, "cheatcode")).toContain("anvil_setBalance");
     // The read after the write passed through the service, which handed the connection over again.
     expect((await connection.post(admin, call("eth_blockNumber"))).status).toBe(200);
     expect(statsOf(service).adopted).toBeGreaterThan(reads.adopted);
@@ -204,13 +205,8 @@ suite("the native hop", () => {
 
   test("many connections writing and reading at once: every read sees its connection's last write, and every write is recorded", async () => {
     const admin = pathOf(environment, "Admin RPC");
-    const count = (kind: string) =>
-      api<Transaction[]>(
-        service,
-        "GET",
-        `/environments/${environment.id}/instance/${environment.active_instance.id}/transactions?kind=${kind}&perPage=100`,
-      );
-    const recorded = (await count("cheatcode")).length;
+    const count = () => recordedMethods(service, environment, "cheatcode");
+    const recorded = (await count()).length;
     const before = statsOf(service);
     const ROUNDS = 12; // 72 writes: within one page of records
     const workers = Array.from({ length: 6 }, async (_, worker) => {
@@ -229,7 +225,7 @@ suite("the native hop", () => {
       return seen.length;
     });
     expect(await Promise.all(workers)).toEqual(Array(6).fill(ROUNDS * 2));
-    expect((await count("cheatcode")).length).toBe(recorded + 6 * ROUNDS);
+    expect((await count()).length).toBe(recorded + 6 * ROUNDS);
     const after = statsOf(service);
     expect(after.answered).toBeGreaterThan(before.answered);
     // Writes that found their connection with the hop came back (while another write holds the chain, a connection
@@ -276,7 +272,8 @@ suite("the native hop", () => {
     const answered = statsOf(service).answered;
     expect((await connection.post(admin, call("eth_blockNumber"))).status).toBe(200);
     expect(statsOf(service).answered).toBe(answered + 1);
-    await api(service, "DELETE", `/environments/${doomed.id}`);
+    const client = clientFor(service);
+    await client.deleteEnvironment({ environmentId: doomed.id }).finally(() => client.close());
     const gone = await connection.post(admin, call("eth_blockNumber"));
     expect(gone.status).toBe(404);
     expect(JSON.parse(gone.text).error.message).toContain("RPC URL");

@@ -16,7 +16,7 @@ export interface ContractArtifact {
 const cache = new Map<string, ContractArtifact>();
 
 /** The package root: the nearest folder above this file holding package.json (works from lib/ and dist/). */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = __dirname;
   while (!existsSync(join(dir, "package.json"))) {
     const parent = dirname(dir);

@@ -19,7 +19,8 @@
  */
 import { existsSync } from "node:fs";
 import { Socket } from "node:net";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { packageRoot } from "../../chains/artifacts";
 import type { ChainEngine, RpcAccess } from "../../chains/types";
 import type { RateDecision } from "../../rate-limit";
 
@@ -75,14 +76,14 @@ export function loadNativeHop(): NativeHopAddon | null {
   if (addon !== undefined) return addon;
   addon = null;
   if (process.platform !== "linux" || process.env.CHAINFORM_NATIVE_RPC === "off") return addon;
-  const file = nativeHopFile();
-  if (!existsSync(file)) return addon;
   try {
+    const file = nativeHopFile();
+    if (!existsSync(file)) return addon;
     const module = { exports: {} };
     process.dlopen(module, file);
     addon = module.exports as NativeHopAddon;
   } catch {
-    addon = null; // built for another libc or machine: the service's own path serves
+    addon = null; // no package root, or built for another libc or machine: the service's own path serves
   }
   return addon;
 }
@@ -198,15 +199,4 @@ export class NativeHop {
       this.resolveClosed();
     }
   }
-}
-
-/** The package root: the nearest folder above this file holding package.json (works from lib/ and dist/). */
-function packageRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) return __dirname;
-    dir = parent;
-  }
-  return dir;
 }

@@ -187,7 +187,7 @@ test("the upstream received reads only, and its URL shows in no answer", () => {
   expect(answers.filter((text) => text.includes(UPSTREAM_SECRET))).toEqual([]);
 });
 
-test("an upstream of another chain is refused naming both ids; an unreachable one names the network; nothing is half-made", async () => {
+test("an upstream of another chain is refused naming both ids; an unreachable one names the network and its --fork setting; both are the user's to fix (400); nothing is half-made", async () => {
   const other = await startTestService({
     forkUrls: { "1": upstream.url.replace("127.0.0.1", "localhost"), "10": upstream.url, "8453": "http://127.0.0.1:9/v2/sk-dead-key" },
   });
@@ -197,14 +197,14 @@ test("an upstream of another chain is refused naming both ids; an unreachable on
       as: "alice",
       body: { display_name: "wrong", network_configs: [{ network_id: "10" }] },
     });
-    expect(wrong.status).toBe(502);
-    expect(wrong.body.error.message).toMatch(/upstream of network 10 answers chain id 1, not 10/);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.message).toMatch(/upstream of network 10 answers chain id 1, not 10.*--fork 10=URL/);
     const dead = await call(other, "POST", path, {
       as: "alice",
       body: { display_name: "dead", network_configs: [{ network_id: "1" }, { network_id: "8453" }] },
     });
-    expect(dead.status).toBe(502);
-    expect(dead.body.error.message).toMatch(/cannot fork network 8453: the upstream of network 8453 cannot be reached/);
+    expect(dead.status).toBe(400);
+    expect(dead.body.error.message).toMatch(/cannot fork network 8453: the upstream of network 8453 cannot be reached.*--fork 8453=URL/);
     for (const text of [wrong.text, dead.text]) expect(text).not.toMatch(/sk-dead-key|sk-upstream/);
     const list = await call(other, "GET", path, { as: "alice" });
     expect(list.body.environments).toEqual([]);

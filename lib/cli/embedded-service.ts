@@ -30,6 +30,8 @@ export async function startEmbeddedService(options: {
   forkUrls?: Readonly<Record<string, string>>;
   forkCacheDir?: string | null;
   offline?: boolean;
+  /** Offline, accounts no recording holds read as empty (`--offline-empty-accounts`). */
+  offlineEmptyAccounts?: boolean;
   /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
   rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
@@ -42,6 +44,7 @@ export async function startEmbeddedService(options: {
     forkUrls: options.forkUrls,
     forkCacheDir: options.forkCacheDir,
     offline: options.offline,
+    offlineEmptyAccounts: options.offlineEmptyAccounts,
   }).catch((error: unknown) => {
     throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");
   });

@@ -15,6 +15,7 @@ import { addCorsHeaders } from "./cors";
 import { diskFullMessage, errorBody, forbidden, isDiskFull, knownStatus, ServiceError, unauthorized, type ErrorData } from "./errors";
 import { createAnvilEngine } from "./chains";
 import { chainsDirOf, removeOrphanedStates } from "./chains/state-files";
+import { secretPartsOf } from "./chains/fork/urls";
 import { loggerOptions, redactUrl, type LogSettings } from "./log";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateDecision, type RateLimitSettings } from "./rate-limit";
 import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   readonly forkCacheDir?: string | null;
   /** Serve forks from recordings only (`--offline`). */
   readonly offline?: boolean;
+  /** Offline, read an account no recording holds as empty, logged once per account (`--offline-empty-accounts`). */
+  readonly offlineEmptyAccounts?: boolean;
   /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `listen.ts` sets it. */
   readonly baseUrl?: string;
   /**
@@ -115,7 +118,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const app = Fastify({
     ...(options.https && { https: options.https }),
     logger: logSettings
-      ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls)] })
+      ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls).flatMap((url) => [url, ...secretPartsOf(url)])] })
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Response schemas with anyOf are checked by the serializer's Ajv, which must know the address format.
@@ -267,6 +270,7 @@ export function openStore(options: ServiceOptions): Store {
     forkUrls: options.forkUrls,
     forkCacheDir: options.forkCacheDir,
     offline: options.offline,
+    offlineEmptyAccounts: options.offlineEmptyAccounts,
     exclusive: true,
   });
 }

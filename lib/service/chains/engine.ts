@@ -16,7 +16,7 @@ import type {
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../api";
-import type { ChainBackend, ChainNode } from "./backend";
+import type { ChainBackend, ChainLog, ChainNode } from "./backend";
 import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
 import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
@@ -56,6 +56,8 @@ export interface ChainEngineOptions {
   readonly upstreamTimeoutMs?: number;
   /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
   readonly maxRunningChains?: number;
+  /** Where the engine reports what the operator must hear; default: nowhere. */
+  readonly log?: ChainLog;
 }
 
 /** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
@@ -96,6 +98,8 @@ export class BackendChainEngine implements ChainEngine {
       cacheDir: host.forkCacheDir ?? join(host.dataDir ?? this.temporaryDir!, "fork-cache"),
       offline: host.offline === true,
       timeoutMs: options.upstreamTimeoutMs,
+      offlineEmptyAccounts: host.offlineEmptyAccounts === true,
+      log: options.log,
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
@@ -254,8 +258,8 @@ export class BackendChainEngine implements ChainEngine {
     return { url: value, release: unpin };
   }
 
-  forkPoint(networkId: string, requested?: bigint): Promise<bigint | null> {
-    return this.forks.forkPoint(networkId, requested);
+  forkPoint(networkId: string, requested?: bigint, environmentSlug?: string): Promise<bigint | null> {
+    return this.forks.forkPoint(networkId, requested, environmentSlug);
   }
 
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {

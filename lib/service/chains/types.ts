@@ -53,6 +53,8 @@ export interface ChainHost {
   readonly forkCacheDir?: string | null;
   /** Serve forks from recordings only: no request leaves the machine. */
   readonly offline?: boolean;
+  /** Offline, read an account no recording holds as empty, logged once per account (docs/forking.md). */
+  readonly offlineEmptyAccounts?: boolean;
 }
 
 /** A snapshot taken on a Virtual Environment's chain. */
@@ -146,10 +148,11 @@ export interface ChainEngine {
   subscriptionChannel?(vnetId: string): Promise<{ readonly url: string; release(): void }>;
   /**
    * The block a new Virtual Environment of `networkId` forks: `requested` when the upstream has it, else the
-   * upstream's head, pinned now. Null when the network has no upstream (a fresh chain). Throws `ChainRequestError`
-   * (400 with field `/block_number` for a block beyond the head; 502/504 naming the network when its upstream fails).
+   * upstream's head, pinned now (offline: the block the environment `environmentSlug` pinned last). Null when the
+   * network has no upstream (a fresh chain). Throws `ChainRequestError` (400 with field `/block_number` for a block
+   * beyond the head, 400 for a wrong `--fork` setting; 502/504 naming the network when its upstream fails).
    */
-  forkPoint?(networkId: string, requested?: bigint): Promise<bigint | null>;
+  forkPoint?(networkId: string, requested?: bigint, environmentSlug?: string): Promise<bigint | null>;
   /**
    * The snapshots (`evm_snapshot` through an RPC URL) a Virtual Environment's running chain holds, oldest first.
    * The chain keeps them in memory, so they last as long as the service's run. Engines that keep none leave it out.

@@ -38,6 +38,8 @@ export interface StoreOptions {
   readonly forkCacheDir?: string | null;
   /** Serve forks from recordings only (`--offline`). */
   readonly offline?: boolean;
+  /** Offline, read an account no recording holds as empty (`--offline-empty-accounts`). */
+  readonly offlineEmptyAccounts?: boolean;
   /**
    * Take the data dir's exclusive lock (the serving process does; `chainform token` only reads a secret and does
    * not). A second service on the same dir is refused with `DataDirLockedError`.
@@ -60,6 +62,7 @@ export class Store implements ChainHost {
   readonly forkUrls: Readonly<Record<string, string>>;
   readonly forkCacheDir: string | null;
   readonly offline: boolean;
+  readonly offlineEmptyAccounts: boolean;
 
   private constructor(
     readonly db: SqlDatabase,
@@ -75,6 +78,7 @@ export class Store implements ChainHost {
     this.forkUrls = options.forkUrls ?? {};
     this.forkCacheDir = options.forkCacheDir ?? null;
     this.offline = options.offline === true;
+    this.offlineEmptyAccounts = options.offlineEmptyAccounts === true;
   }
 
   /**

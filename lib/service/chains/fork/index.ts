@@ -3,15 +3,21 @@
  * (one per network and block) that forked chains read through, recording what the upstream answers so that a fork
  * can be replayed with no upstream at all (docs/forking.md).
  */
+import type { ChainLog } from "../backend";
 import { ChainRequestError } from "../types";
 import { JsonRpcError } from "../json-rpc";
+import { recordBlockInputs, type BlockInputsCost } from "./block-inputs";
+import { readPins, writePin } from "./pins";
 import { ForkProxy } from "./proxy";
 import { Recordings, recordedBlocks, recordingsPath } from "./recordings";
 import { Upstream, UpstreamError } from "./upstream";
 
-export { ForkProxy, NOT_RECORDED, UPSTREAM_READ_METHODS, describeCall, type ForkProxyStats } from "./proxy";
+export { ForkProxy, NOT_RECORDED, UPSTREAM_READ_METHODS, type ForkProxyStats } from "./proxy";
+export { describeCall } from "./describe";
 export { callKey, recordedBlocks, recordingsPath } from "./recordings";
-export { forkUrlsFromEnv, parseForkUrls } from "./urls";
+export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./urls";
+export { DEFAULT_MAX_ANSWER_BYTES } from "./upstream";
+export type { BlockInputsCost } from "./block-inputs";
 
 /** Default bound on one upstream call. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -26,12 +32,21 @@ export interface ForksOptions {
   readonly offline: boolean;
   /** Bound on one upstream call. @default 30000 */
   readonly timeoutMs?: number;
+  /** Cap on one upstream answer, in bytes. @default DEFAULT_MAX_ANSWER_BYTES (32 MiB) */
+  readonly maxAnswerBytes?: number;
+  /** Offline, read an account nobody recorded as empty, logged once per account. @default false */
+  readonly offlineEmptyAccounts?: boolean;
+  /** Where forks report what the operator must hear (recordings not saved, pins chosen). */
+  readonly log?: ChainLog;
 }
 
 /** The forks of one service. */
 export class Forks {
   private readonly proxies = new Map<string, Promise<ForkProxy>>();
   private readonly upstreams = new Map<string, Upstream>();
+  private readonly recordings = new Map<string, Recordings>();
+  /** What recording the block inputs cost, by `network@block` (for benchmarks). */
+  readonly blockInputCosts = new Map<string, BlockInputsCost>();
   /** Networks whose upstream answered the right chain id once. */
   private readonly verified = new Set<string>();
 
@@ -44,23 +59,19 @@ export class Forks {
   }
 
   /**
-   * The block a new fork of a network pins: `requested` once the upstream shows it exists, else the upstream's head
-   * (offline: the newest recorded block). Null for a network that is not forked. Throws `ChainRequestError`: 400
-   * with field `/block_number` for a block beyond the head, 502 for an unreachable or wrong upstream, 504 for a slow
-   * one; each names the network, never the URL.
+   * The block a new fork of a network pins: `requested` once the upstream shows it exists, else the upstream's head;
+   * with a live upstream, what a chain needs to mine past that block is recorded before it returns
+   * (./block-inputs.ts). Offline, an omitted block is the one `environmentSlug` pinned last (else the newest
+   * recorded), logged. Null for a network that is not forked. Throws `ChainRequestError`: 400 with field
+   * `/block_number` for a block beyond the head, 400 for an upstream the `--fork` setting gets wrong (unreachable,
+   * refusing, redirecting, another network), 502 for an upstream failing otherwise, 504 for a slow one; each names
+   * the network, never the URL.
    */
-  async forkPoint(networkId: string, requested?: bigint): Promise<bigint | null> {
+  async forkPoint(networkId: string, requested?: bigint, environmentSlug?: string): Promise<bigint | null> {
     if (!this.forked(networkId)) return null;
     const recorded = recordedBlocks(this.options.cacheDir, networkId);
     const upstream = this.upstream(networkId);
-    if (!upstream) {
-      if (requested === undefined && recorded.length > 0) return recorded[0]!;
-      if (requested !== undefined && recorded.includes(requested)) return requested;
-      throw new ChainRequestError(
-        502,
-        `network ${networkId} has no recordings${requested === undefined ? "" : ` at block ${requested}`} and the service is offline: run once with its upstream to record them`,
-      );
-    }
+    if (!upstream) return this.recordedForkPoint(networkId, recorded, requested, environmentSlug);
     let head: bigint;
     try {
       const [chainId, blockNumber] = await Promise.all([
@@ -70,28 +81,75 @@ export class Forks {
       if (chainId !== null) {
         if (BigInt(chainId) !== BigInt(networkId)) {
           throw new ChainRequestError(
-            502,
-            `the upstream of network ${networkId} answers chain id ${BigInt(chainId)}, not ${networkId}: it is another network's RPC`,
+            400,
+            `the upstream of network ${networkId} answers chain id ${BigInt(chainId)}, not ${networkId}: it is another network's RPC; fix --fork ${networkId}=URL (or CHAINFORM_FORK_URLS)`,
           );
         }
         this.verified.add(networkId);
       }
       head = BigInt(blockNumber);
     } catch (error) {
-      if (error instanceof ChainRequestError) throw error;
       // A block recorded before replays without its upstream, like an offline service.
       if (requested !== undefined && recorded.includes(requested) && error instanceof UpstreamError) return requested;
-      if (error instanceof UpstreamError)
-        throw new ChainRequestError(error.failure === "timeout" ? 504 : 502, `cannot fork network ${networkId}: ${error.message}`);
-      if (error instanceof JsonRpcError)
-        throw new ChainRequestError(502, `cannot fork network ${networkId}: its upstream answered an error (${error.message})`);
-      throw new ChainRequestError(502, `cannot fork network ${networkId}: its upstream answered something unusable`);
+      throw this.upstreamFailure(networkId, error);
     }
-    if (requested === undefined) return head;
-    if (requested > head) {
+    if (requested !== undefined && requested > head) {
       throw new ChainRequestError(400, `block ${requested} is beyond the head of network ${networkId} (block ${head})`, "/block_number");
     }
-    return requested;
+    const block = requested ?? head;
+    try {
+      const cost = await recordBlockInputs(upstream, this.recordingsOf(networkId, block), block);
+      if (cost.calls > 0) this.blockInputCosts.set(`${networkId}@${block}`, cost);
+    } catch (error) {
+      throw this.upstreamFailure(networkId, error, `cannot record what forks of network ${networkId} need to mine offline`);
+    }
+    if (environmentSlug !== undefined) this.pin(networkId, environmentSlug, block);
+    return block;
+  }
+
+  /** The fork point of a network served from recordings only; throws 502 when there is none to serve. */
+  private recordedForkPoint(networkId: string, recorded: bigint[], requested?: bigint, environmentSlug?: string): bigint {
+    if (requested !== undefined && recorded.includes(requested)) return requested;
+    if (requested === undefined && recorded.length > 0) {
+      const pinned = environmentSlug === undefined ? undefined : readPins(this.options.cacheDir, networkId)[environmentSlug];
+      const block = pinned !== undefined && recorded.includes(pinned) ? pinned : recorded[0]!;
+      this.options.log?.info(
+        { network: networkId, block: block.toString(), environment: environmentSlug },
+        pinned === block
+          ? `no block_number given: forking network ${networkId} at block ${block}, the block this environment pinned when it last ran with its upstream`
+          : `no block_number given: forking network ${networkId} at block ${block}, its newest recorded block (this environment pinned none)`,
+      );
+      return block;
+    }
+    throw new ChainRequestError(
+      502,
+      `network ${networkId} has no recordings${requested === undefined ? "" : ` at block ${requested}`} and the service is offline: run once with its upstream to record them`,
+    );
+  }
+
+  /** An upstream failure at creation as the API reports it: the user's setting (400) or the upstream's state. */
+  private upstreamFailure(networkId: string, error: unknown, prefix = `cannot fork network ${networkId}`): ChainRequestError {
+    if (error instanceof ChainRequestError) return error;
+    if (error instanceof UpstreamError) {
+      if (error.misconfigured) {
+        return new ChainRequestError(400, `${prefix}: ${error.message}; check --fork ${networkId}=URL (or CHAINFORM_FORK_URLS) of the service`);
+      }
+      return new ChainRequestError(error.failure === "timeout" ? 504 : 502, `${prefix}: ${error.message}`);
+    }
+    if (error instanceof JsonRpcError) return new ChainRequestError(502, `${prefix}: its upstream answered an error (${error.message})`);
+    return new ChainRequestError(502, `${prefix}: its upstream answered something unusable`);
+  }
+
+  /** Remembers the block an environment pinned; a pin that cannot be saved is logged, not fatal. */
+  private pin(networkId: string, environmentSlug: string, block: bigint): void {
+    try {
+      writePin(this.options.cacheDir, networkId, environmentSlug, block);
+    } catch (error) {
+      this.options.log?.warn(
+        { network: networkId, environment: environmentSlug, reason: (error as { code?: string }).code ?? String(error) },
+        "the fork point of an environment could not be remembered for offline runs",
+      );
+    }
   }
 
   /** The URL of the local proxy a fork of `networkId` at `block` reads through (started on first use). */
@@ -104,23 +162,42 @@ export class Forks {
     const key = `${networkId}@${block}`;
     let proxy = this.proxies.get(key);
     if (!proxy) {
-      const recordings = new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block);
+      const recordings = this.recordingsOf(networkId, block);
       const upstream = this.upstream(networkId);
       const replayOnly = this.options.offline
         ? "the service is offline (--offline), so only recordings are served"
         : `no upstream is configured for network ${networkId} (--fork ${networkId}=URL), so only recordings are served`;
-      proxy = ForkProxy.start({ networkId, block, recordings, upstream, replayOnly });
+      const { log, offlineEmptyAccounts } = this.options;
+      proxy = ForkProxy.start({ networkId, block, recordings, upstream, replayOnly, log, emptyAccounts: offlineEmptyAccounts === true });
       proxy.catch(() => this.proxies.delete(key));
       this.proxies.set(key, proxy);
     }
     return proxy;
   }
 
-  /** Stops the proxies and saves every recording (a recording that cannot be written is lost, not fatal). */
+  /** The recordings of a network at a block, one object per file for the service's life. */
+  private recordingsOf(networkId: string, block: bigint): Recordings {
+    const key = `${networkId}@${block}`;
+    let recordings = this.recordings.get(key);
+    if (!recordings) {
+      recordings = new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block, this.options.log);
+      this.recordings.set(key, recordings);
+    }
+    return recordings;
+  }
+
+  /** Stops the proxies and saves every recording (one that cannot be written is logged by its proxy, not fatal). */
   async close(): Promise<void> {
     const proxies = [...this.proxies.values()];
     this.proxies.clear();
     await Promise.all(proxies.map(async (proxy) => (await proxy.catch(() => null))?.close().catch(() => undefined)));
+    for (const recordings of this.recordings.values()) {
+      try {
+        recordings.flush();
+      } catch (error) {
+        this.options.log?.error({ reason: (error as { code?: string }).code ?? String(error) }, "fork recordings could not be saved at shutdown");
+      }
+    }
   }
 
   private upstream(networkId: string): Upstream | null {
@@ -128,7 +205,7 @@ export class Forks {
     if (this.options.offline || url === undefined) return null;
     let upstream = this.upstreams.get(networkId);
     if (!upstream) {
-      upstream = new Upstream(networkId, url, this.options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+      upstream = new Upstream(networkId, url, this.options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, this.options.maxAnswerBytes);
       this.upstreams.set(networkId, upstream);
     }
     return upstream;

@@ -7,7 +7,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ChainLog } from "../backend";
 import { JsonRpcError } from "../json-rpc";
+import { askedBlock, describeCall } from "./describe";
+import { accountOf, derivedAnswer, emptyAccountAnswer, panicsWhenMissing, type Recorded } from "./derived";
 import { callKey, type Recordings } from "./recordings";
 import { UpstreamError, type Upstream } from "./upstream";
 
@@ -57,8 +60,8 @@ export const UPSTREAM_READ_METHODS: ReadonlySet<string> = new Set([
 /** Error code of a call the proxy cannot answer (not JSON-RPC's reserved range, and none a client retries on). */
 export const NOT_RECORDED = -32010;
 
-/** A recorded answer: the upstream's result, or its "method not found" (which anvil then works around). */
-type Recorded = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
+/** Methods whose first parameter is a transaction object, which may carry the caller's `chainId`. */
+const CALL_METHODS: ReadonlySet<string> = new Set(["eth_call", "eth_estimateGas", "eth_createAccessList", "debug_traceCall"]);
 
 /** Options of one proxy. */
 export interface ForkProxyOptions {
@@ -69,6 +72,10 @@ export interface ForkProxyOptions {
   readonly upstream: Upstream | null;
   /** Why there is no upstream, for the errors of calls never recorded. */
   readonly replayOnly?: string;
+  /** Without an upstream, read an account nobody recorded as empty (`--offline-empty-accounts`). @default false */
+  readonly emptyAccounts?: boolean;
+  /** Where the proxy reports what the operator must hear (recordings not saved, accounts taken as empty). */
+  readonly log?: ChainLog;
 }
 
 /** What a proxy counted, for tests and benchmarks. */
@@ -85,6 +92,10 @@ export interface ForkProxyStats {
 export class ForkProxy {
   readonly stats: ForkProxyStats = { replayed: 0, forwarded: 0, failed: 0 };
   private readonly inFlight = new Map<string, Promise<Recorded>>();
+  /** Accounts read as empty offline (each logged once). */
+  private readonly takenAsEmpty = new Set<string>();
+  /** Whether the missing history-contract reads were logged (once). */
+  private historyGapLogged = false;
 
   private constructor(
     private readonly server: Server,
@@ -110,7 +121,15 @@ export class ForkProxy {
   async close(): Promise<void> {
     this.server.closeAllConnections?.();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.options.recordings.flush();
+    try {
+      this.options.recordings.flush();
+    } catch (error) {
+      this.options.log?.error(
+        { network: this.options.networkId, block: this.options.block.toString(), reason: (error as { code?: string }).code ?? String(error) },
+        "fork recordings could not be saved at shutdown: what this run recorded since the last save is lost",
+      );
+      throw error;
+    }
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -129,7 +148,8 @@ export class ForkProxy {
   }
 
   private async answer(call: unknown): Promise<unknown> {
-    const { id, method, params } = (call ?? {}) as { id?: unknown; method?: unknown; params?: unknown };
+    const { id, method } = (call ?? {}) as { id?: unknown; method?: unknown };
+    const params = withoutChainId(method, (call as { params?: unknown } | null)?.params);
     const reply = (recorded: Recorded) => ({ jsonrpc: "2.0", id: id ?? null, ...recorded });
     if (typeof method !== "string") return reply({ error: { code: -32600, message: "Invalid Request" } });
     if (!UPSTREAM_READ_METHODS.has(method)) {
@@ -143,7 +163,7 @@ export class ForkProxy {
     }
     const key = callKey(method, params);
     const { recordings } = this.options;
-    const recorded = (recordings.get(key) as Recorded | undefined) ?? derivedAnswer(recordings, method, params);
+    const recorded = (recordings.get(key) as Recorded | undefined) ?? derivedAnswer(recordings, method, params, this.options.block);
     if (recorded) {
       this.stats.replayed += 1;
       return reply(recorded);
@@ -159,8 +179,7 @@ export class ForkProxy {
   /** Asks the upstream (recording what it says), or explains why the call has no answer. */
   private async fetch(key: string, method: string, params: unknown): Promise<Recorded> {
     const { upstream, recordings } = this.options;
-    if (!upstream)
-      return this.missing(method, params, this.options.replayOnly ?? "the service is offline (--offline), so only recordings are served");
+    if (!upstream) return this.offlineAnswer(method, params);
     try {
       const result = await upstream.request(method, Array.isArray(params) ? params : []);
       this.stats.forwarded += 1;
@@ -174,7 +193,7 @@ export class ForkProxy {
         if (error.code === -32601) recordings.put(key, recorded);
         return recorded;
       }
-      if (error instanceof UpstreamError && error.failure === "timeout") {
+      if (error instanceof UpstreamError && error.failure !== "unreachable") {
         this.stats.failed += 1;
         return {
           error: {
@@ -191,6 +210,38 @@ export class ForkProxy {
     }
   }
 
+  /**
+   * The answer of a call never recorded, with no upstream: an error naming it; an empty account when the operator
+   * asked for that; and for the history contract, which anvil panics on rather than erring, an empty answer.
+   */
+  private offlineAnswer(method: string, params: unknown): Recorded {
+    const atFork = askedBlock(method, params, this.options.block) === this.options.block;
+    const account = accountOf(method, params);
+    if (account !== undefined && atFork) {
+      if (panicsWhenMissing(method, params)) {
+        if (!this.historyGapLogged) {
+          this.historyGapLogged = true;
+          this.options.log?.warn(
+            { network: this.options.networkId, block: this.options.block.toString() },
+            "these fork recordings predate the recording of the block-hash history (EIP-2935): its slots read as zero so that the chain can mine",
+          );
+        }
+        return emptyAccountAnswer(method)!;
+      }
+      if (this.options.emptyAccounts && (method !== "eth_getStorageAt" || this.takenAsEmpty.has(account))) {
+        if (!this.takenAsEmpty.has(account)) {
+          this.takenAsEmpty.add(account);
+          this.options.log?.info(
+            { network: this.options.networkId, block: this.options.block.toString(), account },
+            "an account never recorded reads as empty (--offline-empty-accounts)",
+          );
+        }
+        return emptyAccountAnswer(method)!;
+      }
+    }
+    return this.missing(method, params, this.options.replayOnly ?? "the service is offline (--offline), so only recordings are served");
+  }
+
   private missing(method: string, params: unknown, why: string): Recorded {
     this.stats.failed += 1;
     return {
@@ -202,51 +253,15 @@ export class ForkProxy {
   }
 }
 
-/** The parts of `eth_getAccountInfo`'s answer and the calls that read each alone. */
-const ACCOUNT_PARTS = { balance: "eth_getBalance", nonce: "eth_getTransactionCount", code: "eth_getCode" } as const;
 
 /**
- * An answer the recordings hold in another form. anvil reads an account with `eth_getAccountInfo` and, racing it,
- * with the three single reads, keeping whichever answers first: which calls reached the upstream varies from run
- * to run, so a replay answers either form from the other.
+ * The params with the caller's `chainId` taken out of a call's transaction object: a fork with a chain-id override
+ * answers its own id, and the upstream (the network's id) would refuse it ("invalid chain id for signer").
  */
-function derivedAnswer(recordings: Recordings, method: string, params: unknown): Recorded | undefined {
-  if (!Array.isArray(params) || params.length !== 2) return undefined;
-  const resultOf = (m: string) => (recordings.get(callKey(m, params)) as { result?: unknown } | undefined)?.result;
-  const part = Object.entries(ACCOUNT_PARTS).find(([, single]) => single === method)?.[0];
-  if (part) {
-    const info = resultOf("eth_getAccountInfo") as Record<string, unknown> | undefined;
-    return info && typeof info === "object" && typeof info[part] === "string" ? { result: info[part] } : undefined;
-  }
-  if (method !== "eth_getAccountInfo") return undefined;
-  const parts = Object.entries(ACCOUNT_PARTS).map(([name, single]) => [name, resultOf(single)] as const);
-  return parts.every(([, value]) => typeof value === "string") ? { result: Object.fromEntries(parts) } : undefined;
-}
-
-/**
- * A call as a person reads it: `eth_getStorageAt of account 0x… slot 0x… at block 123 of network 1`. What
- * a test reads that nobody recorded is then plain from the error alone.
- */
-export function describeCall(method: string, params: unknown, networkId: string, block: bigint): string {
-  const p = Array.isArray(params) ? params : [];
-  const at = `at block ${block} of network ${networkId}`;
-  switch (method) {
-    case "eth_getBalance":
-    case "eth_getTransactionCount":
-    case "eth_getCode":
-    case "eth_getAccountInfo":
-      return `${method} of account ${String(p[0])} ${at}`;
-    case "eth_getStorageAt":
-      return `${method} of account ${String(p[0])} slot ${String(p[1])} ${at}`;
-    case "eth_getBlockByNumber":
-    case "eth_getBlockByHash":
-      return `${method} of block ${String(p[0])} (network ${networkId}, forked at block ${block})`;
-    case "eth_getTransactionByHash":
-    case "eth_getTransactionReceipt":
-      return `${method} of transaction ${String(p[0])} ${at}`;
-    default: {
-      const shown = JSON.stringify(p);
-      return `${method} ${shown.length > 200 ? `${shown.slice(0, 200)}...` : shown} ${at}`;
-    }
-  }
+function withoutChainId(method: unknown, params: unknown): unknown {
+  if (typeof method !== "string" || !CALL_METHODS.has(method) || !Array.isArray(params)) return params;
+  const [tx, ...rest] = params as unknown[];
+  if (!tx || typeof tx !== "object" || !("chainId" in tx)) return params;
+  const { chainId: _dropped, ...kept } = tx as Record<string, unknown>;
+  return [kept, ...rest];
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeCall } from "./proxy";
+import { describeCall } from "./describe";
 import { Recordings, callKey, recordedBlocks, recordingsPath } from "./recordings";
 
 let dir: string;

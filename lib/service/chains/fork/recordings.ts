@@ -7,6 +7,11 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import type { ChainLog } from "../backend";
+
+/** How soon new answers are saved, and the longest wait between tries of a save that failed. */
+const SAVE_DELAY_MS = 200;
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /** What a recordings file holds. */
 interface RecordingsFile {
@@ -45,11 +50,15 @@ export class Recordings {
   private readonly answers = new Map<string, unknown>();
   private dirty = false;
   private flushTimer: NodeJS.Timeout | null = null;
+  /** Saves that failed in a row (0 when the last one worked): each is logged, and retried later and later. */
+  private failures = 0;
 
+  /** @param log where a save that failed is reported (it is retried, never dropped silently) */
   constructor(
     private readonly path: string,
     private readonly networkId: string,
     private readonly block: bigint,
+    private readonly log?: ChainLog,
   ) {
     for (const [key, value] of Object.entries(readFile(path)?.answers ?? {})) this.answers.set(key, value);
   }
@@ -73,20 +82,45 @@ export class Recordings {
   put(key: string, result: unknown): void {
     this.answers.set(key, result);
     this.dirty = true;
-    if (!this.flushTimer) {
-      // A failed background write is tried again at the next answer or at close; it must not crash the service.
-      this.flushTimer = setTimeout(() => {
-        try {
-          this.flush();
-        } catch {
-          // kept dirty: retried later
-        }
-      }, 200);
-      this.flushTimer.unref();
-    }
+    this.scheduleSave(SAVE_DELAY_MS);
   }
 
-  /** Writes new answers to disk now, merged with the file's, atomically. */
+  /** Marks that a recording holds a kind of answer (./block-inputs.ts) without it being any call's answer. */
+  mark(name: string): void {
+    this.put(`chainform:${name}`, true);
+  }
+
+  /** Whether `mark(name)` was done, in this run or one before. */
+  marked(name: string): boolean {
+    return this.answers.has(`chainform:${name}`);
+  }
+
+  /**
+   * A save in the background. One that fails (a full disk, a read-only directory) is logged and tried again, later
+   * each time; the answers stay in memory meanwhile, so the fork keeps answering them.
+   */
+  private scheduleSave(delayMs: number): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      try {
+        this.flush();
+        if (this.failures > 0) this.log?.info({ network: this.networkId, block: this.block.toString() }, "fork recordings saved again");
+        this.failures = 0;
+      } catch (error) {
+        this.failures += 1;
+        const retryMs = Math.min(MAX_RETRY_DELAY_MS, SAVE_DELAY_MS * 2 ** this.failures);
+        this.log?.error(
+          { network: this.networkId, block: this.block.toString(), file: this.path, reason: reasonOf(error), retryMs, attempt: this.failures },
+          "fork recordings could not be saved; they are kept in memory and the save is retried",
+        );
+        this.scheduleSave(retryMs);
+      }
+    }, delayMs);
+    this.flushTimer.unref();
+  }
+
+  /** Writes new answers to disk now, merged with the file's, atomically; throws when it cannot (still dirty). */
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
@@ -111,6 +145,12 @@ export class Recordings {
       throw error;
     }
   }
+}
+
+/** What went wrong with a save, without the stack: an errno code, else the message. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" ? code : String((error as Error)?.message ?? error);
 }
 
 function readFile(path: string): RecordingsFile | null {

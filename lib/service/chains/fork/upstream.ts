@@ -1,12 +1,18 @@
 /**
  * Calls to a network's upstream RPC. Its URL carries an API key, so it never appears in a message: errors name the
- * network instead, and keep only the kind of failure (a connection error's code, an HTTP status), never a body or
- * a cause text that might echo the URL. Every call is bounded by a timeout that names the network.
+ * network instead, keep only the kind of failure (a connection error's code, an HTTP status), and whatever the
+ * upstream says passes through a scrubber that takes out the URL and its key-like parts (./urls.ts) before it is
+ * returned or recorded. Every call is bounded in time and in size; redirects are not followed (a redirect could send
+ * the service's calls anywhere).
  */
 import { JsonRpcError } from "../json-rpc";
+import { upstreamScrubber } from "./urls";
 
-/** Why an upstream call failed: it could not be reached, it was too slow, or it answered something unusable. */
-export type UpstreamFailure = "unreachable" | "timeout" | "bad-answer";
+/**
+ * Why an upstream call failed: it could not be reached, it refused the URL (an HTTP 4xx such as a wrong key, or a
+ * redirect), it was too slow, its answer was over the size cap, or it answered something unusable.
+ */
+export type UpstreamFailure = "unreachable" | "refused" | "timeout" | "too-large" | "bad-answer";
 
 /** An upstream call that got no usable answer; the message names the network, never the URL. */
 export class UpstreamError extends Error {
@@ -17,58 +23,107 @@ export class UpstreamError extends Error {
     super(message);
     this.name = "UpstreamError";
   }
+
+  /** Whether the cause is the `--fork` setting (the URL, its key), which no retry fixes. */
+  get misconfigured(): boolean {
+    return this.failure === "unreachable" || this.failure === "refused";
+  }
 }
+
+/** Default cap on one upstream answer: far above any block or receipt list, far below what hurts the service. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** One call of a batch. */
+export interface UpstreamCall {
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+/** The answer of one call of a batch: a result, or the upstream's JSON-RPC error (scrubbed). */
+export type UpstreamAnswer = { readonly result: unknown } | { readonly error: JsonRpcError };
 
 /** One network's upstream. */
 export class Upstream {
   private nextId = 1;
+  private readonly scrub: (text: string) => string;
 
   /**
    * @param url the upstream RPC URL: a secret
    * @param timeoutMs how long one call may take
+   * @param maxAnswerBytes the largest answer read; a longer one is an error naming the network and the cap
    */
   constructor(
     readonly networkId: string,
     private readonly url: string,
     private readonly timeoutMs: number,
-  ) {}
+    readonly maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+  ) {
+    this.scrub = upstreamScrubber(url, networkId);
+  }
 
   /** Calls one method; throws `JsonRpcError` for the upstream's own error answer, `UpstreamError` for no answer. */
-  async request<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-    const answer = await this.post({ jsonrpc: "2.0", id: this.nextId++, method, params });
+  async request<T = unknown>(method: string, params: readonly unknown[] = []): Promise<T> {
+    const answer = this.answerOf(method, await this.post({ jsonrpc: "2.0", id: this.nextId++, method, params }));
+    if ("error" in answer) throw answer.error;
+    return answer.result as T;
+  }
+
+  /**
+   * Calls several methods in one JSON-RPC batch; the answers come in the calls' order. Throws `UpstreamError` when
+   * the batch as a whole has no usable answer (an upstream that takes no batches answers an object, not a list).
+   */
+  async batch(calls: readonly UpstreamCall[]): Promise<UpstreamAnswer[]> {
+    if (calls.length === 0) return [];
+    const first = this.nextId;
+    this.nextId += calls.length;
+    const answers = await this.post(calls.map((call, i) => ({ jsonrpc: "2.0", id: first + i, method: call.method, params: call.params })));
+    if (!Array.isArray(answers)) {
+      throw new UpstreamError("bad-answer", `the upstream of network ${this.networkId} answered a batch with something that is not a list`);
+    }
+    const byId = new Map(answers.map((answer) => [(answer as { id?: unknown })?.id, answer]));
+    return calls.map((call, i) => this.answerOf(call.method, byId.get(first + i)));
+  }
+
+  private answerOf(method: string, answer: unknown): UpstreamAnswer {
     if (answer && typeof answer === "object" && "error" in answer) {
       const error = (answer as { error: { code?: number; message?: string; data?: unknown } }).error;
-      throw new JsonRpcError(Number(error?.code ?? -32603), this.redact(String(error?.message ?? "error")), error?.data);
+      const message = this.scrub(String(error?.message ?? "error")).slice(0, 500);
+      return { error: new JsonRpcError(Number(error?.code ?? -32603), message, scrubStrings(error?.data, this.scrub)) };
     }
     if (!answer || typeof answer !== "object" || !("result" in answer)) {
       throw new UpstreamError("bad-answer", `the upstream of network ${this.networkId} answered ${method} with no result`);
     }
-    return (answer as { result: T }).result;
+    return { result: scrubStrings((answer as { result: unknown }).result, this.scrub) };
   }
 
   /** Posts one JSON-RPC body and returns the parsed answer. */
   private async post(body: unknown): Promise<unknown> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {
       response = await fetch(this.url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: "manual",
+        signal,
       });
     } catch (error) {
       throw this.failure(error);
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw this.failure(error);
-    }
-    if (!response.ok) {
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
       throw new UpstreamError(
-        response.status === 408 || response.status === 504 ? "timeout" : "bad-answer",
-        `the upstream of network ${this.networkId} answered HTTP ${response.status}`,
+        "refused",
+        `the upstream of network ${this.networkId} answered a redirect (HTTP ${response.status}), which chainform does not follow: give --fork ${this.networkId}= the URL it redirects to`,
+      );
+    }
+    const text = await this.readCapped(response);
+    if (!response.ok) {
+      const status = response.status;
+      throw new UpstreamError(
+        status === 408 || status === 504 ? "timeout" : status >= 400 && status < 500 && status !== 429 ? "refused" : "bad-answer",
+        `the upstream of network ${this.networkId} answered HTTP ${status}`,
       );
     }
     try {
@@ -76,6 +131,39 @@ export class Upstream {
     } catch {
       throw new UpstreamError("bad-answer", `the upstream of network ${this.networkId} answered something that is not JSON`);
     }
+  }
+
+  /** The answer's text, read no further than the cap (memory stays bounded whatever the upstream sends). */
+  private async readCapped(response: Response): Promise<string> {
+    const tooLarge = () =>
+      new UpstreamError(
+        "too-large",
+        `the upstream of network ${this.networkId} answered more than ${this.maxAnswerBytes} bytes, the cap on one upstream answer; nothing was recorded`,
+      );
+    const declared = Number(response.headers.get("content-length") ?? NaN);
+    if (declared > this.maxAnswerBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    try {
+      const reader = response.body?.getReader();
+      while (reader) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        length += value.byteLength;
+        if (length > this.maxAnswerBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error;
+      throw this.failure(error);
+    }
+    return Buffer.concat(chunks, length).toString("utf8");
   }
 
   private failure(error: unknown): UpstreamError {
@@ -89,18 +177,17 @@ export class Upstream {
       `the upstream of network ${this.networkId} cannot be reached${typeof code === "string" && /^[A-Z_]+$/.test(code) ? ` (${code})` : ""}`,
     );
   }
+}
 
-  /** An upstream's message with its own URL taken out, in case it quotes it. */
-  private redact(message: string): string {
-    const origin = (() => {
-      try {
-        return new URL(this.url).host;
-      } catch {
-        return null;
-      }
-    })();
-    let out = message.split(this.url).join(`[upstream of network ${this.networkId}]`);
-    if (origin) out = out.split(origin).join("[redacted]");
-    return out.slice(0, 500);
+/**
+ * A value with every string that is not hex data scrubbed (hex is chain data: a key-like run of hex digits inside a
+ * contract's code is no secret, and must reach the caller unchanged).
+ */
+function scrubStrings(value: unknown, scrub: (text: string) => string): unknown {
+  if (typeof value === "string") return /^0x[0-9a-f]*$/i.test(value) ? value : scrub(value);
+  if (Array.isArray(value)) return value.map((item) => scrubStrings(item, scrub));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubStrings(item, scrub)]));
   }
+  return value;
 }

@@ -39,3 +39,57 @@ export function parseForkUrls(entries: readonly string[], source = "--fork"): Re
 export function forkUrlsFromEnv(value: string | undefined): Record<string, string> {
   return value ? parseForkUrls(value.split(","), "CHAINFORM_FORK_URLS") : {};
 }
+
+/** Query values shorter than this are flags (`?json=1`), not keys. */
+const MIN_QUERY_SECRET = 6;
+
+/**
+ * Whether a URL part looks like an API key: 16 characters or more, or 8 or more mixing letters and digits. Words such
+ * as `v2`, `mainnet` or `eth-mainnet` do not; `4d1f9c2e7b…`, `sk-upstream-4d1f9c2e7b` and Infura's 32 hex digits do.
+ */
+function keyLike(part: string): boolean {
+  if (part.length >= 16) return true;
+  return part.length >= 8 && /[0-9]/.test(part) && /[a-z]/i.test(part);
+}
+
+/**
+ * The parts of an upstream URL that may be its API key, longest first: the user name and password, key-like path
+ * segments and host labels, and every query value of some length. Each is scrubbed from every text that leaves the
+ * service or reaches a recording, whether or not the upstream echoed the whole URL.
+ *
+ * @example
+ * secretPartsOf("https://eth.example/v2/sk-4d1f9c2e7b?apikey=abc123") // ["sk-4d1f9c2e7b", "abc123"]
+ */
+export function secretPartsOf(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [url];
+  }
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const parts = [
+    parsed.username,
+    parsed.password,
+    ...parsed.hostname.split(".").filter(keyLike),
+    ...parsed.pathname.split("/").map(decode).filter(keyLike),
+    ...[...parsed.searchParams.values()].filter((value) => value.length >= MIN_QUERY_SECRET),
+  ].filter((part) => part.length > 0);
+  return [...new Set(parts)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A function that takes an upstream URL and its key-like parts out of a text (case-insensitively: an upstream may
+ * echo a key in another case), for errors and recordings.
+ */
+export function upstreamScrubber(url: string, networkId: string): (text: string) => string {
+  const secrets = [url, ...secretPartsOf(url)];
+  const pattern = new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+  return (text) => text.replace(pattern, (match) => (match === url ? `[upstream of network ${networkId}]` : "[redacted]"));
+}

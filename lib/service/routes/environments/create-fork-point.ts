@@ -24,7 +24,7 @@ export async function pinForkPoints(
     plan.vnets.map(async (vnet, index) => {
       const requested = request.network_configs[index]?.block_number === undefined ? undefined : BigInt(vnet.blockNumber);
       try {
-        const block = await engine.forkPoint!(vnet.networkId, requested);
+        const block = await engine.forkPoint!(vnet.networkId, requested, plan.slug);
         return block === null ? null : `0x${block.toString(16)}`;
       } catch (error) {
         if (error instanceof ChainRequestError && error.status === 400 && error.field === "/block_number") {

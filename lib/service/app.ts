@@ -118,7 +118,10 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   const app = Fastify({
     ...(options.https && { https: options.https }),
     logger: logSettings
-      ? loggerOptions({ ...logSettings, secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls).flatMap((url) => [url, ...secretPartsOf(url)])] })
+      ? loggerOptions({
+          ...logSettings,
+          secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls).flatMap((url) => [url, ...secretPartsOf(url)])],
+        })
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Response schemas with anyOf are checked by the serializer's Ajv, which must know the address format.

@@ -89,7 +89,8 @@ export function blockInputCalls(block: bigint): UpstreamCall[] {
     for (const method of ["eth_getBalance", "eth_getTransactionCount", "eth_getCode"]) calls.push({ method, params: [account, at] });
   }
   for (const contract of SYSTEM_CONTRACTS.slice(2)) {
-    for (let slot = 0; slot < REQUEST_QUEUE_SLOTS; slot++) calls.push({ method: "eth_getStorageAt", params: [contract, hex(BigInt(slot)), at] });
+    for (let slot = 0; slot < REQUEST_QUEUE_SLOTS; slot++)
+      calls.push({ method: "eth_getStorageAt", params: [contract, hex(BigInt(slot)), at] });
   }
   const first = block > BLOCKHASH_WINDOW ? block - BLOCKHASH_WINDOW : 0n;
   for (let n = first; n < block; n++) calls.push({ method: "eth_getBlockByNumber", params: [hex(n), false] });
@@ -114,7 +115,8 @@ export async function recordBlockInputs(upstream: Upstream, recordings: Recordin
     ? Promise.resolve()
     : upstream.request(dump.method, dump.params).then(
         (result) => {
-          if (typeof result === "string" && result.length === 2 + HISTORY_RING * 64) recordings.put(callKey(dump.method, dump.params), { result });
+          if (typeof result === "string" && result.length === 2 + HISTORY_RING * 64)
+            recordings.put(callKey(dump.method, dump.params), { result });
         },
         // An upstream without state overrides: the slots are then recorded one by one as a chain reads them.
         (error: unknown) => {

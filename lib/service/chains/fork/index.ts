@@ -132,7 +132,10 @@ export class Forks {
     if (error instanceof ChainRequestError) return error;
     if (error instanceof UpstreamError) {
       if (error.misconfigured) {
-        return new ChainRequestError(400, `${prefix}: ${error.message}; check --fork ${networkId}=URL (or CHAINFORM_FORK_URLS) of the service`);
+        return new ChainRequestError(
+          400,
+          `${prefix}: ${error.message}; check --fork ${networkId}=URL (or CHAINFORM_FORK_URLS) of the service`,
+        );
       }
       return new ChainRequestError(error.failure === "timeout" ? 504 : 502, `${prefix}: ${error.message}`);
     }
@@ -195,7 +198,10 @@ export class Forks {
       try {
         recordings.flush();
       } catch (error) {
-        this.options.log?.error({ reason: (error as { code?: string }).code ?? String(error) }, "fork recordings could not be saved at shutdown");
+        this.options.log?.error(
+          { reason: (error as { code?: string }).code ?? String(error) },
+          "fork recordings could not be saved at shutdown",
+        );
       }
     }
   }

@@ -16,7 +16,9 @@ export function readPins(dir: string, networkId: string): Record<string, bigint>
   try {
     const parsed = JSON.parse(readFileSync(pinsPath(dir, networkId), "utf8")) as { pins?: Record<string, unknown> };
     return Object.fromEntries(
-      Object.entries(parsed.pins ?? {}).flatMap(([slug, block]) => (typeof block === "string" && /^\d+$/.test(block) ? [[slug, BigInt(block)]] : [])),
+      Object.entries(parsed.pins ?? {}).flatMap(([slug, block]) =>
+        typeof block === "string" && /^\d+$/.test(block) ? [[slug, BigInt(block)]] : [],
+      ),
     );
   } catch {
     return {};

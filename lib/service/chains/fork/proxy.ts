@@ -125,7 +125,11 @@ export class ForkProxy {
       this.options.recordings.flush();
     } catch (error) {
       this.options.log?.error(
-        { network: this.options.networkId, block: this.options.block.toString(), reason: (error as { code?: string }).code ?? String(error) },
+        {
+          network: this.options.networkId,
+          block: this.options.block.toString(),
+          reason: (error as { code?: string }).code ?? String(error),
+        },
         "fork recordings could not be saved at shutdown: what this run recorded since the last save is lost",
       );
       throw error;
@@ -215,6 +219,10 @@ export class ForkProxy {
    * asked for that; and for the history contract, which anvil panics on rather than erring, an empty answer.
    */
   private offlineAnswer(method: string, params: unknown): Recorded {
+    // anvil asks its fork for the receipt of each transaction it is sending (eth_sendTransactionSync) before it mines
+    // it; live the upstream answers null for such a hash, and offline so does the proxy, or no new transaction could
+    // be sent. A receipt is the one read answered when never recorded: docs/forking.md says so.
+    if (method === "eth_getTransactionReceipt") return { result: null };
     const atFork = askedBlock(method, params, this.options.block) === this.options.block;
     const account = accountOf(method, params);
     if (account !== undefined && atFork) {
@@ -252,7 +260,6 @@ export class ForkProxy {
     };
   }
 }
-
 
 /**
  * The params with the caller's `chainId` taken out of a call's transaction object: a fork with a chain-id override

@@ -111,7 +111,14 @@ export class Recordings {
         this.failures += 1;
         const retryMs = Math.min(MAX_RETRY_DELAY_MS, SAVE_DELAY_MS * 2 ** this.failures);
         this.log?.error(
-          { network: this.networkId, block: this.block.toString(), file: this.path, reason: reasonOf(error), retryMs, attempt: this.failures },
+          {
+            network: this.networkId,
+            block: this.block.toString(),
+            file: this.path,
+            reason: reasonOf(error),
+            retryMs,
+            attempt: this.failures,
+          },
           "fork recordings could not be saved; they are kept in memory and the save is retried",
         );
         this.scheduleSave(retryMs);

@@ -54,6 +54,8 @@ export interface ChainEngineOptions {
   readonly receiptTimeoutMs?: number;
   /** Bound on one call to a fork's upstream. @default 30000 */
   readonly upstreamTimeoutMs?: number;
+  /** Cap on one answer of a fork's upstream, in bytes. @default 32 MiB */
+  readonly upstreamMaxAnswerBytes?: number;
   /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
   readonly maxRunningChains?: number;
   /** Where the engine reports what the operator must hear; default: nowhere. */
@@ -98,6 +100,7 @@ export class BackendChainEngine implements ChainEngine {
       cacheDir: host.forkCacheDir ?? join(host.dataDir ?? this.temporaryDir!, "fork-cache"),
       offline: host.offline === true,
       timeoutMs: options.upstreamTimeoutMs,
+      maxAnswerBytes: options.upstreamMaxAnswerBytes,
       offlineEmptyAccounts: host.offlineEmptyAccounts === true,
       log: options.log,
     });

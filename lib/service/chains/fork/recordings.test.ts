@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeCall } from "./describe";
@@ -37,3 +37,30 @@ test("a call is described by method, account or slot, and block", () => {
   expect(describeCall("eth_getCode", ["0xaa", "0x2"], "1", 2n)).toBe("eth_getCode of account 0xaa at block 2 of network 1");
   expect(describeCall("eth_getLogs", [{ address: "0xaa" }], "10", 9n)).toBe('eth_getLogs [{"address":"0xaa"}] at block 9 of network 10');
 });
+
+test("a save that fails is logged and retried until it works; nothing recorded meanwhile is lost", async () => {
+  const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+  const log = {
+    error: (fields: Record<string, unknown>, message: string) => lines.push({ level: "error", fields, message }),
+    warn: (fields: Record<string, unknown>, message: string) => lines.push({ level: "warn", fields, message }),
+    info: (fields: Record<string, unknown>, message: string) => lines.push({ level: "info", fields, message }),
+  };
+  // The network's directory is a file: every save fails (ENOTDIR/EEXIST) until it is moved away.
+  writeFileSync(join(dir, "1"), "in the way");
+  const recordings = new Recordings(recordingsPath(dir, "1", 42n), "1", 42n, log);
+  recordings.put("a []", { result: "0x1" });
+  await waitFor(() => lines.some((line) => line.level === "error"));
+  expect(lines[0]!.message).toMatch(/could not be saved; they are kept in memory and the save is retried/);
+  expect(recordings.get("a []")).toEqual({ result: "0x1" });
+  rmSync(join(dir, "1"));
+  await waitFor(() => lines.some((line) => line.level === "info"), 10_000);
+  expect(JSON.parse(readFileSync(recordingsPath(dir, "1", 42n), "utf8")).answers).toEqual({ "a []": { result: "0x1" } });
+});
+
+async function waitFor(done: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -132,7 +132,6 @@ export class Recordings {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (!this.dirty) return;
-    this.dirty = false;
     const merged: Record<string, unknown> = { ...readFile(this.path)?.answers };
     for (const [key, value] of this.answers) merged[key] = value;
     const sorted = Object.fromEntries(
@@ -146,9 +145,9 @@ export class Recordings {
     try {
       writeFileSync(temporary, `${JSON.stringify(file, null, 1)}\n`);
       renameSync(temporary, this.path);
+      this.dirty = false;
     } catch (error) {
       rmSync(temporary, { force: true });
-      this.dirty = true;
       throw error;
     }
   }

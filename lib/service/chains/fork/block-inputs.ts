@@ -6,7 +6,7 @@
  * EIP-2935 history contract's account and the ring slot of its parent (`(number - 1) % 8191`, a new slot per block
  * until the ring wraps); a transaction reads the coinbase (the zero address); a fee estimate without a gas price
  * (`cast send`) reads `eth_feeHistory` of the ten blocks up to the fork; `BLOCKHASH` of a block before the fork reads
- * that block. Neither the EIP-4788 beacon roots nor the EIP-7002/7251 request contracts are read by anvil's blocks;
+ * that block; the explorer's overview reads the fork block with its transactions. Neither the EIP-4788 beacon roots nor the EIP-7002/7251 request contracts are read by anvil's blocks;
  * their accounts (and the request contracts' four queue slots) are recorded all the same, for calls that read them.
  *
  * The ring is read whole in one `eth_call` that overrides the history contract's code with a loop returning its 8191
@@ -83,6 +83,8 @@ export function blockInputCalls(block: bigint): UpstreamCall[] {
     { method: "eth_chainId", params: [] },
     { method: "eth_gasPrice", params: [] },
     { method: "eth_getBlockByNumber", params: [at, false] },
+    // The fork block with its transactions: the explorer's overview and block page show it.
+    { method: "eth_getBlockByNumber", params: [at, true] },
     { method: "eth_feeHistory", params: [FEE_HISTORY_BLOCKS, at, FEE_HISTORY_PERCENTILES] },
   ];
   for (const account of [...SYSTEM_CONTRACTS, COINBASE]) {

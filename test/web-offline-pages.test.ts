@@ -1,0 +1,122 @@
+/**
+ * The explorer and dashboard of a fork served offline (docs/explorer-and-dashboard.md): the service's own records
+ * (a cheatcode, whose hash is the service's; transactions sent through an RPC URL and through the API, one of them
+ * reverted) are read from the service's store, never from the upstream, so every page of every record kind answers
+ * 200 with the upstream gone, though no page was visited while it was there. Real service, real anvil, an upstream anvil with real history.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Environment, Transaction } from "../lib/api";
+import { call } from "./helpers/http";
+import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
+import { startTestService, type TestService } from "./helpers/service";
+import { encodeFunctionData } from "./helpers/viem";
+
+const SENDER = "0x00000000000000000000000000000000005e11d0";
+const RECEIVER = "0x00000000000000000000000000000000000fe5a1";
+
+let upstream: ForkUpstream;
+let root: string;
+let service: TestService;
+
+const environmentsPath = (s: TestService) => `/public/v1/account/${s.accountSlug}/project/${s.projectSlug}/environments`;
+
+async function rpc<T = any>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/** The dashboard's session cookie of a user, from the one-time sign-in link. */
+async function signIn(s: TestService): Promise<string> {
+  const response = await fetch(s.dashboardLink("alice"), { redirect: "manual" });
+  const cookie = response.headers.get("set-cookie");
+  if (!cookie) throw new Error(`no session cookie (HTTP ${response.status})`);
+  return cookie.split(";")[0]!;
+}
+
+/** Every page of the environment and its records: [path, status, first 300 characters of an error page]. */
+async function pages(s: TestService, environment: Environment, records: Transaction[]): Promise<[string, number, string][]> {
+  const cookie = await signIn(s);
+  const vnet = environment.active_instance.vnets[0];
+  const explorer = `/explorer/${vnet.id}`;
+  const dashboard = `/dashboard/${s.accountSlug}/${s.projectSlug}/environments/${environment.id}`;
+  const paths = [explorer, dashboard];
+  for (const record of records) {
+    paths.push(`${explorer}/tx/${record.tx_hash}`, `${dashboard}/tx/${record.tx_hash}`);
+    if (record.block_number) paths.push(`${explorer}/block/${BigInt(record.block_number)}`);
+    for (const address of [record.from, record.to]) if (address) paths.push(`${explorer}/address/${address.toLowerCase()}`);
+  }
+  const answers: [string, number, string][] = [];
+  for (const path of [...new Set(paths)]) {
+    const response = await fetch(`${s.baseUrl}${path}`, { headers: { cookie } });
+    const text = await response.text();
+    answers.push([path, response.status, response.status === 200 ? "" : text.replace(/<[^>]+>/g, " ").slice(0, 300)]);
+  }
+  return answers;
+}
+
+beforeAll(async () => {
+  upstream = await startForkUpstream();
+  root = mkdtempSync(join(tmpdir(), "chainform-web-offline-"));
+});
+afterAll(async () => {
+  await service?.close();
+  await upstream?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+test("offline, the explorer and dashboard pages of every record kind answer 200", async () => {
+  const settings = { dataDir: join(root, "data"), forkCacheDir: join(root, "fork-cache") };
+  service = await startTestService({ ...settings, forkUrls: { "1": upstream.url } });
+  const created = await call(service, "POST", environmentsPath(service), {
+    as: "alice",
+    body: {
+      display_name: "offline pages",
+      network_configs: [
+        { network_id: "1", explorer_config: { enabled: true }, accounts: [{ address: SENDER, balance: "0x56bc75e2d63100000" }] },
+      ],
+    },
+  });
+  expect(created.status).toBe(200);
+  const environment = created.body as Environment;
+  const vnet = environment.active_instance.vnets[0];
+  const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
+
+  // A cheatcode, a transfer through the RPC URL, a reverted token transfer, a transaction sent through the API.
+  await rpc(admin, "tenderly_setBalance", [RECEIVER, "0xde0b6b3a7640000"]);
+  expect((await rpc(admin, "eth_sendTransactionSync", [{ from: SENDER, to: RECEIVER, value: "0x2a" }])).status).toBe("0x1");
+  const overdraw = encodeFunctionData({ abi: TOKEN.abi, functionName: "transfer", args: [RECEIVER, 10n ** 30n] });
+  const reverted = await rpc(admin, "eth_sendTransactionSync", [
+    { from: SENDER, to: upstream.history.token, data: overdraw, gas: "0x30000" },
+  ]);
+  expect(reverted.status).toBe("0x0");
+  const instancePath = `${environmentsPath(service)}/${environment.id}/instance/${environment.active_instance.id}`;
+  const sent = await call(service, "POST", `${instancePath}/vnet/${vnet.id}/transactions`, {
+    as: "alice",
+    body: { callArgs: { from: DEPLOYER, to: RECEIVER, value: "0x7" } },
+  });
+  expect(sent.status).toBe(200);
+  const records = (await call(service, "GET", `${instancePath}/transactions?perPage=100`, { as: "alice" })).body as Transaction[];
+  expect(new Set(records.map((r) => `${r.kind}/${r.origin}/${r.status}`))).toEqual(
+    new Set(["cheatcode/rpc/success", "blockchain/rpc/success", "blockchain/rpc/failed", "blockchain/api/success"]),
+  );
+
+  // No page is visited live: what the pages read offline must not depend on what a live visit recorded.
+  await service.close();
+
+  // The upstream is gone; the same data dir is served offline.
+  await upstream.close();
+  const asked = upstream.methods.length;
+  service = await startTestService({ ...settings, offline: true });
+  const offline = await pages(service, environment, records);
+  expect(offline.filter(([, status]) => status !== 200)).toEqual([]);
+  expect(offline.length).toBeGreaterThanOrEqual(2 + 2 * records.length);
+  expect(upstream.methods.length).toBe(asked);
+});

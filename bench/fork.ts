@@ -4,13 +4,17 @@
  * (as a hosted RPC would), and on the same fork replayed offline from its recordings. The upstream stands in for
  * mainnet: an anvil with chain id 1 and a token whose balances changed over several blocks
  * (test/helpers/fork-upstream.ts). Targets: a replayed fork answers its first call within 2x a fresh chain's time,
- * and runs the workload within 1.5x of the fresh chain's. The last line is one JSON object of figures and ratios.
+ * and runs the workload within 1.5x of the fresh chain's. A live creation also records what a chain needs to mine
+ * offline (lib/service/chains/fork/block-inputs.ts): its extra upstream calls, HTTP requests and milliseconds, and
+ * the size of the recordings a live run leaves, are reported too. The last line is one JSON object of figures and
+ * ratios.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type RunningService } from "../lib/service/listen";
 import type { Environment } from "../lib/api";
+import type { BackendChainEngine } from "../lib/service/chains";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream } from "../test/helpers/fork-upstream";
 import { encodeDeployData, encodeFunctionData } from "../test/helpers/viem";
 
@@ -91,6 +95,9 @@ async function main(): Promise<void> {
   const fresh = { first: [] as number[], work: [] as number[] };
   const live = { first: [] as number[], work: [] as number[] };
   const replayed = { first: [] as number[], work: [] as number[] };
+  /** Per live run: what recording the block inputs cost, and the upstream calls the whole creation made. */
+  const blockInputs = { calls: [] as number[], requests: [] as number[], ms: [] as number[], creationCalls: [] as number[] };
+  let recordingBytes = 0;
   try {
     /** One run on a fresh chain (no upstream). */
     const freshRun = async (run: number) => {
@@ -118,12 +125,22 @@ async function main(): Promise<void> {
         forkCacheDir: cacheDir,
       });
       try {
+        const before = upstream.methods.length;
         const { ms, url } = await firstCall(service, `live ${run}`);
         live.first.push(ms);
+        blockInputs.creationCalls.push(upstream.methods.length - before);
+        const [cost] = (service.app.service.engine as BackendChainEngine).forks.blockInputCosts.values();
+        if (!cost) throw new Error("the live creation recorded no block inputs");
+        blockInputs.calls.push(cost.calls);
+        blockInputs.requests.push(cost.requests);
+        blockInputs.ms.push(cost.ms);
         live.work.push(await workload(url, upstream.history.token));
       } finally {
         await service.close();
       }
+      recordingBytes = readdirSync(join(cacheDir, "1"))
+        .filter((name) => /^\d+\.json$/.test(name))
+        .reduce((sum, name) => sum + statSync(join(cacheDir, "1", name)).size, 0);
     }
     // Replayed: offline, from what the last live run recorded; the upstream is not asked. Fresh and replayed runs
     // alternate, so that neither gains from running on a warmer machine.
@@ -153,9 +170,20 @@ async function main(): Promise<void> {
   console.log(
     `${WORKLOAD_CALLS}-call read workload (median): fresh ${m(fresh.work)} ms, live fork ${m(live.work)} ms, replayed fork ${m(replayed.work)} ms`,
   );
+  console.log(
+    `recording for blocks at a live creation (median): ${m(blockInputs.calls)} upstream calls in ${m(blockInputs.requests)} HTTP requests, ${m(blockInputs.ms)} ms of the ${m(live.first)} ms to the first call; recordings after a live run: ${recordingBytes} bytes`,
+  );
   const figures = {
     benchmark: "fork",
     upstreamDelayMs: UPSTREAM_DELAY_MS,
+    blockInputs: {
+      calls: m(blockInputs.calls),
+      requests: m(blockInputs.requests),
+      ms: m(blockInputs.ms),
+      upstreamCallsAtCreation: m(blockInputs.creationCalls),
+      shareOfLiveFirstCall: Number((median(blockInputs.ms) / median(live.first)).toFixed(2)),
+      recordingBytes,
+    },
     firstCallMs: { fresh: m(fresh.first), live: m(live.first), replayed: m(replayed.first) },
     workloadMs: { calls: WORKLOAD_CALLS, fresh: m(fresh.work), live: m(live.work), replayed: m(replayed.work) },
     ratios: {

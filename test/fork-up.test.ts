@@ -67,7 +67,7 @@ describe("chainform up with the fork-mainnet app", () => {
       serve.kill("SIGTERM");
       if (serve.exitCode === null) await once(serve, "exit");
     }
-    expect(readdirSync(join(cache, "1"))).toEqual([`${upstream.history.head}.json`]);
+    expect(readdirSync(join(cache, "1")).sort()).toEqual([`${upstream.history.head}.json`, "pins.json"]);
     expect(output).not.toContain(UPSTREAM_SECRET);
   }, 120_000);
 
@@ -86,7 +86,7 @@ describe("chainform up with the fork-mainnet app", () => {
     expect(live.stderr).toMatch(/✓ up: applied, checked and destroyed in/);
     // The fork read the upstream's token storage: it is the upstream's state, not a fresh chain.
     expect(upstream.methods).toContain("eth_getStorageAt");
-    expect(readdirSync(join(cache, "1"))).toEqual([`${upstream.history.aliceTopped}.json`]);
+    expect(readdirSync(join(cache, "1")).sort()).toEqual([`${upstream.history.aliceTopped}.json`, "pins.json"]);
     expect(live.stdout + live.stderr).not.toContain(UPSTREAM_SECRET);
 
     await upstream.close();

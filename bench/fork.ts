@@ -89,7 +89,8 @@ async function workload(url: string, token: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const upstream = await startForkUpstream({ delayMs: UPSTREAM_DELAY_MS });
+  // Enough blocks that a fork records the whole window of blocks BLOCKHASH reaches, as on a real network.
+  const upstream = await startForkUpstream({ delayMs: UPSTREAM_DELAY_MS, emptyBlocks: 300 });
   const root = mkdtempSync(join(tmpdir(), "chainform-bench-fork-"));
   const cacheDir = join(root, "fork-cache");
   const fresh = { first: [] as number[], work: [] as number[] };

@@ -196,13 +196,21 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   expect(new Set(recorded.parentHashes).size).toBe(1);
   expect(recorded.parentHashes[0]).toMatch(/^0x[0-9a-f]{64}$/);
   const liveHead = BigInt(await rpc<string>(adminUrl(created), "eth_blockNumber"));
+  // Another environment records a newer block of the same network: offline, ours must not pin that one.
+  await upstream.node.rpc.request("anvil_mine", ["0x1"]);
+  const newer = await call(live, "POST", environmentsPath(live), {
+    as: "alice",
+    body: { display_name: "newer", network_configs: [{ network_id: "1" }] },
+  });
+  expect(BigInt(newer.body.networks[0].block_number)).toBe(upstream.history.head + 1n);
   await stop(live);
 
   // The upstream is gone for good.
   await upstream.close();
   const asked = upstream.methods.length;
 
-  // A fresh data dir, offline: the same environment (no block_number) forks the block it pinned live.
+  // A fresh data dir, offline: the same environment (no block_number) forks the block it pinned live, not the newest
+  // recorded one.
   const fresh = await start({ dataDir: join(root, "fresh"), forkCacheDir: cacheDir, offline: true });
   const again = await create(fresh);
   expect(again.networks[0].block_number).toBe(forkPoint);
@@ -212,7 +220,8 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
 
   // The live data dir restarted offline: its chain is where the live run left it, and goes on.
   const restarted = await start({ dataDir: liveDir, forkCacheDir: cacheDir, offline: true });
-  const environment = (await call(restarted, "GET", environmentsPath(restarted), { as: "alice" })).body.environments[0] as Environment;
+  const listed = (await call(restarted, "GET", environmentsPath(restarted), { as: "alice" })).body.environments as Environment[];
+  const environment = listed.find((e) => e.slug === SLUG)!;
   const url = adminUrl(environment);
   expect(BigInt(await rpc<string>(url, "eth_blockNumber"))).toBe(liveHead);
   expect(await balanceOf(url, recorded.token, RECEIVER)).toBe(25n);

@@ -58,8 +58,8 @@ export interface ForkUpstream {
   close(): Promise<void>;
 }
 
-/** Starts the upstream, deploys the token and changes balances over several blocks. */
-export async function startForkUpstream(options: { delayMs?: number } = {}): Promise<ForkUpstream> {
+/** Starts the upstream, deploys the token and changes balances over several blocks, then mines empty ones. */
+export async function startForkUpstream(options: { delayMs?: number; emptyBlocks?: number } = {}): Promise<ForkUpstream> {
   const node = await createAnvilBackend().start({ chainId: 1n, statePath: null });
   const rpc = node.rpc;
   await rpc.request("anvil_setBalance", [DEPLOYER, "0x56bc75e2d63100000"]);
@@ -79,7 +79,8 @@ export async function startForkUpstream(options: { delayMs?: number } = {}): Pro
   const aliceFunded = BigInt((await transfer(ALICE, 100n)).blockNumber);
   const bobFunded = BigInt((await transfer(BOB, 50n)).blockNumber);
   const aliceTopped = BigInt((await transfer(ALICE, 200n)).blockNumber);
-  await rpc.request("anvil_mine", ["0x3"]);
+  // Empty blocks at the end: 3 by default; a benchmark asks for a few hundred, as many as BLOCKHASH reaches.
+  await rpc.request("anvil_mine", [`0x${(options.emptyBlocks ?? 3).toString(16)}`]);
   const head = BigInt(await rpc.request<string>("eth_blockNumber"));
 
   const methods: string[] = [];

@@ -15,7 +15,8 @@
  */
 import type { Recordings } from "./recordings";
 import { callKey } from "./recordings";
-import type { Upstream, UpstreamCall } from "./upstream";
+import { JsonRpcError } from "../json-rpc";
+import { UpstreamError, type Upstream, type UpstreamAnswer, type UpstreamCall } from "./upstream";
 
 /** The EIP-2935 block-hash history contract. */
 export const HISTORY_CONTRACT = "0x0000f90827f1c53a10cb7a02335b175320002935";
@@ -122,7 +123,7 @@ export async function recordBlockInputs(upstream: Upstream, recordings: Recordin
         },
         // An upstream without state overrides: the slots are then recorded one by one as a chain reads them.
         (error: unknown) => {
-          if ((error as Error).name !== "JsonRpcError") throw error;
+          if (!(error instanceof JsonRpcError)) throw error;
         },
       );
   calls += recordings.has(callKey(dump.method, dump.params)) ? 0 : 1;
@@ -130,16 +131,41 @@ export async function recordBlockInputs(upstream: Upstream, recordings: Recordin
   await Promise.all([
     ring,
     ...batches.map(async (batch) => {
-      const answers = await upstream.batch(batch);
-      answers.forEach((answer, i) => {
+      const answers = await batchOrSingles(upstream, batch);
+      requests += answers.requests;
+      answers.answers.forEach((answer, i) => {
         if ("result" in answer) recordings.put(callKey(batch[i]!.method, batch[i]!.params), { result: answer.result });
       });
     }),
   ]);
   calls += missing.length;
-  requests += batches.length;
   recordings.mark(BLOCK_INPUTS_MARK);
   return { calls, requests, ms: performance.now() - started };
+}
+
+/**
+ * The answers of a batch; from an upstream that takes no batches (it answers something that is not a list), the
+ * same calls one at a time.
+ */
+async function batchOrSingles(
+  upstream: Upstream,
+  batch: readonly UpstreamCall[],
+): Promise<{ answers: UpstreamAnswer[]; requests: number }> {
+  try {
+    return { answers: await upstream.batch(batch), requests: 1 };
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.failure !== "bad-answer") throw error;
+  }
+  const answers: UpstreamAnswer[] = [];
+  for (const call of batch) {
+    try {
+      answers.push({ result: await upstream.request(call.method, call.params) });
+    } catch (error) {
+      if (!(error instanceof JsonRpcError)) throw error;
+      answers.push({ error });
+    }
+  }
+  return { answers, requests: 1 + batch.length };
 }
 
 function hex(n: bigint): string {

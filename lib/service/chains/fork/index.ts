@@ -6,7 +6,7 @@
 import type { ChainLog } from "../backend";
 import { ChainRequestError } from "../types";
 import { JsonRpcError } from "../json-rpc";
-import { recordBlockInputs, type BlockInputsCost } from "./block-inputs";
+import { BLOCK_INPUTS_MARK, recordBlockInputs, type BlockInputsCost } from "./block-inputs";
 import { readPins, writePin } from "./pins";
 import { ForkProxy } from "./proxy";
 import { Recordings, recordedBlocks, recordingsPath } from "./recordings";
@@ -172,6 +172,15 @@ export class Forks {
         : `no upstream is configured for network ${networkId} (--fork ${networkId}=URL), so only recordings are served`;
       const { log, offlineEmptyAccounts } = this.options;
       proxy = ForkProxy.start({ networkId, block, recordings, upstream, replayOnly, log, emptyAccounts: offlineEmptyAccounts === true });
+      // A fork made before block inputs were recorded, restarted with its upstream: record them now, for offline runs.
+      if (upstream && !recordings.marked(BLOCK_INPUTS_MARK)) {
+        recordBlockInputs(upstream, recordings, block).catch((error: Error) =>
+          log?.warn(
+            { network: networkId, block: block.toString(), reason: error.message },
+            "could not record what this fork needs to mine offline",
+          ),
+        );
+      }
       proxy.catch(() => this.proxies.delete(key));
       this.proxies.set(key, proxy);
     }

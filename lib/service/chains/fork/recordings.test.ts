@@ -36,6 +36,9 @@ test("a call is described by method, account or slot, and block", () => {
   );
   expect(describeCall("eth_getCode", ["0xaa", "0x2"], "1", 2n)).toBe("eth_getCode of account 0xaa at block 2 of network 1");
   expect(describeCall("eth_getLogs", [{ address: "0xaa" }], "10", 9n)).toBe('eth_getLogs [{"address":"0xaa"}] at block 9 of network 10');
+  // The block the call asked, not the fork point; a tag (latest) is the fork point.
+  expect(describeCall("eth_call", [{ to: "0xaa" }, "0x5"], "1", 9n)).toBe('eth_call [{"to":"0xaa"},"0x5"] at block 5 of network 1');
+  expect(describeCall("eth_getBalance", ["0xaa", "latest"], "1", 9n)).toBe("eth_getBalance of account 0xaa at block 9 of network 1");
 });
 
 test("a save that fails is logged and retried until it works; nothing recorded meanwhile is lost", async () => {

@@ -377,7 +377,9 @@ export class BackendChainEngine implements ChainEngine {
   private async launchReplica(networkId: string): Promise<ChainNode> {
     // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
     // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
-    const block = this.replicaBlocks.has(networkId) ? this.replicaBlocks.get(networkId)! : await this.forks.forkPoint(networkId);
+    const block = this.replicaBlocks.has(networkId)
+      ? this.replicaBlocks.get(networkId)!
+      : await this.forks.forkPoint(networkId, undefined, undefined, { mines: false });
     this.replicaBlocks.set(networkId, block);
     const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
     const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };

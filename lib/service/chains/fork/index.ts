@@ -40,6 +40,15 @@ export interface ForksOptions {
   readonly log?: ChainLog;
 }
 
+/** How a fork point is chosen. */
+export interface ForkPointOptions {
+  /**
+   * Whether the chain will build blocks (a Virtual Environment) and so needs its block inputs recorded, or only runs
+   * calls at the fork point (a network replica's simulations). @default true
+   */
+  readonly mines?: boolean;
+}
+
 /** The forks of one service. */
 export class Forks {
   private readonly proxies = new Map<string, Promise<ForkProxy>>();
@@ -67,7 +76,7 @@ export class Forks {
    * refusing, redirecting, another network), 502 for an upstream failing otherwise, 504 for a slow one; each names
    * the network, never the URL.
    */
-  async forkPoint(networkId: string, requested?: bigint, environmentSlug?: string): Promise<bigint | null> {
+  async forkPoint(networkId: string, requested?: bigint, environmentSlug?: string, options: ForkPointOptions = {}): Promise<bigint | null> {
     if (!this.forked(networkId)) return null;
     const recorded = recordedBlocks(this.options.cacheDir, networkId);
     const upstream = this.upstream(networkId);
@@ -97,6 +106,7 @@ export class Forks {
       throw new ChainRequestError(400, `block ${requested} is beyond the head of network ${networkId} (block ${head})`, "/block_number");
     }
     const block = requested ?? head;
+    if (options.mines === false) return block;
     try {
       const cost = await recordBlockInputs(upstream, this.recordingsOf(networkId, block), block);
       if (cost.calls > 0) this.blockInputCosts.set(`${networkId}@${block}`, cost);
@@ -172,8 +182,9 @@ export class Forks {
         : `no upstream is configured for network ${networkId} (--fork ${networkId}=URL), so only recordings are served`;
       const { log, offlineEmptyAccounts } = this.options;
       proxy = ForkProxy.start({ networkId, block, recordings, upstream, replayOnly, log, emptyAccounts: offlineEmptyAccounts === true });
-      // A fork made before block inputs were recorded, restarted with its upstream: record them now, for offline runs.
-      if (upstream && !recordings.marked(BLOCK_INPUTS_MARK)) {
+      // A fork made before block inputs were recorded (its recordings hold answers but not the mark), restarted with its
+      // upstream: record them now, for offline runs. (A replica's new recordings are empty: it never mines.)
+      if (upstream && recordings.size > 0 && !recordings.marked(BLOCK_INPUTS_MARK)) {
         recordBlockInputs(upstream, recordings, block).catch((error: Error) =>
           log?.warn(
             { network: networkId, block: block.toString(), reason: error.message },

@@ -92,7 +92,7 @@ export interface ForkProxyStats {
 export class ForkProxy {
   readonly stats: ForkProxyStats = { replayed: 0, forwarded: 0, failed: 0 };
   private readonly inFlight = new Map<string, Promise<Recorded>>();
-  /** Accounts read as empty offline (each logged once). */
+  /** Accounts read as empty offline (each is logged once). */
   private readonly takenAsEmpty = new Set<string>();
   /** Whether the missing history-contract reads were logged (once). */
   private historyGapLogged = false;
@@ -236,7 +236,7 @@ export class ForkProxy {
         }
         return emptyAccountAnswer(method)!;
       }
-      if (this.options.emptyAccounts && (method !== "eth_getStorageAt" || this.takenAsEmpty.has(account))) {
+      if (this.options.emptyAccounts && (method !== "eth_getStorageAt" || !this.accountRecorded(account))) {
         if (!this.takenAsEmpty.has(account)) {
           this.takenAsEmpty.add(account);
           this.options.log?.info(
@@ -248,6 +248,12 @@ export class ForkProxy {
       }
     }
     return this.missing(method, params, this.options.replayOnly ?? "the service is offline (--offline), so only recordings are served");
+  }
+
+  /** Whether the recordings hold an account (its code, whole or alone): a slot of one they do not is a slot of nothing. */
+  private accountRecorded(account: string): boolean {
+    const params = [account, `0x${this.options.block.toString(16)}`];
+    return ["eth_getAccountInfo", "eth_getCode"].some((method) => this.options.recordings.has(callKey(method, params)));
   }
 
   private missing(method: string, params: unknown, why: string): Recorded {

@@ -7,7 +7,7 @@
  * new transactions offline. Against real anvil, on an upstream anvil with real history.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -236,3 +236,29 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   expect(file).toContain('"eth_call [{\\"to\\":\\"0x0000f90827f1c53a10cb7a02335b175320002935\\"');
   expect(file).not.toMatch(/sk-upstream|127\.0\.0\.1/);
 }, 300_000);
+
+test("recordings made before the ring was recorded still mine offline: the history contract reads as empty, logged once, never a crash", async () => {
+  // The first test's recordings, stripped of what block inputs add about the history contract (as an old recording).
+  const [file] = readdirSync(join(cacheDir, "1")).filter((name) => /^\d+\.json$/.test(name) && name !== "pins.json");
+  const recording = JSON.parse(readFileSync(join(cacheDir, "1", file!), "utf8")) as { answers: Record<string, unknown> };
+  const old = mkdtempSync(join(root, "old-cache-"));
+  const answers = Object.fromEntries(
+    Object.entries(recording.answers).filter(
+      ([key]) => !key.startsWith("chainform:") && !key.toLowerCase().includes(HISTORY_CONTRACT.toLowerCase()),
+    ),
+  );
+  expect(Object.keys(answers).length).toBeLessThan(Object.keys(recording.answers).length);
+  mkdirSync(join(old, "1"));
+  writeFileSync(join(old, "1", file!), JSON.stringify({ ...recording, answers }));
+  const log = join(root, "old.log");
+  const service = await start({ dataDir: join(root, "old"), forkCacheDir: old, offline: true, logger: { level: "info", file: log } });
+  const url = adminUrl(await create(service));
+  const head = BigInt(await rpc<string>(url, "eth_blockNumber"));
+  await rpc(url, "anvil_mine", ["0x12c"]);
+  expect(BigInt(await rpc<string>(url, "eth_blockNumber"))).toBe(head + 300n);
+  await stop(service);
+  const warnings = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.includes("predate the recording of the block-hash history"));
+  expect(warnings).toHaveLength(1);
+}, 120_000);

@@ -209,12 +209,15 @@ export class Forks {
     return recordings;
   }
 
-  /** Stops the proxies and saves every recording (one that cannot be written is logged by its proxy, not fatal). */
+  /** Stops the proxies and saves every recording (one that cannot be written is logged, once, not fatal). */
   async close(): Promise<void> {
-    const proxies = [...this.proxies.values()];
+    const proxies = [...this.proxies.entries()];
     this.proxies.clear();
-    await Promise.all(proxies.map(async (proxy) => (await proxy.catch(() => null))?.close().catch(() => undefined)));
-    for (const recordings of this.recordings.values()) {
+    // A proxy saves its recordings as it closes, and logs a save that fails.
+    await Promise.all(proxies.map(async ([, proxy]) => (await proxy.catch(() => null))?.close().catch(() => undefined)));
+    const saved = new Set(proxies.map(([key]) => key));
+    for (const [key, recordings] of this.recordings) {
+      if (saved.has(key)) continue;
       try {
         recordings.flush();
       } catch (error) {

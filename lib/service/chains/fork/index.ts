@@ -214,8 +214,14 @@ export class Forks {
     const proxies = [...this.proxies.entries()];
     this.proxies.clear();
     // A proxy saves its recordings as it closes, and logs a save that fails.
-    await Promise.all(proxies.map(async ([, proxy]) => (await proxy.catch(() => null))?.close().catch(() => undefined)));
-    const saved = new Set(proxies.map(([key]) => key));
+    const saved = new Set<string>();
+    await Promise.all(
+      proxies.map(async ([key, proxy]) => {
+        const running = await proxy.catch(() => null);
+        if (running) saved.add(key);
+        await running?.close().catch(() => undefined);
+      }),
+    );
     for (const [key, recordings] of this.recordings) {
       if (saved.has(key)) continue;
       try {

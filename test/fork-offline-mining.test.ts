@@ -213,9 +213,19 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
 
   // A fresh data dir, offline: the same environment (no block_number) forks the block it pinned live, not the newest
   // recorded one.
-  const fresh = await start({ dataDir: join(root, "fresh"), forkCacheDir: cacheDir, offline: true });
+  const freshLog = join(root, "fresh.log");
+  const fresh = await start({
+    dataDir: join(root, "fresh"),
+    forkCacheDir: cacheDir,
+    offline: true,
+    logger: { level: "info", file: freshLog },
+  });
   const again = await create(fresh);
   expect(again.networks[0].block_number).toBe(forkPoint);
+  // The log says which block was chosen, and why.
+  expect(readFileSync(freshLog, "utf8")).toContain(
+    `no block_number given: forking network 1 at block ${BigInt(forkPoint)}, the block this environment pinned when it last ran with its upstream`,
+  );
   expect(await workload(adminUrl(again), again.networks[0].block_number)).toEqual(recorded);
   await goOn(adminUrl(again), BigInt(forkPoint));
   await stop(fresh);

@@ -222,13 +222,14 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   });
   const again = await create(fresh);
   expect(again.networks[0].block_number).toBe(forkPoint);
+
+  expect(await workload(adminUrl(again), again.networks[0].block_number)).toEqual(recorded);
+  await goOn(adminUrl(again), BigInt(forkPoint));
+  await stop(fresh);
   // The log says which block was chosen, and why.
   expect(readFileSync(freshLog, "utf8")).toContain(
     `no block_number given: forking network 1 at block ${BigInt(forkPoint)}, the block this environment pinned when it last ran with its upstream`,
   );
-  expect(await workload(adminUrl(again), again.networks[0].block_number)).toEqual(recorded);
-  await goOn(adminUrl(again), BigInt(forkPoint));
-  await stop(fresh);
 
   // The live data dir restarted offline: its chain is where the live run left it, and goes on.
   const restarted = await start({ dataDir: liveDir, forkCacheDir: cacheDir, offline: true });

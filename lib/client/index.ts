@@ -24,6 +24,7 @@ export * from "./actions/listEnvironments";
 export * from "./actions/iterateEnvironments";
 export * from "./actions/getEnvironment";
 export * from "./actions/getEnvironmentBySlug";
+export * from "./actions/environmentFixtures";
 export * from "./actions/deleteEnvironment";
 export * from "./actions/deleteEnvironments";
 export * from "./actions/listTransactions";

@@ -47,6 +47,12 @@ export async function fixtureRoutes(app: FastifyInstance, environmentsPath: stri
   routes.get(`${environmentsPath}/:environmentId/export`, { schema: { params: EnvironmentParams } }, async (request, reply) => {
     const content = await fixtures.collect(projectOf(request).id, request.params.environmentId, true);
     const file = writeFixture(content);
+    // A file no service would take back is not written at all.
+    if (file.length > MAX_FIXTURE_BYTES) {
+      throw badRequest(
+        `environment ${request.params.environmentId} would make a ${file.length}-byte fixture, over the ${MAX_FIXTURE_BYTES}-byte limit a fixture may hold`,
+      );
+    }
     return reply.type(FIXTURE_MEDIA_TYPE).header("content-disposition", `attachment; filename="${content.slug}.chainform"`).send(file);
   });
 

@@ -64,17 +64,23 @@ async function batch(url: string, calls: readonly { method: string; params: unkn
   return answers.sort((a, b) => a.id - b.id).map((a) => a.result);
 }
 
-/** Deploys `count` Store contracts spread over the environment's networks, in one batch per network. */
+/**
+ * Deploys `count` Store contracts spread over the environment's networks, in one batch per network, each transaction
+ * with its nonce (anvil may take a batch's calls in parallel, and two without a nonce could get the same one).
+ */
 async function deploy(environment: Awaited<ReturnType<typeof createEnvironment>>, networks: number, count: number): Promise<void> {
   const { bytecode } = storeContract();
   await Promise.all(
-    Array.from({ length: networks }, (_, index) => {
+    Array.from({ length: networks }, async (_, index) => {
       const mine = Math.floor(count / networks) + (index < count % networks ? 1 : 0);
-      const calls = Array.from({ length: mine }, () => ({
+      if (mine === 0) return;
+      const url = adminRpc(environment, index);
+      const [nonce] = (await batch(url, [{ method: "eth_getTransactionCount", params: [DEPLOYER, "pending"] }])) as string[];
+      const calls = Array.from({ length: mine }, (_, i) => ({
         method: "eth_sendTransaction",
-        params: [{ from: DEPLOYER, data: bytecode, gas: "0x1e8480" }],
+        params: [{ from: DEPLOYER, data: bytecode, gas: "0x1e8480", nonce: `0x${(BigInt(nonce) + BigInt(i)).toString(16)}` }],
       }));
-      return mine === 0 ? Promise.resolve([]) : batch(adminRpc(environment, index), calls);
+      await batch(url, calls);
     }),
   );
 }

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { assertCliBuilt, runCli, serviceEnv, startCli } from "./helpers/cli";
 import { call } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
-import { ENVIRONMENTS, adminRpc, chainFacts, createEnvironment, deployStore, type CreatedEnvironment } from "./helpers/fixtures";
+import { ENVIRONMENTS, adminRpc, chainFacts, createEnvironment, deployStore, rpc, type CreatedEnvironment } from "./helpers/fixtures";
 
 jest.setTimeout(240_000);
 
@@ -100,7 +100,9 @@ test("serve --import imports a fixture at start, and only once on the same data 
       });
       const listed = await fetch(`${ready.baseUrl}${ENVIRONMENTS}`, { headers: { "x-access-key": ready.accessKey } });
       const environments = ((await listed.json()) as { environments: CreatedEnvironment[] }).environments;
-      return { output, environments };
+      // The imported chain's state, read through the restarted service too (the contract was set to 21).
+      const slot = await rpc(adminRpc(environments[0], 0), "eth_getStorageAt", [address, "0x0", "latest"]);
+      return { output, environments, slot };
     } finally {
       serve.kill("SIGTERM");
       if (serve.exitCode === null) await once(serve, "exit");
@@ -112,6 +114,7 @@ test("serve --import imports a fixture at start, and only once on the same data 
   const second = await serveOnce();
   expect(second.output).toContain(`${file}: already present as environment handed-over (${first.environments[0].id})`);
   expect(second.environments.map((e) => e.id)).toEqual([first.environments[0].id]);
+  expect([first.slot, second.slot]).toEqual([`0x${"0".repeat(62)}15`, `0x${"0".repeat(62)}15`]);
 
   // A bad fixture stops the start with one line naming it.
   const bad = await runCli(["serve", "--data-dir", join(root, "bad"), "--port", "0", "--import", join(root, "cut.chainform")]);

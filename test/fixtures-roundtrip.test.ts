@@ -101,6 +101,19 @@ test("an import takes another slug and name; a taken slug is refused as a create
   expect(taken.body.error.data).toMatchObject({ field: "/slug", environment_id: renamed.body.id });
   expect(taken.body.error.message).toContain("protocol-b");
   expect((await call(target, "GET", `${ENVIRONMENTS}?perPage=100`, { as: "alice" })).body.environments).toHaveLength(count);
+  // A read-only key may export (a fixture holds no secret) but not import.
+  const asBob = await fetch(`${source.baseUrl}${ENVIRONMENTS}/${environment.id}/export`, { headers: source.headersOf("bob") });
+  expect(asBob.status).toBe(200);
+  const bobImport = await fetch(`${target.baseUrl}${ENVIRONMENTS}/import`, {
+    method: "POST",
+    headers: { ...target.headersOf("bob"), "content-type": "application/octet-stream" },
+    body: file,
+  });
+  expect(bobImport.status).toBe(403);
+  const unknown = await fetch(`${source.baseUrl}${ENVIRONMENTS}/00000000-0000-4000-8000-000000000000/export`, {
+    headers: source.headersOf("alice"),
+  });
+  expect(unknown.status).toBe(404);
 });
 
 test("a clone starts from the source's current state and then lives on its own, both ways", async () => {

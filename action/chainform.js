@@ -146,16 +146,16 @@ function run(cli, args, capture = false) {
 /**
  * Starts the local service (`chainform serve`) detached, so that it outlives this step for the later steps and the
  * post step, which stops it. `onStarted(pid)` is called at once (the post step must be able to stop it whatever
- * happens next). Resolves with its ready line.
+ * happens next). `extraArgs` go to `chainform serve` (`--import FILE`). Resolves with its ready line.
  * @returns {Promise<{ pid: number, baseUrl: string, accessKey: string, accountSlug: string, projectSlug: string }>}
  */
-async function startService(cli, dir, onStarted) {
+async function startService(cli, dir, onStarted, extraArgs = []) {
   mkdirSync(dir, { recursive: true });
   const readyFile = join(dir, "ready.jsonl");
   const logFile = join(dir, "serve.log");
   const out = openSync(readyFile, "w");
   const err = openSync(logFile, "w");
-  const child = spawn(cli.node, [cli.bin, "serve", "--port", "0", "--data-dir", join(dir, "data")], {
+  const child = spawn(cli.node, [cli.bin, "serve", "--port", "0", "--data-dir", join(dir, "data"), ...extraArgs], {
     env: cli.env,
     detached: true,
     stdio: ["ignore", out, err],

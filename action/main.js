@@ -1,13 +1,14 @@
 "use strict";
 /**
  * The action's main step: deploy a chainform app (the `app` input) or an environment described inline (`networks`
- * and the inputs beside it) against a service (the local one, started here, unless `base-url` is given), then hand
+ * and the inputs beside it) against a service (the local one, started here, unless `base-url` is given; with
+ * `fixture`, the local service imports that file as it starts, and an app is optional), then hand
  * the RPC settings to later steps as outputs and environment variables, Admin RPC URLs masked. Everything the post
  * step needs to clean up is saved as state before it is created, so that a failed or cancelled step leaves nothing.
  * Node's own modules only: GitHub runs this file from the action's checkout without installing anything.
  */
 const { randomBytes } = require("node:crypto");
-const { mkdirSync, writeFileSync } = require("node:fs");
+const { existsSync, mkdirSync, writeFileSync } = require("node:fs");
 const { join, resolve } = require("node:path");
 const { tmpdir } = require("node:os");
 const runner = require("./runner");
@@ -34,13 +35,31 @@ function failed(what, code) {
 async function main() {
   const appInput = runner.input("app");
   const networksInput = runner.input("networks");
-  if ((appInput === "") === (networksInput === "")) {
+  const fixtureInput = runner.input("fixture");
+  if (appInput !== "" && networksInput !== "") {
+    throw new runner.InputError("app", "and networks exclude each other: give app (a chainform app's directory) or networks, not both");
+  }
+  if (appInput === "" && networksInput === "" && fixtureInput === "") {
     throw new runner.InputError(
-      appInput ? "app" : "networks",
-      "and networks exclude each other, and one is needed: give app (a chainform app's directory) or networks (network ids to fork, e.g. `1, 8453`)",
+      "app",
+      "is needed, or networks, or fixture: give app (a chainform app's directory), networks (network ids to fork, e.g. `1, 8453`) or fixture (a file of `chainform export`)",
     );
   }
   const baseUrl = runner.input("base-url");
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+  const fixture = fixtureInput === "" ? null : resolve(workspace, fixtureInput);
+  if (fixture !== null && baseUrl) {
+    throw new runner.InputError(
+      "fixture",
+      "is imported into the local service as it starts; with base-url, run `npx chainform import FILE` in a step instead",
+    );
+  }
+  if (fixture !== null && !existsSync(fixture)) {
+    throw new runner.InputError(
+      "fixture",
+      `names ${fixtureInput}, which is not in the workspace: build it with \`chainform export\` (a cached file: check the cache step's key)`,
+    );
+  }
   const remote = { accessKey: runner.input("access-key"), account: runner.input("account"), project: runner.input("project") };
   if (baseUrl && (!remote.accessKey || !remote.account || !remote.project)) {
     throw new runner.InputError(
@@ -56,17 +75,16 @@ async function main() {
   }
   const keep = runner.booleanInput("keep", false);
   const slugPrefix = slugPrefixOf(runner.input("slug-prefix"));
-  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   const workDir = join(process.env.RUNNER_TEMP || tmpdir(), `chainform-${slugPrefix.replace(/-$/, "")}`);
   mkdirSync(workDir, { recursive: true });
   runner.saveState("keep", String(keep));
   runner.saveState("slug_prefix", slugPrefix);
   runner.setOutput("slug-prefix", slugPrefix);
 
-  let app;
+  let app = null;
   if (appInput) {
     app = resolve(workspace, appInput);
-  } else {
+  } else if (networksInput) {
     // Checked before anything is started: a typo costs seconds, not a service start.
     const config = inlineConfig({
       networks: networksInput,
@@ -84,7 +102,7 @@ async function main() {
   }
 
   const node = nodeFor(runner.input("node-version"));
-  const located = locateChainform({ searchFrom: [app, workspace], toolCache: process.env.RUNNER_TOOL_CACHE });
+  const located = locateChainform({ searchFrom: [...(app ? [app] : []), workspace], toolCache: process.env.RUNNER_TOOL_CACHE });
   runner.info(`chainform: ${located.source}, run by Node ${node === process.execPath ? process.versions.node : "on PATH"}`);
   runner.saveState("node", node);
   runner.saveState("bin", located.bin);
@@ -96,7 +114,13 @@ async function main() {
     service = { baseUrl, accessKey: remote.accessKey, accountSlug: remote.account, projectSlug: remote.project };
   } else {
     runner.info("No base-url: starting the local chainform service on the runner");
-    service = await startService(cli, join(workDir, "service"), (pid) => runner.saveState("service_pid", String(pid)));
+    // A fixture is imported as the service starts (`serve --import`): its environments are there at the ready line.
+    service = await startService(
+      cli,
+      join(workDir, "service"),
+      (pid) => runner.saveState("service_pid", String(pid)),
+      fixture === null ? [] : ["--import", fixture],
+    );
     // A throw-away key, but a key: masked, and kept for the post step (inputs hold no key for this service).
     runner.mask(service.accessKey);
     runner.saveState("local_access_key", service.accessKey);
@@ -110,6 +134,18 @@ async function main() {
     CHAINFORM_ACCOUNT: service.accountSlug,
     CHAINFORM_PROJECT: service.projectSlug,
   });
+  if (fixture !== null) {
+    // The imported environments (no Admin RPC URLs: later steps reach them with CHAINFORM_* and the API).
+    const listed = await run(cli, ["environments", "--json"], true);
+    if (listed.code !== 0) return failed("chainform environments", listed.code);
+    const environments = JSON.parse(listed.stdout);
+    runner.setOutput("fixture-environments", JSON.stringify(environments));
+    const first = environments[0] && environments[0].active_instance.vnets[0];
+    const publicRpc = first && first.rpcs.find((rpc) => rpc.name === "Public RPC");
+    if (!app && publicRpc) runner.setOutput("eth_rpc_url", publicRpc.url);
+  }
+  exportService(service, baseUrl);
+  if (app === null) return 0;
   runner.saveState("app", app);
   if (interrupted()) return 130;
 
@@ -123,18 +159,21 @@ async function main() {
     if (result.code !== 0) return failed(`chainform outputs --format ${format}`, result.code);
     runner.setOutput(format, result.stdout);
   }
-  runner.setOutput("base-url", service.baseUrl);
-  // Later steps may run `npx chainform ...` against the same service; a given key stays in the inputs only.
-  runner.exportVariable("CHAINFORM_BASE_URL", service.baseUrl);
-  runner.exportVariable("CHAINFORM_ACCOUNT", service.accountSlug);
-  runner.exportVariable("CHAINFORM_PROJECT", service.projectSlug);
-  if (!baseUrl) runner.exportVariable("CHAINFORM_ACCESS_KEY", service.accessKey);
   runner.info(
     keep
       ? "keep: true, so the post step leaves the environments in place"
       : `The post step removes the environments (slug prefix ${slugPrefix}) when the job ends, whatever its result`,
   );
   return 0;
+}
+
+/** Hands the service to later steps: they may run `npx chainform ...` against it; a given key stays in the inputs. */
+function exportService(service, baseUrl) {
+  runner.setOutput("base-url", service.baseUrl);
+  runner.exportVariable("CHAINFORM_BASE_URL", service.baseUrl);
+  runner.exportVariable("CHAINFORM_ACCOUNT", service.accountSlug);
+  runner.exportVariable("CHAINFORM_PROJECT", service.projectSlug);
+  if (!baseUrl) runner.exportVariable("CHAINFORM_ACCESS_KEY", service.accessKey);
 }
 
 forwardSignals();

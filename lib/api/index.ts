@@ -12,6 +12,7 @@ export * from "./networks";
 export * from "./environments";
 export * from "./simulations";
 export * from "./transactions";
+export * from "./fixtures";
 export * from "../domain/slug";
 export * from "../domain/explorer";
 export * from "../domain/amounts";

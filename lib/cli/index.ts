@@ -29,6 +29,8 @@ const COMMAND_LOADERS: Readonly<Record<string, () => Command>> = {
   serve: () => (require("./commands/serve") as typeof import("./commands/serve")).default,
   token: () => (require("./commands/token") as typeof import("./commands/token")).default,
   terraformrc: () => (require("./commands/terraformrc") as typeof import("./commands/terraformrc")).default,
+  export: () => (require("./commands/export") as typeof import("./commands/export")).default,
+  import: () => (require("./commands/import") as typeof import("./commands/import")).default,
 };
 
 /** The names of every command, in help order. */

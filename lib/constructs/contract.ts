@@ -4,7 +4,7 @@ import { Construct } from "constructs";
 import type { Abi, ContractConstructorArgs, ContractFunctionArgs, ContractFunctionName } from "viem" with { "resolution-mode": "import" };
 import * as contract from "./generated/contract";
 import * as dataContractCall from "./generated/data-chainform-contract-call";
-import type { IEnvironment } from "./environment";
+import type { IEnvironment } from "./environment-base";
 import { terraformProvider, type ProviderRef } from "./provider";
 import { checkRules, isToken, throwIfProblems, type Rule } from "./validation";
 

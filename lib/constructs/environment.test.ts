@@ -147,6 +147,18 @@ describe("Environment", () => {
     ).toThrow(/give slug or slugPrefix, not both/);
   });
 
+  it("passes cloneFrom as clone_from, a token of another environment included", () => {
+    // GIVEN an environment cloned from an existing one, looked up by slug
+    const stack = newStack();
+    const shared = Environment.fromEnvironmentSlug(stack, "shared", "shared");
+    new Environment(stack, "bug", { displayName: "Bug 123", cloneFrom: shared.environmentId, networks: [{ networkId: Network.BASE }] });
+    // THEN the resource references the source's id
+    expect(Testing.synth(stack, true)).toHaveResourceWithProperties(environment.Environment, {
+      clone_from: "${data.chainform_environment.shared_6AC20809.id}",
+      network_config: [{ network_id: "8453" }],
+    });
+  });
+
   it("starts with no networks and gets them from addNetwork", () => {
     // GIVEN an environment without networks
     const stack = newStack();

@@ -1,10 +1,13 @@
-import { FOR_EXPRESSION_VALUE, Fn, Token, forExpression, propertyAccess, type IResolvable } from "cdktf";
+import { Token } from "cdktf";
 import { Construct } from "constructs";
 import * as dataEnvironment from "./generated/data-chainform-environment";
 import * as environment from "./generated/environment";
 import { normalizeBalance } from "../domain/amounts";
 import type { BridgeConfig } from "./bridge";
 import { Contract, type DeployContractProps } from "./contract";
+import { EnvironmentBase, type IEnvironment } from "./environment-base";
+
+export { EnvironmentBase, type IEnvironment, type VnetAttributes } from "./environment-base";
 import type { Abi } from "viem" with { "resolution-mode": "import" };
 import type { NetworkConfig, PrefundedAccount } from "./network";
 import { terraformProvider, type ProviderRef } from "./provider";
@@ -38,81 +41,19 @@ export interface EnvironmentProps {
    */
   readonly bridge?: BridgeConfig;
   /**
+   * The id of an environment to clone (chainform's local service): this environment's chains start from that one's
+   * current state (contracts, storage, balances, records) and then live on their own. The clone takes the source's
+   * settings, so `networks` must name the source's networks, in its order. Changing it replaces the environment.
+   * @example
+   * new Environment(this, "bug", { displayName: "bug 123", cloneFrom: shared.environmentId, networks: [{ networkId: Network.BASE }] });
+   * @default - a new environment, not a clone
+   */
+  readonly cloneFrom?: string;
+  /**
    * The provider configuration to use.
    * @default - the stack's default chainform provider
    */
   readonly provider?: ProviderRef;
-}
-
-/** The Virtual Environment of one network of an environment, as tokens resolved by Terraform. */
-export interface VnetAttributes {
-  /** Identifier of the Virtual Environment. */
-  readonly id: string;
-  /** Slug of the Virtual Environment. */
-  readonly slug: string;
-  /** Status, e.g. `running`. */
-  readonly status: string;
-  /** The chain id it answers with, as a decimal string (exact at any size; the provider's `vnets[*].chain_id`). */
-  readonly chainId: string;
-  /** Public RPC URL. */
-  readonly publicRpcUrl: string;
-  /** Admin RPC URL: a secret, so outputs of it need `sensitive: true`. */
-  readonly adminRpcUrl: string;
-}
-
-/** What an environment, created here or looked up, gives the rest of a stack. */
-export interface IEnvironment {
-  /** The environment's id (a token). */
-  readonly environmentId: string;
-  /** The environment's slug (a token). */
-  readonly environmentSlug: string;
-  /** The id of its active instance (a token). */
-  readonly instanceId: string;
-  /** The Public RPC URL of the Virtual Environment forking `networkId`. */
-  publicRpcUrl(networkId: string): string;
-  /** The Admin RPC URL of the Virtual Environment forking `networkId`: a secret. */
-  adminRpcUrl(networkId: string): string;
-  /** Every attribute of the Virtual Environment forking `networkId`. */
-  vnet(networkId: string): VnetAttributes;
-}
-
-/** What an environment resource and the environment data source share: `vnets` and the RPC URL maps. */
-interface EnvironmentState extends Construct {
-  interpolationForAttribute(attribute: string): IResolvable;
-}
-
-/** `vnets` keyed by network id: `{ for key, val in <vnets> : val.network_id => val }`. */
-function vnetsByNetwork(state: EnvironmentState): IResolvable {
-  return forExpression(
-    state.interpolationForAttribute("vnets"),
-    FOR_EXPRESSION_VALUE,
-    propertyAccess(FOR_EXPRESSION_VALUE, ["network_id"]),
-  );
-}
-
-/**
- * Only the Admin RPC URL of a Virtual Environment is a secret. The provider may mark all of `vnets` sensitive (a
- * list-of-objects attribute can only be sensitive as a whole), so the other attributes are declared non-sensitive
- * here: outputs of them then need no `sensitive: true`.
- */
-function vnetOf(state: EnvironmentState, networkId: string): VnetAttributes {
-  const attribute = (name: string) => Fn.nonsensitive(propertyAccess(vnetsByNetwork(state), [networkId, name]));
-  return {
-    id: Token.asString(attribute("id")),
-    slug: Token.asString(attribute("slug")),
-    status: Token.asString(attribute("status")),
-    chainId: Token.asString(attribute("chain_id")),
-    publicRpcUrl: rpcUrl(state, "public_rpc_urls", networkId),
-    adminRpcUrl: rpcUrl(state, "admin_rpc_urls", networkId),
-  };
-}
-
-/**
- * `<state>.<map>["<networkId>"]`. Not `StringMap.lookup`: that quotes a token key as text (`["var.x"]`), where
- * `propertyAccess` writes the reference (`[var.x]`).
- */
-function rpcUrl(state: EnvironmentState, map: "public_rpc_urls" | "admin_rpc_urls", networkId: string): string {
-  return Token.asString(propertyAccess(state.interpolationForAttribute(map), [networkId]));
 }
 
 /**
@@ -159,7 +100,7 @@ function toAccountBlock(account: PrefundedAccount): environment.EnvironmentNetwo
  * env.addNetwork({ networkId: Network.BASE });
  * new TerraformOutput(this, "rpc", { value: env.publicRpcUrl(Network.MAINNET) });
  */
-export class Environment extends Construct implements IEnvironment {
+export class Environment extends EnvironmentBase {
   /**
    * An existing environment of the project, by id (read with the `chainform_environment` data source).
    * @example
@@ -201,6 +142,7 @@ export class Environment extends Construct implements IEnvironment {
       displayName: props.displayName,
       slug: props.slug,
       slugPrefix: props.slugPrefix,
+      cloneFrom: props.cloneFrom,
       bridge: props.bridge,
       networkConfig: this.networks.map(toNetworkBlock),
       provider: terraformProvider(props.provider),
@@ -235,21 +177,6 @@ export class Environment extends Construct implements IEnvironment {
     return new Contract<TAbi>(this, id, { ...props, environment: this });
   }
 
-  /** The environment's id (a token). */
-  public get environmentId(): string {
-    return this.resource.id;
-  }
-
-  /** The environment's slug (a token: the given slug, or the one the service derived). */
-  public get environmentSlug(): string {
-    return this.resource.slug;
-  }
-
-  /** The id of the environment's active instance (a token). */
-  public get instanceId(): string {
-    return this.resource.instanceId;
-  }
-
   /** The ids of the configured networks, in order (unresolved ones included as tokens). */
   public get networkIds(): string[] {
     return this.networks.map((n) => n.networkId);
@@ -269,67 +196,18 @@ export class Environment extends Construct implements IEnvironment {
     return this;
   }
 
-  /**
-   * The Public RPC URL of the Virtual Environment forking `networkId` (a token).
-   * @example
-   * new TerraformOutput(this, "mainnet_rpc", { value: env.publicRpcUrl(Network.MAINNET) });
-   */
-  public publicRpcUrl(networkId: string): string {
-    this.reference(networkId);
-    return rpcUrl(this.resource, "public_rpc_urls", networkId);
-  }
-
-  /**
-   * The Admin RPC URL of the Virtual Environment forking `networkId` (a token). It is a secret: Terraform requires
-   * outputs of it to be `sensitive: true`.
-   */
-  public adminRpcUrl(networkId: string): string {
-    this.reference(networkId);
-    return rpcUrl(this.resource, "admin_rpc_urls", networkId);
-  }
-
-  /** Every attribute of the Virtual Environment forking `networkId`, as tokens. */
-  public vnet(networkId: string): VnetAttributes {
-    this.reference(networkId);
-    return vnetOf(this.resource, networkId);
-  }
-
   /** Remembers a network whose attributes are used, checked at synth (networks may still be added until then). */
-  private reference(networkId: string): void {
+  protected override reference(networkId: string): void {
     if (!isToken(networkId)) this.referencedNetworks.add(networkId);
   }
 }
 
 /** An environment read with the `chainform_environment` data source. */
-class ExistingEnvironment extends Construct implements IEnvironment {
+class ExistingEnvironment extends EnvironmentBase {
   public readonly resource: dataEnvironment.DataChainformEnvironment;
 
   public constructor(scope: Construct, id: string, config: dataEnvironment.DataChainformEnvironmentConfig) {
     super(scope, id);
     this.resource = new dataEnvironment.DataChainformEnvironment(this, "Resource", config);
-  }
-
-  public get environmentId(): string {
-    return this.resource.id;
-  }
-
-  public get environmentSlug(): string {
-    return this.resource.slug;
-  }
-
-  public get instanceId(): string {
-    return this.resource.instanceId;
-  }
-
-  public publicRpcUrl(networkId: string): string {
-    return rpcUrl(this.resource, "public_rpc_urls", networkId);
-  }
-
-  public adminRpcUrl(networkId: string): string {
-    return rpcUrl(this.resource, "admin_rpc_urls", networkId);
-  }
-
-  public vnet(networkId: string): VnetAttributes {
-    return vnetOf(this.resource, networkId);
   }
 }

@@ -5,7 +5,7 @@ import { Construct } from "constructs";
 import * as erc20Balance from "./generated/erc20-balance";
 import * as snapshot from "./generated/snapshot";
 import type { Contract } from "./contract";
-import type { IEnvironment } from "./environment";
+import type { IEnvironment } from "./environment-base";
 import { terraformProvider, type ProviderRef } from "./provider";
 import { checkRules, throwIfProblems, type Rule } from "./validation";
 

@@ -20,7 +20,8 @@ export {
   type DeployContractProps,
 } from "./contract";
 export { Erc20Balance, Snapshot, type Erc20BalanceProps, type SnapshotProps } from "./erc20-balance";
-export { Environment, type EnvironmentProps, type IEnvironment, type VnetAttributes } from "./environment";
+export { Environment, type EnvironmentProps } from "./environment";
+export { EnvironmentBase, type IEnvironment, type VnetAttributes } from "./environment-base";
 export { Project, SupportedNetworks, type ProjectProps, type SupportedNetworksProps } from "./lookups";
 export { Network, type ExplorerConfig, type NetworkConfig, type PrefundedAccount } from "./network";
 export { ChainformProvider, type ChainformProviderProps, type ProviderRef } from "./provider";

@@ -2,8 +2,9 @@
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
  * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]
  * [--rpc-rate-limit N|off] [--max-chains N] [--log-file FILE] [--log-level LEVEL] [--fork ID=URL]... [--fork-cache DIR]
- * [--offline]` (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one JSON ready line on
- * stdout and its log on stderr (or `--log-file`). Off loopback it needs TLS (docs/serving-on-a-network.md).
+ * [--offline] [--import FILE]...` (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one
+ * JSON ready line on stdout and its log on stderr (or `--log-file`). Off loopback it needs TLS
+ * (docs/serving-on-a-network.md). `--import` brings in fixture files before the ready line (docs/fixtures.md).
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
@@ -16,6 +17,7 @@ import { DEFAULT_RPC_LIMIT, RPC_LIMIT_OFF } from "../../service/rate-limit";
 import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { listenFailure } from "../errors";
+import { importAtStart } from "../../service/fixtures";
 
 /** Default data dir, relative to the working directory. */
 export const DEFAULT_DATA_DIR = ".chainform";
@@ -26,6 +28,7 @@ const serve: Command = {
   usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
                        [--rate-limit N] [--burst-limit N] [--rpc-rate-limit N|off] [--fork ID=URL]...
                        [--fork-cache DIR] [--offline] [--max-chains N] [--log-file FILE] [--log-level LEVEL]
+                       [--import FILE]...
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
@@ -45,6 +48,8 @@ ${FORK_OPTIONS_USAGE}
                      and when all are busy a start is refused with 503
   --log-file FILE    append the service's log (JSON lines, secrets redacted) to FILE instead of stderr
   --log-level LEVEL  ${LOG_LEVELS.join(", ")} (default info: one line per request, error ids of 5xx)
+  --import FILE      at start, import a fixture file (chainform export) into the default project unless an environment
+                     with its slug is there already; repeatable (docs/fixtures.md)
 One service per data dir: a second one on the same dir is refused.
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
 On Linux over plain HTTP, reads through the RPC URLs are answered by a native hop when it was built (npm run build,
@@ -72,6 +77,7 @@ with a C compiler); CHAINFORM_NATIVE_RPC=off answers every call in JavaScript in
         "max-chains": { type: "string" },
         "log-file": { type: "string" },
         "log-level": { type: "string", default: "info" },
+        import: { type: "string", multiple: true },
       },
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
@@ -103,6 +109,17 @@ with a C compiler); CHAINFORM_NATIVE_RPC=off answers every call in JavaScript in
     }).catch((error: unknown) => {
       throw error instanceof ServeConfigError ? new UsageError(error.message) : listenFailure(error, values.host, port, "--port N");
     });
+    // Fixtures are in before the ready line: a CI job that waits for it finds its environments there.
+    try {
+      for (const done of await importAtStart(service.app.service, values.import ?? [])) {
+        process.stderr.write(
+          `chainform serve: ${done.file}: ${done.outcome === "imported" ? "imported as" : "already present as"} environment ${done.slug} (${done.environmentId})\n`,
+        );
+      }
+    } catch (error) {
+      await service.close();
+      throw error;
+    }
     // Listening for the signals before the ready line: a supervisor may send SIGTERM the moment it reads it.
     const stopped = new Promise<void>((done) => {
       const stop = () => {

@@ -26,6 +26,10 @@ export interface RequestOptions {
   query?: QueryValues;
   /** JSON body. */
   body?: unknown;
+  /** A binary body, sent as `application/octet-stream` instead of `body` (a fixture file). */
+  bytes?: Buffer;
+  /** A success's body is returned as its bytes (a Buffer), not parsed (a fixture file). */
+  bytesAnswer?: boolean;
   /** Send the credentials (default true; the public endpoint passes false). */
   auth?: boolean;
   /** Default: `idempotent` for GET, PUT and DELETE, `unsent` for POST. */
@@ -146,13 +150,17 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
         "user-agent": settings.userAgent,
         ...(authenticated ? auth.headers : {}),
       };
-      let body: string | undefined;
-      if (options.body !== undefined) {
+      let body: string | Buffer | undefined;
+      if (options.bytes !== undefined) {
+        headers["content-type"] = "application/octet-stream";
+        body = options.bytes;
+      } else if (options.body !== undefined) {
         headers["content-type"] = "application/json";
         body = JSON.stringify(options.body);
       }
       const response = await pool.request({ path: fullPath, method: options.method, headers, body, signal: controller.signal });
-      const text = await response.body.text();
+      const bytes = options.bytesAnswer && response.statusCode < 400 ? Buffer.from(await response.body.arrayBuffer()) : undefined;
+      const text = bytes === undefined ? await response.body.text() : "";
       const state = readRateLimitHeaders(response.headers);
       // A proxy's bare 5xx says nothing about the limit; a success without headers means there is none.
       release(state, state !== undefined || response.statusCode < 500);
@@ -168,6 +176,7 @@ export function createTransport(baseUrl: string, credentials: Credentials, setti
       if (response.statusCode >= 400) {
         throw new AttemptFailure({ kind: "status", status: response.statusCode, text, headers: response.headers });
       }
+      if (bytes !== undefined) return bytes;
       let parsed: unknown;
       try {
         parsed = text.trim() === "" ? undefined : JSON.parse(text);

@@ -4,7 +4,8 @@
  * rules and forwarding (rpc-proxy.ts), the transaction records (recorder.ts), the bridge relays (relayer.ts),
  * project-level simulation (network-simulation.ts) and vnet simulation (simulate.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../api";
@@ -29,7 +30,7 @@ import { TransactionRecorder } from "./recorder";
 import { BridgeRelayer } from "./relayer";
 import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
-import { chainsDirOf, statePathOf } from "./state-files";
+import { chainsDirOf, commitDump, statePathOf, temporaryStatePath } from "./state-files";
 import {
   ChainRequestError,
   type ChainEngine,
@@ -39,6 +40,7 @@ import {
   type NetworkSimulation,
   type RpcAccess,
   type VnetChainSpec,
+  type VnetFork,
   type VnetSnapshot,
 } from "./types";
 
@@ -386,6 +388,56 @@ export class BackendChainEngine implements ChainEngine {
     return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
+  }
+
+  /**
+   * Fixtures (lib/service/fixtures): a vnet's chain state as anvil dumps it (its state JSON), taken under the
+   * chain's lock, and the fork it reads, if any. `read` runs while the lock is held, so that what it reads beside the
+   * state (the transaction records, written under the same lock) is of the same moment. Starts a stopped chain.
+   */
+  async withVnetState<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T> {
+    this.spec(vnetId);
+    return this.vnets.use(vnetId, "shared", async (node) => {
+      // anvil answers the state gzip'd, as hex; `--load-state` reads it as JSON.
+      const dumped = Buffer.from((await node.rpc.request<string>("anvil_dumpState")).replace(/^0x/, ""), "hex");
+      const state = dumped[0] === 0x1f && dumped[1] === 0x8b ? gunzipSync(dumped) : dumped;
+      const row = this.host.db.prepare("SELECT network_id, block_number FROM chain_forks WHERE vnet_id = ?").get(vnetId) as
+        { network_id: string; block_number: string } | undefined;
+      return read(state, row ? { networkId: row.network_id, blockNumber: row.block_number } : null);
+    });
+  }
+
+  /**
+   * Fixtures: makes `state` the saved state of a vnet that has not started yet (it loads it at its first start, as a
+   * restarted chain does), forking `fork` when given. Synchronous, so that it runs inside the store transaction that
+   * creates the vnet: a failure throws and the caller removes what was placed (`discardVnetState`).
+   */
+  installVnetState(vnetId: string, state: Buffer, fork: VnetFork | null): void {
+    const statePath = this.statePath(vnetId);
+    const temporary = temporaryStatePath(statePath);
+    writeFileSync(temporary, state, { mode: 0o600 });
+    const failure = commitDump(temporary, statePath);
+    if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
+    if (fork) {
+      this.host.db
+        .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
+        .run(vnetId, fork.networkId, fork.blockNumber);
+    }
+  }
+
+  /** Fixtures: removes a state placed by `installVnetState` whose vnet was not created after all. */
+  discardVnetState(vnetId: string): void {
+    rmSync(this.statePath(vnetId), { force: true });
+  }
+
+  /** Fixtures: the recordings a fork of a network at a block reads, or null when there are none. */
+  forkRecordings(networkId: string, blockNumber: string): Promise<Record<string, unknown> | null> {
+    return this.forks.savedRecordings(networkId, BigInt(blockNumber));
+  }
+
+  /** Fixtures: adds an imported fixture's recordings to this service's, so that its forks replay them offline. */
+  addForkRecordings(networkId: string, blockNumber: string, answers: Readonly<Record<string, unknown>>): Promise<void> {
+    return this.forks.addRecordings(networkId, BigInt(blockNumber), answers);
   }
 }
 

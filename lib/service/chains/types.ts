@@ -162,6 +162,21 @@ export interface ChainEngine {
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */
   close(): Promise<void>;
+
+  /** Fixtures: a vnet's chain state (JSON) and its fork, read under the chain's lock with what `read` reads. */
+  withVnetState?<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T>;
+
+  /** Fixtures: places the saved state of a vnet not started yet (synchronous: inside the creating transaction). */
+  installVnetState?(vnetId: string, state: Buffer, fork: VnetFork | null): void;
+
+  /** Fixtures: removes a state placed for a vnet that was not created after all. */
+  discardVnetState?(vnetId: string): void;
+
+  /** Fixtures: the recordings a fork of a network at a block (hex) reads, or null. */
+  forkRecordings?(networkId: string, blockNumber: string): Promise<Record<string, unknown> | null>;
+
+  /** Fixtures: adds imported recordings of a network at a block (hex) to this service's. */
+  addForkRecordings?(networkId: string, blockNumber: string, answers: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 /**
@@ -177,4 +192,10 @@ export class ChainRequestError extends Error {
     super(message);
     this.name = "ChainRequestError";
   }
+}
+
+/** The fork a vnet's chain reads: the network and the pinned block (hex). */
+export interface VnetFork {
+  readonly networkId: string;
+  readonly blockNumber: string;
 }

@@ -378,6 +378,11 @@ export class EnvironmentNetworkConfigList extends cdktf.ComplexList {
  */
 export interface EnvironmentConfig extends cdktf.TerraformMetaArguments {
   /**
+   * Identifier of an environment to clone (chainform's local service; the hosted service has no clones): the new environment's chains start from that environment's current state (contracts, storage, balances, nonces, blocks, transaction records, verified contracts) and then live on their own. The clone takes the source's settings; network_config must name the source's networks, in its order. Changing it replaces the environment.
+   * Terraform: `clone_from` (optional).
+   */
+  readonly cloneFrom?: string;
+  /**
    * Display name of the environment.
    * Terraform: `display_name` (required).
    */
@@ -429,6 +434,7 @@ export class Environment extends cdktf.TerraformResource {
       provisioners: config.provisioners,
       connection: config.connection,
     });
+    this._cloneFromValue = config.cloneFrom;
     this._displayNameValue = config.displayName;
     this._slugValue = config.slug;
     this._slugPrefixValue = config.slugPrefix;
@@ -444,6 +450,26 @@ export class Environment extends cdktf.TerraformResource {
   public get adminRpcUrls(): cdktf.StringMap {
     return this._adminRpcUrls;
   }
+
+  /**
+   * Identifier of an environment to clone (chainform's local service; the hosted service has no clones): the new environment's chains start from that environment's current state (contracts, storage, balances, nonces, blocks, transaction records, verified contracts) and then live on their own. The clone takes the source's settings; network_config must name the source's networks, in its order. Changing it replaces the environment.
+   * Terraform: `clone_from` (optional).
+   */
+  public get cloneFrom() {
+    return this.getStringAttribute("clone_from");
+  }
+  public set cloneFrom(value: string) {
+    this._cloneFromValue = value;
+  }
+  /** Unsets `clone_from`. */
+  public resetCloneFrom(): void {
+    this._cloneFromValue = undefined;
+  }
+  /** The configured `clone_from`, as given. */
+  public get cloneFromInput(): string | undefined {
+    return this._cloneFromValue;
+  }
+  private _cloneFromValue?: string;
 
   /**
    * When the environment was created (ISO 8601).
@@ -585,6 +611,7 @@ export class Environment extends cdktf.TerraformResource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      clone_from: cdktf.stringToTerraform(this._cloneFromValue),
       display_name: cdktf.stringToTerraform(this._displayNameValue),
       slug: cdktf.stringToTerraform(this._slugValue),
       slug_prefix: cdktf.stringToTerraform(this._slugPrefixValue),

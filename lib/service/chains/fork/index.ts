@@ -235,6 +235,29 @@ export class Forks {
     }
   }
 
+  /**
+   * Fixtures: the recordings of a network at a block as they stand (a running proxy's are saved first), or null when
+   * there are none.
+   */
+  async savedRecordings(networkId: string, block: bigint): Promise<Record<string, unknown> | null> {
+    const live = this.proxies.get(`${networkId}@${block}`);
+    if (live) (await live.catch(() => null))?.recordings.flush();
+    return new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block).entries();
+  }
+
+  /**
+   * Fixtures: adds an imported fixture's recordings of a network at a block to this service's, keeping the answers
+   * recorded already (a running proxy serves the new ones at once).
+   */
+  async addRecordings(networkId: string, block: bigint, answers: Readonly<Record<string, unknown>>): Promise<void> {
+    const live = this.proxies.get(`${networkId}@${block}`);
+    const recordings =
+      (live && (await live.catch(() => null))?.recordings) ??
+      new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block);
+    for (const [key, answer] of Object.entries(answers)) if (!recordings.has(key)) recordings.put(key, answer);
+    recordings.flush();
+  }
+
   private upstream(networkId: string): Upstream | null {
     const url = this.options.urls[networkId];
     if (this.options.offline || url === undefined) return null;

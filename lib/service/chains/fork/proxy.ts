@@ -136,6 +136,11 @@ export class ForkProxy {
     }
   }
 
+  /** The recordings it serves (fixtures read them, and add an imported fixture's to a proxy already running). */
+  get recordings(): Recordings {
+    return this.options.recordings;
+  }
+
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let body: unknown;
     try {

@@ -78,6 +78,11 @@ export class Recordings {
     return this.answers.get(key);
   }
 
+  /** Every recorded answer by key, or null when there is none (fixtures carry them). */
+  entries(): Record<string, unknown> | null {
+    return this.answers.size === 0 ? null : Object.fromEntries(this.answers);
+  }
+
   /** Records an answer; it reaches the disk shortly (or at `flush`). */
   put(key: string, result: unknown): void {
     this.answers.set(key, result);

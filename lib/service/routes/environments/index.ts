@@ -17,9 +17,10 @@ import {
 } from "../../../api";
 import { badRequest, notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
-import { planEnvironment } from "./plan";
+import { generatedSlug, planEnvironment } from "./plan";
+import { fixtureRoutes } from "./fixtures";
 import { pinForkPoints, withForkPoints } from "./create-fork-point";
-import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
+import { slugify } from "../../../domain/slug";
 import { toEnvironment, type Audience } from "./render";
 
 const AnyEnvironmentIdParams = Type.Composite([
@@ -119,10 +120,6 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
       return reply.code(204).send(null);
     },
   );
-}
 
-/** The n-th generated slug of a base: `base-n`, the base cut so that the whole stays within the slug length. */
-export function generatedSlug(base: string, n: number): string {
-  const suffix = `-${n}`;
-  return `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, "")}${suffix}`;
+  await fixtureRoutes(app, ENVIRONMENTS_PATH);
 }

@@ -17,7 +17,7 @@ import {
   type StoredEnvironmentSettings,
 } from "../../../api";
 import { badRequest } from "../../errors";
-import { slugify } from "../../../domain/slug";
+import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
 import type { NewEnvironment, Store } from "../../store";
 
 /**
@@ -121,4 +121,10 @@ function fieldName(pointer: string): string {
     .split("/")
     .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
     .join("");
+}
+
+/** The n-th generated slug of a base: `base-n`, the base cut so that the whole stays within the slug length. */
+export function generatedSlug(base: string, n: number): string {
+  const suffix = `-${n}`;
+  return `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, "")}${suffix}`;
 }

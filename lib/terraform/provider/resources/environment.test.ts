@@ -84,6 +84,7 @@ describe("toState", () => {
       display_name: "Env",
       slug: "env",
       slug_prefix: null,
+      clone_from: null,
       created_at: "2026-01-01T00:00:00.000Z",
       instance_id: service.active_instance.id,
       network_config: [

@@ -47,8 +47,6 @@ ${FORK_OPTIONS_USAGE}
   --log-level LEVEL  ${LOG_LEVELS.join(", ")} (default info: one line per request, error ids of 5xx)
 One service per data dir: a second one on the same dir is refused.
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
-On Linux over plain HTTP, reads through the RPC URLs are answered by a native hop when it was built (npm run build,
-with a C compiler); CHAINFORM_NATIVE_RPC=off answers every call in JavaScript instead.
 `,
   async run(args) {
     const { values } = parseArgs({

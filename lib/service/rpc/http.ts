@@ -1,0 +1,121 @@
+/**
+ * The RPC URLs over HTTP: a thin transport on Node's own HTTP server (plain and TLS alike), ahead of the API's
+ * request listener. Node parses every request (a malformed one is its 400, before anything here: client-errors.ts);
+ * this reads the body of a `POST` or answers the `OPTIONS` preflight of a path under `/rpc/`, and hands the call to
+ * the pipeline (./pipeline.ts), which decides everything. Any other request goes on to the API.
+ *
+ * A connection holds nothing between its calls: a call takes its chain's lock for as long as the chain answers it
+ * (chains/chain-pool.ts `tryUse` or `use`), so an idle kept-alive connection never counts as a use of a chain.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { CORS_ALLOW_HEADERS } from "../cors";
+import { redactUrl } from "../log";
+import type { RpcPipeline, RpcReply } from "./pipeline";
+import type { RpcRoute } from "./route";
+
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** What the HTTP transport logs: one line per call at debug level (the path's secret redacted). */
+export interface RpcCallLog {
+  /** The log's level (pino's names): calls are logged at `debug` and `trace`. */
+  readonly level: string;
+  debug(details: object, message: string): void;
+}
+
+/**
+ * Serves the RPC URLs on `server` ahead of the request listeners it has (the API's). Returns a function to call when
+ * the service begins to close: calls still come in and are answered (the chains run until the server has closed),
+ * each with `connection: close`, so that no connection outlives the close.
+ */
+export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: RpcCallLog): () => void {
+  const listeners = server.listeners("request") as Listener[];
+  server.removeAllListeners("request");
+  let closing = false;
+  const logsCalls = log !== undefined && (log.level === "debug" || log.level === "trace");
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method === "POST" || request.method === "OPTIONS") {
+      const route = pipeline.route(request.url ?? "");
+      if (route !== null) {
+        const started = logsCalls ? performance.now() : 0;
+        const sent = (reply: RpcReply) => {
+          send(response, reply, closing);
+          if (logsCalls) logCall(log!, request, reply.status, started);
+        };
+        if (request.method === "OPTIONS") return sent(preflight(pipeline, route, request));
+        return serveCall(pipeline, route, request, response, sent);
+      }
+    }
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+  return () => {
+    closing = true;
+  };
+}
+
+/** Reads a call's body (up to the limit) and answers it through the pipeline. */
+function serveCall(
+  pipeline: RpcPipeline,
+  route: RpcRoute,
+  request: IncomingMessage,
+  response: ServerResponse,
+  sent: (reply: RpcReply) => void,
+): void {
+  const limit = pipeline.context.bodyLimit;
+  const declared = Number(request.headers["content-length"]);
+  const body = declared > limit ? Promise.resolve(null) : readBody(request, limit);
+  body.then(
+    (bytes) => pipeline.answer(route, request.socket.remoteAddress, request.headers.origin, bytes, sent),
+    // The caller went away mid-body: nothing to answer.
+    () => response.destroy(),
+  );
+}
+
+/** A CORS preflight: 204 with the CORS and rate headers, never counted, never refused. */
+function preflight(pipeline: RpcPipeline, route: RpcRoute, request: IncomingMessage): RpcReply {
+  const rate = pipeline.rate(pipeline.resolve(route), request.socket.remoteAddress, false);
+  const headers = pipeline.head(rate, request.headers.origin);
+  delete headers["content-type"];
+  if (request.headers.origin !== undefined) {
+    headers["access-control-allow-headers"] = request.headers["access-control-request-headers"] ?? CORS_ALLOW_HEADERS;
+  }
+  return { status: 204, headers, body: "" };
+}
+
+/** The body, or null when it is larger than `limit` (the rest is not read). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners("data");
+        request.pause();
+        resolve(null);
+      } else chunks.push(chunk);
+    });
+    request.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    request.on("error", reject);
+    request.on("aborted", () => reject(new Error("the caller went away")));
+  });
+}
+
+function send(response: ServerResponse, reply: RpcReply, closing: boolean): void {
+  if (response.headersSent || response.destroyed) return;
+  const { headers, body } = reply;
+  if (closing) headers.connection = "close";
+  headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  response.writeHead(reply.status, headers);
+  response.end(body);
+}
+
+function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number): void {
+  log.debug(
+    {
+      req: { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress },
+      status,
+      ms: performance.now() - started,
+    },
+    "RPC call",
+  );
+}

@@ -188,22 +188,18 @@ describe("the packed package, installed into a fresh project", () => {
     expect(serveHelp.stdout).toMatch(/--data-dir DIR/);
   });
 
-  (NEEDS_BETTER_SQLITE3 ? it.skip : it)(
-    "installing it compiled nothing: no better-sqlite3, no native module at all",
-    () => {
-      expect(existsSync(join(project, "node_modules", "better-sqlite3"))).toBe(false);
-      const native: string[] = [];
-      const walk = (dir: string) => {
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          if (entry.isDirectory()) walk(join(dir, entry.name));
-          else if (entry.name.endsWith(".node") || /[\\/]build[\\/]Release$/.test(dir))
-            native.push(relative(project, join(dir, entry.name)));
-        }
-      };
-      walk(join(project, "node_modules"));
-      expect(native).toEqual([]);
-    },
-  );
+  (NEEDS_BETTER_SQLITE3 ? it.skip : it)("installing it compiled nothing: no better-sqlite3, no native module at all", () => {
+    expect(existsSync(join(project, "node_modules", "better-sqlite3"))).toBe(false);
+    const native: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith(".node") || /[\\/]build[\\/]Release$/.test(dir)) native.push(relative(project, join(dir, entry.name)));
+      }
+    };
+    walk(join(project, "node_modules"));
+    expect(native).toEqual([]);
+  });
 
   it("ships the docs its README links to, repository and homepage, and no scripts", () => {
     const installed = join(project, "node_modules", "chainform");

@@ -29,10 +29,11 @@ export function routeRpc(target: string): RpcRoute | null {
   if (segments[0] !== "" || segments.length < 2) return null;
   const decoded = segments.map(decodeSegment);
   const first = decoded.findIndex((segment, index) => index > 0 && segment !== "");
-  if (first < 0 || decoded[first].toLowerCase() !== "rpc") return null;
+  if (first < 0 || decoded[first]?.toLowerCase() !== "rpc") return null;
+  if (decoded.includes(null)) return UNKNOWN;
   if (decoded.length !== 4 || first !== 1 || decoded[1] !== "rpc") return UNKNOWN;
   const access = decoded[2];
-  const key = decoded[3];
+  const key = decoded[3]!;
   if ((access !== "admin" && access !== "public") || key === "") return UNKNOWN;
   return { kind: "rpc", access, key };
 }
@@ -47,15 +48,12 @@ function pathEnd(target: string): number {
   return fragment < 0 ? query : Math.min(query, fragment);
 }
 
-/**
- * A path segment percent-decoded as UTF-8. A `%` that starts no escape, or escapes that are not UTF-8, leave the
- * segment as written (it then names nothing: no key has a `%`).
- */
-export function decodeSegment(segment: string): string {
+/** A path segment percent-decoded as UTF-8; null when a `%` starts no escape or the escapes are not UTF-8. */
+function decodeSegment(segment: string): string | null {
   if (!segment.includes("%")) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
-    return segment;
+    return null;
   }
 }

@@ -52,7 +52,10 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
   };
 }
 
-/** Reads a call's body (up to the limit) and answers it through the pipeline. */
+/**
+ * Reads a call's body (up to the limit) and answers it through the pipeline. Callbacks, not promises: at tens of
+ * thousands of calls a second, a promise and its turn of the microtask queue per call are a cost worth saving.
+ */
 function serveCall(
   pipeline: RpcPipeline,
   route: RpcRoute,
@@ -61,13 +64,9 @@ function serveCall(
   sent: (reply: RpcReply) => void,
 ): void {
   const limit = pipeline.context.bodyLimit;
-  const declared = Number(request.headers["content-length"]);
-  const body = declared > limit ? Promise.resolve(null) : readBody(request, limit);
-  body.then(
-    (bytes) => pipeline.answer(route, request.socket.remoteAddress, request.headers.origin, bytes, sent),
-    // The caller went away mid-body: nothing to answer.
-    () => response.destroy(),
-  );
+  const answer = (bytes: Buffer | null) => pipeline.answer(route, request.socket.remoteAddress, request.headers.origin, bytes, sent);
+  if (Number(request.headers["content-length"]) > limit) return answer(null);
+  readBody(request, limit, answer, () => response.destroy());
 }
 
 /** A CORS preflight: 204 with the CORS and rate headers, never counted, never refused. */
@@ -81,32 +80,52 @@ function preflight(pipeline: RpcPipeline, route: RpcRoute, request: IncomingMess
   return { status: 204, headers, body: "" };
 }
 
-/** The body, or null when it is larger than `limit` (the rest is not read). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.removeAllListeners("data");
-        request.pause();
-        resolve(null);
-      } else chunks.push(chunk);
-    });
-    request.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    request.on("error", reject);
-    request.on("aborted", () => reject(new Error("the caller went away")));
+/**
+ * Calls `done` with the body, or null when it is larger than `limit` (the rest is not read); `gone` when the caller
+ * went away mid-body (nothing to answer).
+ */
+function readBody(request: IncomingMessage, limit: number, done: (body: Buffer | null) => void, gone: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (body: Buffer | null) => {
+    if (finished) return;
+    finished = true;
+    done(body);
+  };
+  request.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      request.removeAllListeners("data");
+      request.pause();
+      finish(null);
+    } else chunks.push(chunk);
   });
+  request.on("end", () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+  const fail = () => {
+    if (finished) return;
+    finished = true;
+    gone();
+  };
+  request.on("error", fail);
+  request.on("aborted", fail);
 }
 
+/**
+ * Writes an answer. Its head goes to Node as a flat list of names and values (which Node writes as they are), and a
+ * body of bytes goes as text (read as Latin-1, written as Latin-1: the same bytes), so that Node writes head and body
+ * in one write rather than two.
+ */
 function send(response: ServerResponse, reply: RpcReply, closing: boolean): void {
   if (response.headersSent || response.destroyed) return;
   const { headers, body } = reply;
   if (closing) headers.connection = "close";
-  headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-  response.writeHead(reply.status, headers);
-  response.end(body);
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  const head: (string | number)[] = ["content-length", length];
+  for (const name in headers) head.push(name, headers[name]);
+  response.writeHead(reply.status, head as unknown as string[]);
+  if (typeof body === "string") response.end(body);
+  else response.end(body.toString("latin1"), "latin1");
 }
 
 function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number): void {

@@ -192,12 +192,28 @@ async function viemScript(url: string, count: number): Promise<number> {
     await client.estimateGas({ account, to, value: 1n });
     if (turn % 2 === 0) {
       const hash = await wallet.sendTransaction({ chain: null, to, value: 1n });
-      // Asked until it is mined (anvil mines each transaction at once, but its receipt may come a moment later).
-      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 5, retryDelay: 5 });
-      if (receipt.status !== "success") throw new Error(`transfer ${hash} failed`);
+      // Asked until it is mined: anvil mines each transaction at once, but its receipt may come a moment later.
+      const receipt = await receiptOf(client, hash);
+      if (receipt.status !== "success") throw new Error(`transfer ${hash} through ${url} failed`);
     }
   }
   return performance.now() - started;
+}
+
+/** A transaction's receipt, asked for until it comes (at most 10 s). */
+async function receiptOf(
+  client: ReturnType<typeof createPublicClient>,
+  hash: `0x${string}`,
+): Promise<Awaited<ReturnType<ReturnType<typeof createPublicClient>["getTransactionReceipt"]>>> {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    try {
+      return await client.getTransactionReceipt({ hash });
+    } catch (error) {
+      if (performance.now() > deadline) throw new Error(`no receipt for ${hash} in 10 s: ${(error as Error).message.split("\n")[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
 }
 
 async function cannon(url: string, load: Load): Promise<{ rps: number; p99: number }> {

@@ -15,7 +15,7 @@ import type { RpcRoute } from "./route";
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** What the HTTP transport logs: one line per call at debug level (the path's secret redacted). */
+/** What the HTTP transport logs: each call at debug level, as the API logs a request (the path's secret redacted). */
 export interface RpcCallLog {
   /** The log's level (pino's names): calls are logged at `debug` and `trace`. */
   readonly level: string;
@@ -128,13 +128,9 @@ function send(response: ServerResponse, reply: RpcReply, closing: boolean): void
   else response.end(body.toString("latin1"), "latin1");
 }
 
+/** Logs a call as the API's requests are logged (the same two lines), at debug level: `--log-level debug` or `trace`. */
 function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number): void {
-  log.debug(
-    {
-      req: { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress },
-      status,
-      ms: performance.now() - started,
-    },
-    "RPC call",
-  );
+  const req = { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress };
+  log.debug({ req }, "incoming request");
+  log.debug({ res: { statusCode: status }, responseTime: performance.now() - started }, "request completed");
 }

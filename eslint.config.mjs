@@ -66,8 +66,28 @@ const LAYERS = [
   {
     layer: "lib/service",
     forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"],
-    allow: ["lib/web"],
-    why: "the service implements the API; it knows nothing of its clients, and of its web UI only the plugin it registers (lib/web/index.ts)",
+    exempt: ["lib/service/listen"],
+    why: "the service implements the API and knows nothing of its clients; only listen.ts, which composes the API, the RPC URLs and the web UI, registers the web UI's plugin",
+  },
+  {
+    layer: "lib/service/app",
+    forbid: ["lib/service/rpc", "lib/service/listen"],
+    why: "the API (the control plane) knows neither the RPC URLs' transports (the data plane) nor what composes them: listen.ts",
+  },
+  {
+    layer: "lib/service/routes",
+    forbid: ["lib/service/rpc", "lib/service/app", "lib/service/listen"],
+    why: "the API's routes reach the service through app.service (context.ts), never the app, the RPC URLs or what composes them",
+  },
+  {
+    layer: "lib/service/plugins",
+    forbid: ["lib/service/rpc", "lib/service/app", "lib/service/routes", "lib/service/listen"],
+    why: "the API's cross-cutting plugins stand alone: app.ts registers them, and they know no route, no transport",
+  },
+  {
+    layer: "lib/service/rpc",
+    forbid: ["lib/service/app", "lib/service/routes", "lib/service/plugins", "lib/service/listen"],
+    why: "the RPC URLs (the data plane) reach the service through app.service (context.ts), never the API's app, routes or plugins",
   },
   {
     layer: "lib/web",

@@ -1,31 +1,32 @@
 /**
- * RPC URL benchmark (`npm run bench -- rpc`): the same JSON-RPC load sent straight to a vnet's anvil and through
- * chainform's Public and Admin RPC URLs, and through two floor proxies that do the same least work a proxy working
- * as the service does must do (so the most such a proxy can reach): bench/support/floor-proxy.mjs in Node.js, and
- * bench/support/native-floor-proxy.c, compiled with the machine's `cc` (left out where there is none), for what a
- * hop that is not Node.js would reach. All are interleaved so that the machine's load falls on all alike, over HTTP
- * and over WebSocket (anvil's own, Public and Admin: the floor proxies speak HTTP only); 20,000 sequential calls
- * through one URL of a default service (no 429 may come back); and the Foundry fork-test suite of test/foundry-suite run with
- * `forge test --fork-url` against anvil and against the Public RPC URL, with forge's threads and on one thread (its
- * calls one at a time, as on one connection). The service runs in a child process
- * (bench/support/rpc-service.mjs: the built service, as `chainform serve` runs it), autocannon in this one.
+ * RPC URL benchmark (`npm run bench -- rpc`): what a user's tests cost through chainform's RPC URLs, against the
+ * same chain's anvil directly, for this checkout ("new") and, side by side in the same run, for an older one ("old",
+ * and "oldNoHop": the same with `CHAINFORM_NATIVE_RPC=off`) when it is built at `BENCH_RPC_OLD` (default
+ * /tmp/old-main: `git worktree add --detach /tmp/old-main 60cd631`, node_modules hard-linked, `npm run build`);
+ * without it the old columns are left out, and the output says so.
  *
- * This 2-core machine's speed drifts: the same target, run twice in a row, has answered 12.5 and 18.8 µs of CPU per
- * call. So each round runs every target once, in an order that alternates (forward, then backward), and a ratio is
- * taken within its round, against the anvil run beside it; the figures are the medians of those paired ratios over
- * the rounds (`BENCH_RPC_ROUNDS`, default 6, of `BENCH_RPC_SECONDS`, default 2), with their lowest and highest.
- * The last line is one JSON object with the figures and their ratios (throughput: URL / anvil; p99: URL - anvil).
+ * Each service runs in a child process (bench/support/rpc-service.mjs: the built service, as `chainform serve` runs
+ * it) with one environment whose chain runs; the loads run in this process, in this order:
+ * 1. the Foundry fork-test suite of test/foundry-suite, `forge test --fork-url` against anvil and the Public RPC URL;
+ * 2. a viem script of `BENCH_RPC_VIEM_CALLS` (5,000) sequential mixed calls: reads, `eth_call`, `eth_estimateGas`,
+ *    and sends (signed locally, as a test suite does through the Public RPC) each followed by its receipt;
+ * 3. single-method loads (autocannon, 1 and 16 connections, and over WebSocket with `BENCH_RPC_WS=1`);
+ * 4. 20,000 sequential calls through one URL of a service with the default limit (no 429 may come back).
+ *
+ * This 2-core machine is shared and its speed drifts, so anvil and the URL run in turns (alternating which goes
+ * first) and every ratio is taken within its turn, against the anvil run beside it; figures are medians over
+ * `BENCH_RPC_ROUNDS` (3) turns of `BENCH_RPC_SECONDS` (2) for the loads and `BENCH_RPC_FORGE_RUNS` (3) for the suite.
+ * The last line is one JSON object with the figures, their ratios (time: URL / anvil; throughput: URL / anvil; p99:
+ * URL - anvil) and the targets.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { promisify } from "node:util";
 import { request as httpRequest, Agent } from "node:http";
 import WebSocket from "ws";
 import { forgeProject } from "../test/helpers/forge";
 import { foundrySuiteSources, SUITE_TESTS } from "../test/foundry-suite/load";
+import { createPublicClient, createWalletClient, http, privateKeyToAccount } from "../test/helpers/viem";
 
 // autocannon ships no types; the few fields used here are typed below.
 interface AutocannonResult {
@@ -39,95 +40,66 @@ interface AutocannonResult {
 const autocannon = require("autocannon") as (options: object) => Promise<AutocannonResult>;
 
 const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 3);
+const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 3);
+const VIEM_CALLS = Number(process.env.BENCH_RPC_VIEM_CALLS ?? 5_000);
 const SEQUENTIAL_CALLS = 20_000;
-const FORGE_RUNS = Number(process.env.BENCH_RPC_FORGE_RUNS ?? 7);
-/** The Foundry suite's runs: against anvil or the Public RPC URL, with forge's threads or on one. */
-const FORGE_RUNS_NAMES = ["anvil", "public", "anvilOneThread", "publicOneThread"] as const;
-type ForgeRun = (typeof FORGE_RUNS_NAMES)[number];
-/**
- * `floor`: bench/support/floor-proxy.mjs, the least a Node.js proxy working as the service does can do;
- * `nativeFloor`: the same in C (bench/support/native-floor-proxy.c).
- */
-const TARGETS = ["anvil", "floor", "nativeFloor", "public", "admin"] as const;
-type Target = (typeof TARGETS)[number];
-const FLOORS = ["floor", "nativeFloor"] as const;
-type Floor = (typeof FLOORS)[number];
-const isFloor = (target: Target): target is Floor => (FLOORS as readonly Target[]).includes(target);
-const FLOOR_NAMES: Record<Floor, string> = { floor: "floor proxy", nativeFloor: "native floor proxy" };
-/** The targets' URLs; the native floor proxy's only where it was built. */
-type Urls = Record<Exclude<Target, "nativeFloor">, string> & { nativeFloor?: string };
+const OLD_ROOT = process.env.BENCH_RPC_OLD ?? "/tmp/old-main";
+/** The Foundry test accounts' first key: rpc-service.mjs funds its address (0xf39f...2266). */
+const SENDER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+/** A service to measure: this checkout's, or an older one's (its dist/ and, for "oldNoHop", its hop turned off). */
+interface Variant {
+  readonly name: "new" | "old" | "oldNoHop";
+  readonly root?: string;
+  readonly env?: Record<string, string>;
+}
 
 interface Load {
   readonly name: string;
   readonly method: string;
   readonly params: unknown[];
   readonly connections: number;
-  /** `ws`: over the WebSocket URLs (anvil's own, the Public and Admin ones); the floor proxy speaks HTTP only. */
   readonly transport?: "ws";
 }
 
 const LOADS: Load[] = [
-  { name: "blockNumber1", method: "eth_blockNumber", params: [], connections: 1 },
   { name: "blockNumber16", method: "eth_blockNumber", params: [], connections: 16 },
-  { name: "getBalance1", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 1 },
+  { name: "blockNumber1", method: "eth_blockNumber", params: [], connections: 1 },
   { name: "getBalance16", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 16 },
-  { name: "wsBlockNumber1", method: "eth_blockNumber", params: [], connections: 1, transport: "ws" },
-  { name: "wsBlockNumber16", method: "eth_blockNumber", params: [], connections: 16, transport: "ws" },
+  { name: "getBalance1", method: "eth_getBalance", params: ["0x00000000000000000000000000000000000a11ce", "latest"], connections: 1 },
+  ...(process.env.BENCH_RPC_WS === "1"
+    ? [
+        { name: "wsBlockNumber16", method: "eth_blockNumber", params: [], connections: 16, transport: "ws" as const },
+        { name: "wsBlockNumber1", method: "eth_blockNumber", params: [], connections: 1, transport: "ws" as const },
+      ]
+    : []),
 ];
 
-/** The targets a load runs on: those that run here, and over WebSocket no floor proxy. */
-const targetsOf = (load: Load, urls: Urls): readonly Target[] =>
-  TARGETS.filter((t) => urls[t] !== undefined && !(load.transport === "ws" && isFloor(t)));
-
-/** CPU time used so far (µs) by the service, the vnet's anvil and the floor proxies. */
-interface Cpu {
-  serviceUs: number;
-  anvilUs: number;
-  floorUs: Record<Floor, number>;
-  /** What the service's native hop has done so far; null where it does not run. */
-  hop: { adopted: number; answered: number; handedBack: number } | null;
+/** A running service: its URLs, the CPU it and its anvil have used, and a way to stop it. */
+interface Service {
+  readonly anvil: string;
+  readonly public: string;
+  cpu(): Promise<{ serviceUs: number; anvilUs: number; hop: unknown }>;
+  stop(): Promise<void>;
 }
 
-/** Compiles the native floor proxy into a directory of its own; null where this machine has no C compiler (said why). */
-async function buildNativeFloor(): Promise<{ path: string; remove(): Promise<void> } | null> {
-  if (process.platform !== "linux") {
-    console.log("native floor proxy left out: it is written for Linux (epoll)");
-    return null;
-  }
-  const directory = await mkdtemp(join(tmpdir(), "chainform-native-floor-"));
-  const path = join(directory, "native-floor-proxy");
-  try {
-    await promisify(execFile)(process.env.CC ?? "cc", ["-O2", "-o", path, "bench/support/native-floor-proxy.c"]);
-    return { path, remove: () => rm(directory, { recursive: true, force: true }) };
-  } catch (error) {
-    console.log(`native floor proxy left out: it did not compile (${(error as Error).message.split("\n")[0]})`);
-    await rm(directory, { recursive: true, force: true });
-    return null;
-  }
-}
-
-/** Starts a floor proxy on anvil's IPC socket: its process and the URL it prints. */
-async function startFloor(command: string, args: string[]): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`${command} exited (${code})`)));
-  });
-  return { process: child, url };
-}
-
-/** Starts the service in its own process; `rpcLimit` undefined keeps the service's default. */
-async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Promise<Cpu>; stop(): Promise<void> }> {
+/** Starts a variant's service in its own process; `rpcLimit` undefined keeps the service's default. */
+async function startService(variant: Variant, rpcLimit?: number): Promise<Service> {
   const child = spawn(process.execPath, ["bench/support/rpc-service.mjs"], {
     stdio: ["pipe", "pipe", "inherit"],
-    env: { ...process.env, ...(rpcLimit !== undefined && { BENCH_RPC_LIMIT: String(rpcLimit) }) },
+    env: {
+      ...process.env,
+      ...variant.env,
+      ...(variant.root && { BENCH_RPC_ROOT: variant.root }),
+      ...(rpcLimit !== undefined && { BENCH_RPC_LIMIT: String(rpcLimit) }),
+    },
   });
   const lines = createInterface({ input: child.stdout! });
   let exited: Error | null = null;
   const waiting = new Set<(error: Error) => void>();
   child.once("exit", (code) => {
-    exited = new Error(`the service exited (${code})`);
+    exited = new Error(`the ${variant.name} service exited (${code})`);
     for (const reject of waiting) reject(exited);
   });
   const nextLine = () =>
@@ -139,49 +111,112 @@ async function startService(rpcLimit?: number): Promise<{ urls: Urls; cpu(): Pro
         resolve(line);
       });
     });
-  const ready = JSON.parse(await nextLine()) as { publicUrl: string; adminUrl: string; anvilUrl: string; ipcPath: string };
-  const floor = await startFloor(process.execPath, ["bench/support/floor-proxy.mjs", ready.ipcPath]);
-  const nativeBuild = await buildNativeFloor();
-  const native = nativeBuild && (await startFloor(nativeBuild.path, [ready.ipcPath]));
+  const ready = JSON.parse(await nextLine()) as { publicUrl: string; anvilUrl: string };
+  const exit = new Promise((resolve) => child.once("exit", resolve));
   return {
-    urls: { anvil: ready.anvilUrl, floor: floor.url, nativeFloor: native?.url, public: ready.publicUrl, admin: ready.adminUrl },
+    anvil: ready.anvilUrl,
+    public: ready.publicUrl,
     async cpu() {
       const answer = nextLine();
-      child.stdin!.write(`cpu ${floor.process.pid} ${native?.process.pid ?? ""}\n`);
-      const { serviceUs, anvilUs, otherUs, hop } = JSON.parse(await answer) as Omit<Cpu, "floorUs"> & { otherUs: number[] };
-      return { serviceUs, anvilUs, floorUs: { floor: otherUs[0], nativeFloor: otherUs[1] ?? 0 }, hop };
+      child.stdin!.write("cpu\n");
+      return JSON.parse(await answer);
     },
     stop: async () => {
-      floor.process.stdin!.end();
-      native?.process.stdin!.end();
-      await nativeBuild?.remove();
       child.stdin!.end();
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exit;
     },
   };
 }
 
-interface Run {
-  rps: number;
-  p99: number;
-  failures: number;
-  /** CPU per call of the service, of anvil and of the floor proxies, µs. */
-  serviceUs: number;
-  anvilUs: number;
-  floorUs: Record<Floor, number>;
+/** The middle value; of an even count, the mean of the two in the middle. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+const round2 = (n: number) => Number(n.toFixed(2));
+
+/** Runs `measure` on anvil and on the Public RPC URL in turns (alternating which goes first): each's results in order. */
+async function inTurns<T>(service: Service, turns: number, measure: (url: string) => Promise<T>): Promise<{ anvil: T[]; public: T[] }> {
+  const results = { anvil: [] as T[], public: [] as T[] };
+  for (let turn = 0; turn < turns; turn += 1) {
+    const order = turn % 2 === 0 ? (["anvil", "public"] as const) : (["public", "anvil"] as const);
+    for (const target of order) results[target].push(await measure(service[target]));
+  }
+  return results;
 }
 
-/** CPU per call between two readings. */
-function cpuPerCall(before: Cpu, after: Cpu, calls: number): Pick<Run, "serviceUs" | "anvilUs" | "floorUs"> {
-  return {
-    serviceUs: (after.serviceUs - before.serviceUs) / calls,
-    anvilUs: (after.anvilUs - before.anvilUs) / calls,
-    floorUs: Object.fromEntries(FLOORS.map((t) => [t, (after.floorUs[t] - before.floorUs[t]) / calls])) as Record<Floor, number>,
-  };
+/** The Foundry suite's time through each URL (ms, medians), and whether every run passed. */
+async function foundrySuite(service: Service): Promise<{ anvilMs: number; publicMs: number; ratio: number; passed: boolean }> {
+  const project = await forgeProject(foundrySuiteSources());
+  let passed = true;
+  try {
+    await project.forge(["build"]);
+    await project.forge(["test", "--fork-url", service.anvil]); // the first run writes forge's caches: not timed
+    const times = await inTurns(service, FORGE_RUNS * 2, async (url) => {
+      const started = performance.now();
+      const result = await project
+        .forge(["test", "--fork-url", url])
+        .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ""}${error.stderr ?? ""}`, failed: true }));
+      const ms = performance.now() - started;
+      if ("failed" in result || !new RegExp(`${SUITE_TESTS} tests passed, 0 failed`).test(result.stdout)) {
+        passed = false;
+        console.log(`forge test --fork-url ${url} failed:\n${result.stdout.slice(-2000)}`);
+      }
+      return ms;
+    });
+    const ratios = times.public.map((ms, i) => ms / times.anvil[i]);
+    return { anvilMs: Math.round(median(times.anvil)), publicMs: Math.round(median(times.public)), ratio: round2(median(ratios)), passed };
+  } finally {
+    await project.close();
+  }
 }
 
-async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
-  const before = await cpu();
+/**
+ * A test script's calls through viem, one after another until `count` calls were made: the block number, a balance,
+ * an `eth_call` (to the identity precompile), an `eth_estimateGas` of a transfer, and every other turn a transfer
+ * signed locally and sent, then its receipt. Returns the time taken (ms).
+ */
+async function viemScript(url: string, count: number): Promise<number> {
+  let calls = 0;
+  const transport = http(url, { onFetchRequest: () => void (calls += 1), retryCount: 0 });
+  const client = createPublicClient({ transport });
+  const account = privateKeyToAccount(SENDER_KEY);
+  const wallet = createWalletClient({ account, transport });
+  const to = "0x000000000000000000000000000000000000beef";
+  const started = performance.now();
+  for (let turn = 0; calls < count; turn += 1) {
+    await client.getBlockNumber({ cacheTime: 0 });
+    await client.getBalance({ address: to });
+    await client.call({ to: "0x0000000000000000000000000000000000000004", data: "0x1234" });
+    await client.estimateGas({ account, to, value: 1n });
+    if (turn % 2 === 0) {
+      const hash = await wallet.sendTransaction({ chain: null, to, value: 1n });
+      // Asked until it is mined: anvil mines each transaction at once, but its receipt may come a moment later.
+      const receipt = await receiptOf(client, hash);
+      if (receipt.status !== "success") throw new Error(`transfer ${hash} through ${url} failed`);
+    }
+  }
+  return performance.now() - started;
+}
+
+/** A transaction's receipt, asked for until it comes (at most 10 s). */
+async function receiptOf(
+  client: ReturnType<typeof createPublicClient>,
+  hash: `0x${string}`,
+): Promise<Awaited<ReturnType<ReturnType<typeof createPublicClient>["getTransactionReceipt"]>>> {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    try {
+      return await client.getTransactionReceipt({ hash });
+    } catch (error) {
+      if (performance.now() > deadline) throw new Error(`no receipt for ${hash} in 10 s: ${(error as Error).message.split("\n")[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+}
+
+async function cannon(url: string, load: Load): Promise<{ rps: number; p99: number }> {
   const result = await autocannon({
     url,
     method: "POST",
@@ -190,35 +225,25 @@ async function cannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise
     connections: load.connections,
     duration: SECONDS,
   });
-  const after = await cpu();
-  const calls = Math.max(1, result.requests.total);
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-    ...cpuPerCall(before, after, calls),
-  };
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) throw new Error(`${load.name} through ${url}: ${failures} failed requests`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-/**
- * The WebSocket counterpart of `cannon`: each of `load.connections` connections sends the call, waits for its answer
- * and sends it again, for SECONDS. A message that is not an answer with a result counts as a failure.
- */
-async function wsCannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promise<Run> {
+/** The WebSocket counterpart of `cannon`: each connection sends the call, waits for its answer, and sends it again. */
+async function wsCannon(url: string, load: Load): Promise<{ rps: number; p99: number }> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: load.method, params: load.params });
   const sockets = await Promise.all(
     Array.from(
       { length: load.connections },
       () =>
         new Promise<WebSocket>((resolve, reject) => {
-          const socket = new WebSocket(url);
+          const socket = new WebSocket(url.replace(/^http/, "ws"));
           socket.once("open", () => resolve(socket)).once("error", reject);
         }),
     ),
   );
   const latencies: number[] = [];
-  let failures = 0;
-  const before = await cpu();
   const started = performance.now();
   await Promise.all(
     sockets.map(
@@ -231,8 +256,8 @@ async function wsCannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promi
             socket.send(body);
           };
           socket.on("message", (data) => {
+            if (!data.toString().includes('"result"')) throw new Error(`${load.name} through ${url}: ${data.toString()}`);
             latencies.push(performance.now() - sent);
-            if (!data.toString().includes('"result"')) failures += 1;
             send();
           });
           socket.once("close", () => resolve());
@@ -241,24 +266,12 @@ async function wsCannon(url: string, load: Load, cpu: () => Promise<Cpu>): Promi
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  const after = await cpu();
   for (const socket of sockets) socket.close();
-  const calls = Math.max(1, latencies.length);
-  return {
-    rps: latencies.length / seconds,
-    p99: Math.round(percentile99(latencies)),
-    failures,
-    ...cpuPerCall(before, after, calls),
-  };
+  const sorted = latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p99: Math.round(sorted[Math.floor(sorted.length * 0.99)] ?? 0) };
 }
 
-/** The 99th percentile of latencies (ms). */
-function percentile99(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
-}
-
-/** `count` calls one after another on one keep-alive connection; returns how many answered 429. */
+/** `count` calls one after another on one keep-alive connection: how many answered 429, how many otherwise failed. */
 async function sequential(url: string, count: number): Promise<{ tooMany: number; other: number; ms: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
@@ -281,156 +294,111 @@ async function sequential(url: string, count: number): Promise<{ tooMany: number
   return { tooMany, other, ms: performance.now() - started };
 }
 
-/** The middle value; of an even count, the mean of the two in the middle. */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+/** Everything measured of one variant. */
+interface Figures {
+  foundry: { anvilMs: number; publicMs: number; ratio: number; passed: boolean };
+  viem: { calls: number; anvilMs: number; publicMs: number; ratio: number };
+  loads: Record<string, { anvilRps: number; publicRps: number; throughput: number; low: number; high: number; p99ExtraMs: number }>;
+  sequential429: number;
+  sequentialMs: number;
+  hop: unknown;
 }
 
-const round2 = (n: number) => Number(n.toFixed(2));
-
-async function main(): Promise<void> {
-  const service = await startService();
-  type Figure = { rps: number; p99: number; serviceUsPerCall: number; anvilUsPerCall: number };
-  /** A URL's throughput over anvil's in the same round: the median, lowest and highest over the rounds. */
-  type Ratio = { median: number; low: number; high: number };
-  const figures: Record<string, Partial<Record<Target, Figure>>> = {};
-  const paired: Record<string, Partial<Record<Exclude<Target, "anvil">, Ratio>>> = {};
+async function measureVariant(variant: Variant): Promise<Figures> {
+  const service = await startService(variant, 1e12);
   try {
+    const foundry = await foundrySuite(service);
+    console.log(
+      `[${variant.name}] forge test --fork-url (${SUITE_TESTS} tests, medians of ${FORGE_RUNS}): anvil ${foundry.anvilMs} ms, ` +
+        `Public RPC ${foundry.publicMs} ms (${foundry.ratio}x)${foundry.passed ? "" : ", SOME RUNS FAILED"}`,
+    );
+    const viemTimes = await inTurns(service, 2, (url) => viemScript(url, VIEM_CALLS));
+    const viem = {
+      calls: VIEM_CALLS,
+      anvilMs: Math.round(median(viemTimes.anvil)),
+      publicMs: Math.round(median(viemTimes.public)),
+      ratio: round2(median(viemTimes.public.map((ms, i) => ms / viemTimes.anvil[i]))),
+    };
+    console.log(
+      `[${variant.name}] viem script, ${VIEM_CALLS} sequential mixed calls: anvil ${viem.anvilMs} ms, Public RPC ${viem.publicMs} ms (${viem.ratio}x)`,
+    );
+    const loads: Figures["loads"] = {};
     for (const load of LOADS) {
-      const targets = targetsOf(load, service.urls);
-      const runs = Object.fromEntries(TARGETS.map((t) => [t, [] as Run[]])) as Record<Target, Run[]>;
       const measure = load.transport === "ws" ? wsCannon : cannon;
-      const urlOf = (target: Target) => (load.transport === "ws" ? service.urls[target]!.replace(/^http/, "ws") : service.urls[target]!);
-      await measure(urlOf("public"), { ...load, connections: 4 }, service.cpu); // warm up
-      for (let round = 0; round < ROUNDS; round += 1) {
-        // Forward, then backward: no target always runs right after another.
-        for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-          const run = await measure(urlOf(target), load, service.cpu);
-          if (run.failures > 0) throw new Error(`${load.name} through ${target}: ${run.failures} failed requests`);
-          runs[target].push(run);
-        }
-      }
-      const f: Partial<Record<Target, Figure>> = {};
-      const r: Partial<Record<Exclude<Target, "anvil">, Ratio>> = {};
-      for (const t of targets) {
-        f[t] = {
-          rps: Math.round(median(runs[t].map((run) => run.rps))),
-          p99: median(runs[t].map((run) => run.p99)),
-          // A floor proxy's own CPU for its runs: it stands where the service does.
-          serviceUsPerCall: Math.round(median(runs[t].map((run) => (isFloor(t) ? run.floorUs[t] : run.serviceUs)))),
-          anvilUsPerCall: Math.round(median(runs[t].map((run) => run.anvilUs))),
-        };
-        if (t === "anvil") continue;
-        const each = runs[t].map((run, index) => run.rps / runs.anvil[index].rps);
-        r[t] = { median: round2(median(each)), low: round2(Math.min(...each)), high: round2(Math.max(...each)) };
-      }
-      figures[load.name] = f;
-      paired[load.name] = r;
-      const shown = (t: Exclude<Target, "anvil">) => `${f[t]!.rps}/s (${r[t]!.median}, ${r[t]!.low}-${r[t]!.high}) p99 ${f[t]!.p99} ms`;
-      const floors = FLOORS.filter((t) => f[t] !== undefined);
+      await measure(service.public, { ...load, connections: 4 }); // warm up
+      const runs = await inTurns(service, ROUNDS, (url) => measure(url, load));
+      const each = runs.public.map((run, i) => run.rps / runs.anvil[i].rps);
+      loads[load.name] = {
+        anvilRps: Math.round(median(runs.anvil.map((run) => run.rps))),
+        publicRps: Math.round(median(runs.public.map((run) => run.rps))),
+        throughput: round2(median(each)),
+        low: round2(Math.min(...each)),
+        high: round2(Math.max(...each)),
+        p99ExtraMs: round2(median(runs.public.map((run) => run.p99)) - median(runs.anvil.map((run) => run.p99))),
+      };
+      const f = loads[load.name];
       console.log(
-        `${load.method}${load.transport === "ws" ? " over WebSocket" : ""}, ${load.connections} connection(s): ` +
-          `anvil ${f.anvil!.rps}/s p99 ${f.anvil!.p99} ms, ${floors.map((t) => `${FLOOR_NAMES[t]} ${shown(t)}, `).join("")}` +
-          `Public ${shown("public")}, Admin ${shown("admin")}; CPU per call: anvil ${f.anvil!.anvilUsPerCall} µs direct, ` +
-          `through Public ${f.public!.anvilUsPerCall} µs + service ${f.public!.serviceUsPerCall} µs` +
-          floors.map((t) => `, through the ${FLOOR_NAMES[t]} ${f[t]!.anvilUsPerCall} µs + proxy ${f[t]!.serviceUsPerCall} µs`).join(""),
+        `[${variant.name}] ${load.method}${load.transport === "ws" ? " over WebSocket" : ""}, ${load.connections} connection(s): ` +
+          `anvil ${f.anvilRps}/s, Public RPC ${f.publicRps}/s (${f.throughput}, ${f.low}-${f.high}), p99 +${f.p99ExtraMs} ms`,
       );
     }
-
-    const seq = await sequential(service.urls.public, SEQUENTIAL_CALLS);
-    console.log(
-      `${SEQUENTIAL_CALLS} sequential eth_blockNumber through the Public RPC (default limit): ${seq.tooMany} answered 429, ${seq.other} other failures, ${(seq.ms / 1000).toFixed(1)} s`,
-    );
-
-    // The suite as forge runs it (a thread per core) and on one thread: its calls one at a time, as on one connection.
-    const project = await forgeProject(foundrySuiteSources());
-    const forgeTimes: Record<ForgeRun, number[]> = { anvil: [], public: [], anvilOneThread: [], publicOneThread: [] };
-    const passed: Record<ForgeRun, boolean> = { anvil: true, public: true, anvilOneThread: true, publicOneThread: true };
-    try {
-      await project.forge(["build"]);
-      // The first run of a project writes forge's caches: not timed.
-      await project.forge(["test", "--fork-url", service.urls.anvil]);
-      for (let run = 0; run < FORGE_RUNS; run += 1) {
-        for (const name of FORGE_RUNS_NAMES) {
-          const target = name.startsWith("anvil") ? "anvil" : "public";
-          const threads = name.endsWith("OneThread") ? ["--threads", "1"] : [];
-          const started = performance.now();
-          const result = await project
-            .forge(["test", "--fork-url", service.urls[target], ...threads])
-            .catch((error: { stdout?: string; stderr?: string }) => ({
-              stdout: `${error.stdout ?? ""}${error.stderr ?? ""}`,
-              failed: true,
-            }));
-          forgeTimes[name].push(performance.now() - started);
-          const ok = !("failed" in result) && new RegExp(`${SUITE_TESTS} tests passed, 0 failed`).test(result.stdout);
-          if (!ok) {
-            passed[name] = false;
-            console.log(`forge test (${name}) failed:\n${result.stdout.slice(-2000)}`);
-          }
-        }
-      }
-    } finally {
-      await project.close();
-    }
-    const forgeMs = Object.fromEntries(FORGE_RUNS_NAMES.map((name) => [name, Math.round(median(forgeTimes[name]))])) as Record<
-      ForgeRun,
-      number
-    >;
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    console.log(
-      `forge test --fork-url (${SUITE_TESTS} tests, medians of ${FORGE_RUNS}): anvil ${seconds(forgeMs.anvil)}, Public RPC ${seconds(forgeMs.public)}; ` +
-        `on one thread: anvil ${seconds(forgeMs.anvilOneThread)}, Public RPC ${seconds(forgeMs.publicOneThread)}`,
-    );
-
-    // Whether the URLs' figures are the native hop's: the calls it answered itself, over the whole run.
     const { hop } = await service.cpu();
-    console.log(
-      hop === null
-        ? "native hop: not running (not built here, or CHAINFORM_NATIVE_RPC=off): the service answered every call itself"
-        : `native hop: answered ${hop.answered} calls on the ${hop.adopted} connections handed to it (${hop.handedBack} handed back)`,
-    );
-
-    const ratios: Record<string, number> = {};
-    for (const [name, f] of Object.entries(figures)) {
-      const r = paired[name];
-      if (r.floor) ratios[`${name}FloorThroughput`] = r.floor.median;
-      if (r.nativeFloor) ratios[`${name}NativeFloorThroughput`] = r.nativeFloor.median;
-      ratios[`${name}PublicThroughput`] = r.public!.median;
-      ratios[`${name}AdminThroughput`] = r.admin!.median;
-      ratios[`${name}PublicP99ExtraMs`] = round2(f.public!.p99 - f.anvil!.p99);
-      ratios[`${name}AdminP99ExtraMs`] = round2(f.admin!.p99 - f.anvil!.p99);
+    await service.stop(); // one chain at a time: the next service's
+    const limited = await startService(variant);
+    try {
+      const seq = await sequential(limited.public, SEQUENTIAL_CALLS);
+      console.log(
+        `[${variant.name}] ${SEQUENTIAL_CALLS} sequential eth_blockNumber (default limit): ${seq.tooMany} answered 429, ` +
+          `${seq.other} other failures, ${(seq.ms / 1000).toFixed(1)} s`,
+      );
+      return { foundry, viem, loads, sequential429: seq.tooMany, sequentialMs: Math.round(seq.ms), hop };
+    } finally {
+      await limited.stop();
     }
-    ratios.forgePublicVsAnvil = round2(forgeMs.public / forgeMs.anvil);
-    ratios.forgeOneThreadPublicVsAnvil = round2(forgeMs.publicOneThread / forgeMs.anvilOneThread);
-    console.log(
-      JSON.stringify({
-        benchmark: "rpc",
-        seconds: SECONDS,
-        rounds: ROUNDS,
-        loads: figures,
-        pairedThroughput: paired,
-        sequentialCalls: SEQUENTIAL_CALLS,
-        sequential429: seq.tooMany,
-        forgeTests: SUITE_TESTS,
-        forgeMs,
-        forgePassed: passed,
-        nativeHop: hop,
-        ratios,
-        targets: {
-          throughput16: 0.8,
-          throughput1: 0.6,
-          p99ExtraMs: 2,
-          sequential429: 0,
-          forgePublicVsAnvil: 1.3,
-          forgeOneThreadPublicVsAnvil: 1.3,
-        },
-      }),
-    );
   } finally {
-    await service.stop();
+    await service.stop().catch(() => undefined);
   }
+}
+
+async function main(): Promise<void> {
+  const variants: Variant[] = [{ name: "new" }];
+  const oldBuilt = existsSync(`${OLD_ROOT}/dist/service/listen.js`);
+  if (oldBuilt) variants.push({ name: "old", root: OLD_ROOT }, { name: "oldNoHop", root: OLD_ROOT, env: { CHAINFORM_NATIVE_RPC: "off" } });
+  else console.log(`old columns left out: no built checkout at ${OLD_ROOT} (BENCH_RPC_OLD); see this file's header`);
+  const results: Partial<Record<Variant["name"], Figures>> = {};
+  for (const variant of variants) results[variant.name] = await measureVariant(variant);
+
+  const ratios: Record<string, number> = {};
+  for (const [name, f] of Object.entries(results) as [string, Figures][]) {
+    ratios[`${name}ForgeVsAnvil`] = f.foundry.ratio;
+    ratios[`${name}ViemVsAnvil`] = f.viem.ratio;
+    for (const [load, l] of Object.entries(f.loads)) {
+      ratios[`${name}${load[0].toUpperCase()}${load.slice(1)}Throughput`] = l.throughput;
+      ratios[`${name}${load[0].toUpperCase()}${load.slice(1)}P99ExtraMs`] = l.p99ExtraMs;
+    }
+  }
+  const mine = results.new!;
+  const met = {
+    forge: mine.foundry.passed && mine.foundry.ratio <= 1.15,
+    viem: mine.viem.ratio <= 1.5,
+    throughput16: Object.entries(mine.loads).every(([name, l]) => !name.endsWith("16") || l.throughput >= 0.55),
+    throughput1: Object.entries(mine.loads).every(([name, l]) => !name.endsWith("1") || l.throughput >= 0.45),
+    p99: Object.values(mine.loads).every((l) => l.p99ExtraMs <= 2),
+    sequential429: mine.sequential429 === 0,
+  };
+  console.log(
+    JSON.stringify({
+      benchmark: "rpc",
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      forgeRuns: FORGE_RUNS,
+      variants: results,
+      oldRoot: oldBuilt ? OLD_ROOT : null,
+      ratios,
+      targets: { forgeVsAnvil: 1.15, viemVsAnvil: 1.5, throughput16: 0.55, throughput1: 0.45, p99ExtraMs: 2, sequential429: 0 },
+      met,
+    }),
+  );
 }
 
 main().catch((error) => {

@@ -52,6 +52,16 @@ describe("the import boundaries", () => {
     ],
     ["lib/web/planted-beside.ts", 'export { baseUrlOf } from "../service/routes/common";\n', "lib/service"],
     ["lib/service/planted-web.ts", 'import { Sessions } from "../web/dashboard/sessions";\nexport const x = Sessions;\n', "lib/web"],
+    // The service imports nothing of its web UI; only listen.ts composes it.
+    ["lib/service/planted-web-plugin.ts", 'import { registerWeb } from "../web";\nexport const x = registerWeb;\n', "lib/web"],
+    ["lib/service/app.ts", 'import { registerWeb } from "../web";\nexport const x = registerWeb;\n', "lib/web"],
+    ["lib/service/chains/planted.ts", 'import type { WebAccess } from "../../web";\nexport type X = WebAccess;\n', "lib/web"],
+    // The API, the RPC URLs and the web UI are three plugins: none imports another.
+    ["lib/service/app.ts", 'import { registerRpc } from "./rpc";\nexport const x = registerRpc;\n', "lib/service/rpc"],
+    ["lib/service/routes/planted.ts", 'import { RpcPipeline } from "../rpc/pipeline";\nexport const x = RpcPipeline;\n', "lib/service/rpc"],
+    ["lib/service/rpc/planted.ts", 'import { buildApp } from "../app";\nexport const x = buildApp;\n', "lib/service/app"],
+    ["lib/service/rpc/planted-route.ts", 'export { UNKNOWN_RPC_URL } from "../routes/common";\n', "lib/service/routes"],
+    ["lib/service/plugins/planted.ts", 'import { registerRpc } from "../rpc";\nexport const x = registerRpc;\n', "lib/service/rpc"],
   ])("%s: a planted import is refused", async (file, source, forbidden) => {
     // GIVEN a file planted in a layer, importing from a layer it must not know
     // WHEN the project's lint configuration checks it
@@ -79,6 +89,10 @@ describe("the import boundaries", () => {
       ),
     ).toEqual([]);
     expect(layerErrors("lib/web/dashboard/planted.ts", 'export type { Requester } from "../../service/web-interface";\n')).toEqual([]);
-    expect(layerErrors("lib/service/planted.ts", 'import { registerWeb } from "../web";\nexport const x = registerWeb;\n')).toEqual([]);
+    expect(layerErrors("lib/service/listen.ts", 'import { registerWeb } from "../web";\nexport const x = registerWeb;\n')).toEqual([]);
+    expect(layerErrors("lib/service/listen.ts", 'import { registerRpc } from "./rpc";\nexport const x = registerRpc;\n')).toEqual([]);
+    expect(
+      layerErrors("lib/service/rpc/planted.ts", 'import type { ServiceContext } from "../context";\nexport type X = ServiceContext;\n'),
+    ).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The service `bench/rpc` measures, in a process of its own (the load generator must not share its event loop): the
- * built service (dist/, what `chainform serve` runs; `npm run build` first), in memory, with an environment of one
+ * built service (dist/, what `chainform serve` runs; `npm run build` first) of this package, or of the package root
+ * `BENCH_RPC_ROOT` names (an older checkout, to compare), in memory, with an environment of one
  * network with funded accounts and one call made so that the chain runs. It prints one JSON line: the Public and
  * Admin RPC URLs, the URL of the vnet's anvil and its IPC socket. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
  * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
  * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
- * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID (the floor proxies), in order,
- * and `hop`, what the RPC URLs' native hop has answered so far (null where it does not run).
+ * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID, in order, and `hop`:
+ * what an older service's native hop (removed since) has answered so far, null where none runs.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,12 +16,13 @@ import { createInterface } from "node:readline";
 /** Accounts the environment funds: the Foundry suite's test accounts read and write them. */
 const FUNDED = ["0x00000000000000000000000000000000000a11ce", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"];
 
-const built = new URL("../../dist/service/listen.js", import.meta.url);
+const root = process.env.BENCH_RPC_ROOT ? new URL(`file://${process.env.BENCH_RPC_ROOT}/`) : new URL("../../", import.meta.url);
+const built = new URL("dist/service/listen.js", root);
 if (!existsSync(built)) {
-  console.error("bench/rpc measures the built service: run `npm run build` first");
+  console.error(`bench/rpc measures the built service: run \`npm run build\` in ${root.pathname} first`);
   process.exit(2);
 }
-const { startServer } = createRequire(import.meta.url)(built.pathname);
+const { startServer } = createRequire(built.pathname)(built.pathname);
 
 const rpcLimit = process.env.BENCH_RPC_LIMIT ? Number(process.env.BENCH_RPC_LIMIT) : undefined;
 const service = await startServer({
@@ -56,7 +58,7 @@ lines.on("line", (line) => {
     serviceUs: user + system,
     anvilUs: processCpuUs(anvilPid),
     otherUs: others.map((pid) => processCpuUs(Number(pid))),
-    hop: service.app.nativeHop?.stats() ?? null,
+    hop: service.app.nativeHop?.stats?.() ?? null,
   };
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 });

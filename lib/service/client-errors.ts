@@ -52,6 +52,9 @@ export function rawErrorAnswer(status: 400 | 404 | 429, message: string, rate: R
 /** Writes the answer when the socket can still take it, then closes it; a reset connection is only closed. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket, rate: (address: string) => RateDecision): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // Bytes after a request that asked to close (`Connection: close`) are not read: the answer to that request, which
+  // may still be on its way, is the connection's last, and Node closes it then.
+  if (error.code === "HPE_CLOSED_CONNECTION") return;
   if (socket.writable) socket.end(clientErrorAnswer(error, rate(socket.remoteAddress ?? "unknown")));
   else socket.destroy();
 }

@@ -1,11 +1,15 @@
 /**
- * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It builds
- * the app, listens, and tells the app its base URL (the RPC URLs are built on it). Off loopback it serves HTTPS
- * only, unless told `insecureHttp` (lib/service/https.ts has the rules).
+ * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It composes the
+ * service's three plugins, which know nothing of each other: the API (./app.ts, the control plane), the RPC URLs
+ * (./rpc, the data plane) and the web UI (lib/web); then listens, and tells the app its base URL (the RPC URLs are
+ * built on it). Off loopback it serves HTTPS only, unless told `insecureHttp` (lib/service/https.ts has the rules).
  */
 import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { buildApp, openStore, type ServiceOptions } from "./app";
+import { registerRpc } from "./rpc";
+import { serviceForWeb } from "./web-interface";
+import { registerWeb } from "../web";
 import { signToken } from "./auth";
 import { defaultProject } from "./seed";
 import { isLoopbackHost } from "../domain/loopback";
@@ -77,6 +81,25 @@ export interface RunningService {
 }
 
 /**
+ * The whole service, not listening: the API, then the RPC URLs (whose transport answers ahead of the API's routes)
+ * and the web UI, each a plugin of the one app.
+ *
+ * @example
+ * const app = await buildService({ dataDir: null });
+ */
+export async function buildService(options: ServiceOptions = {}): Promise<FastifyInstance> {
+  const app = await buildApp(options);
+  try {
+    await registerRpc(app);
+    await registerWeb(app, serviceForWeb(app.service.store, app.service.engine));
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+/**
  * Builds the service and listens.
  *
  * @example
@@ -95,7 +118,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     : options.tls
       ? selfSignedCertificate(certificateNames({ host, publicUrl, hostname: options.hostname }), store.dataDir)
       : undefined;
-  const app = await buildApp({
+  const app = await buildService({
     ...options,
     store,
     ...(certificate && { https: { key: certificate.keyPem, cert: certificate.certPem } }),

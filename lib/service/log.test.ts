@@ -1,5 +1,5 @@
 /** The log's scrubber: every shape of secret the service knows is replaced, the rest of the text kept. */
-import { REDACTED, scrubSecrets } from "./log";
+import { REDACTED, redactUrl, scrubSecrets } from "./log";
 
 test.each([
   ["an Admin RPC URL", "POST /rpc/admin/Tlgk87HktJ-YEhTgUPRS?x=1", `POST /rpc/admin/${REDACTED}?x=1`],
@@ -15,4 +15,31 @@ test.each([
 test("the given secrets (upstream RPC URLs with their API keys) wherever they appear", () => {
   const upstream = "https://eth.example/v2/s3cr3t-api-key";
   expect(scrubSecrets(`fetch ${upstream}/ failed`, [upstream])).toBe(`fetch ${REDACTED}/ failed`);
+});
+
+describe("every spelling of an Admin RPC URL or a sign-in token (a path is decoded before it is routed)", () => {
+  const SECRET = "Tlgk87HktJ-YEhTgUPRS";
+  test.each([
+    ["percent-encoded access", `/rpc/%61dmin/${SECRET}`],
+    ["percent-encoded first segment", `/%72pc/admin/${SECRET}`],
+    ["upper case", `/RPC/ADMIN/${SECRET}`],
+    ["upper-case escapes", `/%52PC/%41%44MIN/${SECRET}`],
+    ["doubled slashes", `//rpc//admin//${SECRET}`],
+    ["an encoded slash", `/rpc%2Fadmin%2f${SECRET}`],
+    ["more segments after the secret", `/rpc/admin/${SECRET}/more/${SECRET}`],
+    ["doubly encoded", `/rpc/%2561dmin/${SECRET}`],
+    ["an encoded token name", `/dashboard/login?%74oken=${SECRET}`],
+    ["an upper-case token name and an encoded =", `/dashboard/login?x=1&TOKEN%3D${SECRET}`],
+    ["in a full URL in a message", `fetch http://127.0.0.1:8787/rpc/%41dmin/${SECRET}?x=1 failed`],
+  ])("%s", (_name, text) => {
+    const scrubbed = scrubSecrets(text);
+    expect(scrubbed).not.toContain(SECRET);
+    expect(scrubbed).toContain(REDACTED);
+  });
+
+  test("a Public RPC URL and other paths are kept as they are", () => {
+    for (const text of ["/rpc/public/0b2f5a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b", "/v1/supported-networks?x=1", "/rpcadmin/x"]) {
+      expect(redactUrl(text)).toBe(text);
+    }
+  });
 });

@@ -22,14 +22,37 @@ export interface LogSettings {
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /**
+ * A regular expression source that matches `word` in any case, each letter written as itself or percent-encoded
+ * (`admin`, `ADMIN`, `%61dmin`, `%41%44min`): a path is decoded before it is routed (rpc/route.ts), so every
+ * spelling that reaches an RPC URL, or looks like one, must be found here too (and a doubly encoded `%2561` as well:
+ * a proxy in front may decode once more).
+ */
+function anySpelling(word: string): string {
+  const escape = (code: number) => `%(?:25)*${code.toString(16)[0]}[${code.toString(16)[1]}${code.toString(16)[1].toUpperCase()}]`;
+  return [...word]
+    .map(
+      (c) => `(?:${c.toLowerCase()}|${c.toUpperCase()}|${escape(c.toLowerCase().charCodeAt(0))}|${escape(c.toUpperCase().charCodeAt(0))})`,
+    )
+    .join("");
+}
+
+/** One or more slashes, as written or percent-encoded. */
+const SLASHES = "(?:/|%2[fF])+";
+/** An Admin RPC URL's path in any spelling, up to its secret's end (the secret may hold encoded slashes or more segments). */
+const ADMIN_RPC_PATH = new RegExp(`${SLASHES}${anySpelling("rpc")}${SLASHES}${anySpelling("admin")}(?:${SLASHES}[^?#\\s"'<>]*)+`, "g");
+/** A `token` query parameter in any spelling, up to its value's end. */
+const TOKEN_PARAMETER = new RegExp(`([?&;]${anySpelling("token")}(?:=|%3[dD]))[^&#\\s"']*`, "g");
+
+/**
  * Redacts the secret of Admin RPC URLs and dashboard sign-in tokens (`token=`) from a URL, a path or any text, for
- * logs and error messages.
+ * logs and error messages, in every spelling a request may use (percent-encoded, any case, doubled slashes).
  *
  * @example
  * redactUrl("/rpc/admin/abc?x=1") // "/rpc/admin/[redacted]?x=1"
+ * redactUrl("/rpc/%61dmin//abc") // "/rpc/admin/[redacted]"
  */
 export function redactUrl(url: string): string {
-  return url.replace(/\/rpc\/admin\/[^/?#\s"'<>]+/g, `/rpc/admin/${REDACTED}`).replace(/([?&]token=)[^&#\s"']*/g, `$1${REDACTED}`);
+  return url.replace(ADMIN_RPC_PATH, `/rpc/admin/${REDACTED}`).replace(TOKEN_PARAMETER, `$1${REDACTED}`);
 }
 
 /**

@@ -118,6 +118,11 @@ export class SlidingWindowLimiter {
     };
   }
 
+  /** How many buckets are held (one per key with requests in the window, until the next sweep). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
   /** Drops buckets with nothing left in the window, so idle clients cost no memory. */
   private sweep(now: number): void {
     for (const [key, bucket] of this.buckets) {

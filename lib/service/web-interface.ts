@@ -2,8 +2,8 @@
  * What the service offers its web UI (lib/web: the explorer, its verification API and the dashboard), and the only
  * module of lib/service that lib/web imports (the lint holds it: eslint.config.mjs). The pages read the store's views
  * and the chains, apply the API's access rules, check a sign-in, and make the dashboard's two changes; they never see
- * the store, the engine or the database themselves. `buildApp` (app.ts) builds this once with `serviceForWeb` and
- * registers the web plugin with it.
+ * the store, the engine or the database themselves. `buildService` (listen.ts) builds this once with `serviceForWeb`
+ * and registers the web plugin with it.
  *
  * Besides that object, this module re-exports what the pages use as it is: the records' types, the error the pages
  * throw, and pure helpers (ABI and log decoding, the request's base URL).

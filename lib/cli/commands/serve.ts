@@ -52,8 +52,6 @@ ${FORK_OPTIONS_USAGE}
                      with its slug is there already; repeatable (docs/fixtures.md)
 One service per data dir: a second one on the same dir is refused.
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
-On Linux over plain HTTP, reads through the RPC URLs are answered by a native hop when it was built (npm run build,
-with a C compiler); CHAINFORM_NATIVE_RPC=off answers every call in JavaScript instead.
 `,
   async run(args) {
     const { values } = parseArgs({

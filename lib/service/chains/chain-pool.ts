@@ -101,21 +101,6 @@ export class ChainPool {
     return { node: slot.node, finish: () => this.release(slot, release) };
   }
 
-  /**
-   * A shared hold on a running node's lock, taken at once, for a holder that reads the node until asked to let go
-   * (`RwLock.tryLease`): `giveWay` is called when a write, a stop or a deletion waits, and the holder then calls
-   * `release`. `node` is the node while it runs (it may crash and start again meanwhile). Null when the node is not
-   * running or the lock cannot be shared now.
-   */
-  tryLease(key: string, giveWay: () => void): { readonly node: () => ChainNode | null; readonly release: () => void } | null {
-    const slot = this.runningSlot(key);
-    const release = slot?.lock.tryLease(giveWay) ?? null;
-    if (slot === null || release === null) return null;
-    // Read afresh on each call: the node may crash (null) and start again while the lease is held.
-    const held: Slot = slot;
-    return { node: () => held.node, release: () => this.release(held, release) };
-  }
-
   /** The key's slot while its node runs and the pool is open; null otherwise. */
   private runningSlot(key: string): (Slot & { node: ChainNode }) | null {
     const slot = this.slots.get(key);

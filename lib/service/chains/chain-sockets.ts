@@ -370,8 +370,8 @@ export class CoalescingIpc {
     const idStart = at + ID_NAME.length + 1;
     const callerId = canonicalId(request.id, text, idStart);
     if (callerId === null || !ID_ENDS.has(text.charCodeAt(idStart + callerId.length))) return false;
-    // Ids of ours are reused once answered, so that few distinct numbers are ever made strings (see `encodeRpcReply`
-    // in routes/rpc/http-connections.ts: V8 keeps each such string in a cache that outlives young objects).
+    // Ids of ours are reused once answered, so that few distinct numbers are ever made strings (V8 keeps each such
+    // string in a cache that outlives young objects: docs/performance.md "RPC URLs").
     const id = this.freeIds.pop() ?? this.nextId++;
     this.waiting.set(id, { callerId, done });
     this.queued += `${text.slice(0, idStart)}${id}${text.slice(idStart + callerId.length)}\n`;

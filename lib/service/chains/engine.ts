@@ -173,17 +173,6 @@ export class BackendChainEngine implements ChainEngine {
     return sent;
   }
 
-  leaseForHop(vnetId: string, giveWay: () => void): { readonly ipcPath: () => string | null; readonly release: () => void } | null {
-    if (!this.rpcSpecs.has(vnetId)) return null;
-    const lease = this.vnets.tryLease(vnetId, giveWay);
-    if (lease === null) return null;
-    if (lease.node()?.rpc.ipcPath === undefined) {
-      lease.release();
-      return null;
-    }
-    return { ipcPath: () => lease.node()?.rpc.ipcPath ?? null, release: lease.release };
-  }
-
   async rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]> {
     const batch = Array.isArray(body);
     const requests: unknown[] = batch ? body : [body];

@@ -107,7 +107,13 @@ async function runAdmin(rpc: JsonRpcClient, request: JsonRpcRequest): Promise<Js
 }
 
 async function forwardBatch(rpc: JsonRpcClient, requests: readonly JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
-  const sent = requests.map((r, id) => ({ jsonrpc: "2.0" as const, id, method: r.method, params: r.params ?? [] }));
+  // Params left out stay out: anvil's answer to a call without them is not its answer to `[]`.
+  const sent = requests.map((r, id) => ({
+    jsonrpc: "2.0" as const,
+    id,
+    method: r.method,
+    ...(r.params !== undefined && { params: r.params }),
+  }));
   let raw: JsonRpcResponse[];
   try {
     const answer = await rpc.send(sent);

@@ -125,14 +125,6 @@ export interface ChainEngine {
     access: RpcAccess,
     done: (answer: Buffer | null) => void,
   ): boolean;
-  /**
-   * A lease on a running vnet's chain for the RPC URLs' native hop (routes/rpc/native-hop.ts), which calls the chain's
-   * IPC socket itself: the chain is not written to, stopped or deleted while the lease is held. `giveWay` is called
-   * when something waits to do one of those; the holder then finishes its calls and `release`s. `ipcPath` is the
-   * running node's IPC socket (null while none runs). Null when the vnet's chain is not running or its lock is not
-   * free to share now.
-   */
-  leaseForHop?(vnetId: string, giveWay: () => void): { readonly ipcPath: () => string | null; readonly release: () => void } | null;
   /** Sends and mines a transaction; returns its record (also given to `ChainHost.recordTransaction`). */
   sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction>;
   /** Simulates on a Virtual Environment without keeping any state. */

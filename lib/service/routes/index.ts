@@ -5,13 +5,12 @@ import deliveryChannels from "./delivery-channels";
 import environments from "./environments";
 import networks from "./networks";
 import projects from "./projects";
-import rpc from "./rpc";
 import simulations from "./simulations";
 import transactions from "./transactions";
 
 /** The service's routes, as one plugin. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
-  for (const family of [projects, deliveryChannels, actions, networks, environments, transactions, simulations, rpc]) {
+  for (const family of [projects, deliveryChannels, actions, networks, environments, transactions, simulations]) {
     await app.register(family);
   }
 }

@@ -1,7 +1,7 @@
-import { startTestService, type TestService } from "../../../../test/helpers/service";
-import { call, expectErrorBody } from "../../../../test/helpers/http";
-import { NoChainEngine } from "../../no-chain-engine";
-import { parseJsonRpc } from ".";
+import { startTestService, type TestService } from "../../../test/helpers/service";
+import { call, expectErrorBody } from "../../../test/helpers/http";
+import { NoChainEngine } from "../no-chain-engine";
+import { readRpcBody } from "./body";
 
 let service: TestService;
 let adminPath: string;
@@ -49,10 +49,16 @@ describe("RPC URLs", () => {
     expect(text.body.error.code).toBe(-32700);
   });
 
-  test("a batch mixes answers and -32600 for its invalid entries", async () => {
-    const { body } = await rpc(publicPath, [{ jsonrpc: "2.0", id: 1, method: "eth_chainId" }, { jsonrpc: "1.0", id: 2, method: "x" }, 5]);
-    expect(body).toHaveLength(3);
-    expect(body.filter((r: { error: { code: number } }) => r.error.code === -32600).map((r: { id: unknown }) => r.id)).toEqual([2, null]);
+  test("a batch answers -32600 for its invalid entries where they stand; an entry that is not an object refuses it whole", async () => {
+    const { body } = await rpc(publicPath, [
+      { jsonrpc: "1.0", id: 2, method: "x" },
+      { jsonrpc: "2.0", id: 1, method: "eth_chainId" },
+    ]);
+    expect(body).toHaveLength(2);
+    expect(body[0]).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32600, message: "Invalid request" } });
+    expect(body[1]).toMatchObject({ id: 1, error: { code: -32000 } });
+    const whole = await rpc(publicPath, [{ jsonrpc: "2.0", id: 1, method: "eth_chainId" }, 5]);
+    expect(whole.body).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request" } });
   });
 
   test("an unknown secret or vnet is 404 rid:vnet with the spec body, and the secret is never echoed", async () => {
@@ -81,12 +87,36 @@ describe("RPC URLs", () => {
   });
 });
 
-describe("parseJsonRpc", () => {
-  test("keeps valid requests and notifications", () => {
-    expect(parseJsonRpc('{"jsonrpc":"2.0","method":"eth_chainId"}')).toEqual({
+describe("readRpcBody", () => {
+  test("keeps valid requests and notifications, written anew with their four members only", () => {
+    expect(readRpcBody(' {"jsonrpc":"2.0","method":"eth_chainId"}  ')).toEqual({
       batch: false,
       requests: [{ jsonrpc: "2.0", method: "eth_chainId" }],
       invalid: [],
+      order: [null],
+      text: '{"jsonrpc":"2.0","method":"eth_chainId"}',
+    });
+  });
+
+  test("the text a chain gets is the service's own: no whitespace, no duplicate members, escapes as JSON.stringify writes them", () => {
+    const body = Buffer.from(
+      '\n\t [ {"params":[],"id":1,"method":"eth_chainId","jsonrpc":"2.0","id":2} , {"jsonrpc":"2.0","id":"\\u00e9","method":"m"} ] \r\n',
+    );
+    const read = readRpcBody(body);
+    expect(read).toMatchObject({ batch: true, invalid: [] });
+    expect("text" in read && read.text).toBe(
+      '[{"jsonrpc":"2.0","id":2,"method":"eth_chainId","params":[]},{"jsonrpc":"2.0","id":"é","method":"m"}]',
+    );
+  });
+
+  test("a body that is not UTF-8 is the spec's -32700, whatever JSON it would be", () => {
+    const invalid = Buffer.concat([
+      Buffer.from('[{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":["'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"]}]'),
+    ]);
+    expect(readRpcBody(invalid)).toEqual({
+      response: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } },
     });
   });
 });

@@ -2,12 +2,12 @@
  * The WebSocket RPC URLs with real anvil chains and viem's webSocket transport: new blocks and logs through the
  * Public websocket RPC, admin methods refused there as over HTTP, and unknown URLs refused with the spec's body.
  */
-import { startTestService, type TestService } from "../../../../test/helpers/service";
-import { call } from "../../../../test/helpers/http";
-import { artifact } from "../../../../test/chains-host";
-import { createPublicClient, encodeFunctionData, http, type Hex } from "../../../../test/helpers/viem";
+import { startTestService, type TestService } from "../../../test/helpers/service";
+import { call } from "../../../test/helpers/http";
+import { artifact } from "../../../test/chains-host";
+import { createPublicClient, encodeFunctionData, http, type Hex } from "../../../test/helpers/viem";
 import WebSocket from "ws";
-import { NoChainEngine } from "../../no-chain-engine";
+import { NoChainEngine } from "../no-chain-engine";
 const { webSocket } = require("viem") as typeof import("viem", { with: { "resolution-mode": "import" } });
 
 let service: TestService;

@@ -1,0 +1,34 @@
+/**
+ * The RPC URLs of Virtual Environments as a plugin of the service (the data plane; docs/service.md "RPC URLs"):
+ * `POST /rpc/admin/{secret}` and `POST /rpc/public/{vnetId}` over Node's HTTP server (./http.ts) and the same paths
+ * over WebSocket (./websocket.ts), both thin transports of one pipeline (./pipeline.ts). It reads what it needs from
+ * `app.service` (context.ts) and knows neither the API's routes nor the web UI; listen.ts composes the three.
+ */
+import type { FastifyInstance } from "fastify";
+import "../context";
+import { serveRpcOverHttp } from "./http";
+import { RpcPipeline } from "./pipeline";
+import { attachWebSocketRpc } from "./websocket";
+
+export { UNKNOWN_RPC_URL } from "./pipeline";
+
+/**
+ * Serves the RPC URLs on the app's server, ahead of its routes. On close, HTTP calls are answered with
+ * `connection: close` until the server has closed, and WebSocket connections are ended first (upgraded connections
+ * are not the HTTP server's to close).
+ *
+ * @example
+ * const app = await buildApp(options);
+ * await registerRpc(app);
+ */
+export async function registerRpc(app: FastifyInstance): Promise<void> {
+  const { store, engine, limiter, rateLimits, bodyLimit } = app.service;
+  const log = app.log.child({ component: "rpc" });
+  const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log });
+  const closeHttp = serveRpcOverHttp(app.server, pipeline, log);
+  const closeWebSockets = attachWebSocketRpc(app.server, pipeline);
+  app.addHook("preClose", async () => {
+    closeHttp();
+    closeWebSockets();
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * The RPC URLs' data plane as one pipeline of decisions (docs/service.md "RPC URLs"), which every transport calls
+ * (./http.ts: Node's HTTP server, plain and TLS; ./websocket.ts: `ws`). A call goes through these steps, in order:
+ *
+ * 1. route (./route.ts): the request's path decoded and split; a path under `/rpc/` that names no RPC URL is the
+ *    spec's 404.
+ * 2. resolve (`RpcPipeline.resolve`): an Admin RPC secret to its vnet, a Public RPC vnet id checked. Only URLs of
+ *    existing vnets are remembered, so a made-up key leaves nothing behind.
+ * 3. rate (`RpcPipeline.rate`): an existing vnet's URL counts in its own window (`--rpc-rate-limit`); anything else
+ *    under `/rpc/` counts in the caller's address's window, as the API's anonymous requests do.
+ * 4. body (./body.ts): the size limit, UTF-8 JSON, requests written anew as the only text a chain gets.
+ * 5. per call (./answer.ts, chains/rpc-proxy.ts): the Public RPC's refusals, pass-through or recorded.
+ * 6. the answer's head and the spec's error bodies (`RpcPipeline.head`, `errorReply`), built here once.
+ */
+import type { ChainEngine, RpcAccess } from "../chains/types";
+import { corsHeaders } from "../cors";
+import { errorBody, type ErrorData } from "../errors";
+import type { RateDecision, RateLimitSettings, SlidingWindowLimiter } from "../rate-limit";
+import type { Store } from "../store";
+import { answerCalls, answerNow, isUnknownVnet, type RpcCalls } from "./answer";
+import { readRpcBody } from "./body";
+import { routeRpc, type RpcRoute } from "./route";
+
+/** The message of an unknown RPC URL's 404 (never the URL itself: an Admin RPC URL is a secret). */
+export const UNKNOWN_RPC_URL = "no Virtual Environment has this RPC URL";
+/** The message of a 429 on an RPC URL. */
+export const TOO_MANY_REQUESTS = "too many requests: back off until X-Svc-Reset-Timestamp";
+
+/** What the data plane needs from the service: the store, the engine, the rate limiter it shares with the API. */
+export interface RpcPlaneContext {
+  readonly store: Store;
+  readonly engine: ChainEngine;
+  /** The service's one limiter: the API's anonymous requests and unknown RPC URLs count in the same windows. */
+  readonly limiter: SlidingWindowLimiter;
+  readonly limits: RateLimitSettings;
+  /** Largest body; a larger one gets the spec's 400. */
+  readonly bodyLimit: number;
+  /** The service's log: every 5xx goes there with its error id. */
+  readonly log?: { error(details: object, message: string): void };
+}
+
+/** An RPC URL's vnet, as step 2 found it. */
+export interface RpcTarget {
+  readonly vnetId: string;
+  readonly access: RpcAccess;
+  /** The URL's window: one per existing vnet's URL. */
+  readonly bucket: string;
+}
+
+/** An answer, whichever transport sends it: its status, headers (without Content-Length) and body. */
+export interface RpcReply {
+  /** 204 (no body) when there is nothing to answer: notifications only, as anvil's HTTP port answers them. */
+  readonly status: 200 | 204 | 400 | 404 | 429 | 500;
+  readonly headers: Record<string, string | number>;
+  readonly body: Buffer | string;
+  /** The connection must close after it (the rest of an oversized body is not read). */
+  readonly close?: boolean;
+}
+
+/** The pipeline's state: the Admin secrets and Public ids of existing vnets seen, nothing else. */
+export class RpcPipeline {
+  /** `admin:{secret}` and `public:{id}` of existing vnets seen, to their vnet (at most one entry per URL of a vnet). */
+  private readonly known = new Map<string, RpcTarget>();
+  /** Whether the engine itself refuses a deleted vnet (404): only then may a URL be resolved from memory. */
+  private readonly engineKnowsVnets: boolean;
+
+  constructor(readonly context: RpcPlaneContext) {
+    this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
+  }
+
+  /** Step 1: what a request target names (null: not under `/rpc/`, the API's). */
+  route(target: string): RpcRoute | null {
+    return routeRpc(target);
+  }
+
+  /** Step 2: the vnet an RPC URL names, or undefined when none exists. */
+  resolve(route: RpcRoute): RpcTarget | undefined {
+    if (route.kind !== "rpc") return undefined;
+    const name = `${route.access}:${route.key}`;
+    const remembered = this.engineKnowsVnets ? this.known.get(name) : undefined;
+    if (remembered) return remembered;
+    const { environments } = this.context.store;
+    const vnet = route.access === "admin" ? environments.vnetBySecret(route.key) : environments.vnet(route.key);
+    if (!vnet) return undefined;
+    // Each URL of a vnet has its own window, shared by its HTTP calls and WebSocket messages.
+    const known: RpcTarget = { vnetId: vnet.id, access: route.access, bucket: `rpc:${route.access}:${vnet.id}` };
+    this.known.set(name, known);
+    return known;
+  }
+
+  /** Forgets a URL whose vnet the engine says is gone. */
+  forget(route: RpcRoute): void {
+    if (route.kind === "rpc") this.known.delete(`${route.access}:${route.key}`);
+  }
+
+  /**
+   * Step 3: counts a call (`count: false`: a CORS preflight, reported and never counted): in the URL's window for an
+   * existing vnet, in the caller's address's anonymous window for anything else.
+   */
+  rate(target: RpcTarget | undefined, address: string | undefined, count = true): RateDecision {
+    const { limiter, limits } = this.context;
+    if (target) return limiter.take(target.bucket, limits.rpcLimit, limits.rpcLimit, count);
+    return limiter.take(`ip:${address ?? "unknown"}`, limits.unauthenticatedLimit, limits.burstLimit, count);
+  }
+
+  /** Step 6: the head of every answer on an RPC URL: JSON, the rate headers, the CORS headers for an `Origin`. */
+  head(rate: RateDecision, origin: string | undefined): Record<string, string | number> {
+    const headers: Record<string, string | number> = {
+      "content-type": "application/json; charset=utf-8",
+      "x-svc-limit": rate.limit,
+      "x-svc-remaining": rate.remaining,
+      "x-svc-reset-timestamp": rate.resetTimestamp,
+    };
+    if (origin !== undefined) Object.assign(headers, corsHeaders(origin));
+    return headers;
+  }
+
+  /**
+   * Steps 2 to 6 for a POST on an RPC URL route whose body is read (`null`: larger than the limit). `done` gets the
+   * answer; `fail` an error nothing answers. A call that passes through and whose chain, lock and socket are free
+   * goes to the chain and back with no promise (`ChainEngine.rpcBytesNow`).
+   */
+  answer(
+    route: RpcRoute,
+    address: string | undefined,
+    origin: string | undefined,
+    body: Buffer | null,
+    done: (reply: RpcReply) => void,
+  ): void {
+    const target = this.resolve(route);
+    const rate = this.rate(target, address);
+    const headers = this.head(rate, origin);
+    if (!rate.allowed) return done(errorReply(429, headers, TOO_MANY_REQUESTS));
+    if (body === null) {
+      headers.connection = "close"; // the rest of the body is not read
+      return done({ ...errorReply(400, headers, `request body larger than ${this.context.bodyLimit} bytes`), close: true });
+    }
+    if (!target) return done(errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    const read = readRpcBody(body);
+    if ("response" in read) return done({ status: 200, headers, body: JSON.stringify(read.response) });
+    if (read.requests.length === 0 && !this.exists(target)) {
+      // Nothing for the engine to run, so nothing tells whether the vnet still exists: ask the store.
+      this.forget(route);
+      return done(errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    }
+    answerNow(
+      this.context.engine,
+      target.vnetId,
+      read,
+      target.access,
+      (answer) => done({ status: 200, headers, body: answer }),
+      () => void this.run(route, target, read, headers).then(done),
+    );
+  }
+
+  /** The general path: the engine's answer, the spec's 404 for a vnet it says is gone, a 500 for its failures. */
+  private async run(route: RpcRoute, target: RpcTarget, calls: RpcCalls, headers: RpcReply["headers"]): Promise<RpcReply> {
+    try {
+      const body = await answerCalls(this.context.engine, target.vnetId, calls, target.access);
+      if (body.length > 0) return { status: 200, headers, body };
+      delete headers["content-type"];
+      return { status: 204, headers, body };
+    } catch (failure) {
+      if (!isUnknownVnet(failure)) {
+        const body = errorBody(500, "internal server error: quote the error id when reporting it");
+        this.context.log?.error({ errorId: body.error.id, status: 500, err: failure }, "RPC call failed");
+        return { status: 500, headers, body: JSON.stringify(body) };
+      }
+      this.forget(route);
+      return errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" });
+    }
+  }
+
+  private exists(target: RpcTarget): boolean {
+    return this.context.store.environments.vnet(target.vnetId) !== undefined;
+  }
+}
+
+/** Step 6: an answer with the spec's error body. */
+export function errorReply(status: 400 | 404 | 429 | 500, headers: RpcReply["headers"], message: string, data?: ErrorData): RpcReply {
+  return { status, headers, body: JSON.stringify(errorBody(status, message, data)) };
+}

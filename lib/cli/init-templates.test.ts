@@ -45,6 +45,13 @@ describe("chainform init templates", () => {
     }
   });
 
+  it("denies the install scripts chainform does not need, so that npm install --strict-allow-scripts passes", () => {
+    for (const template of INIT_TEMPLATES) {
+      const manifest = JSON.parse(initFiles(template, "x", "^1.0.0")["package.json"]) as { allowScripts: Record<string, boolean> };
+      expect(manifest.allowScripts).toEqual({ "@foundry-rs/anvil": false, esbuild: false });
+    }
+  });
+
   it("makes a slug of the directory name", () => {
     expect(projectSlug("My_App")).toBe("my-app");
     expect(projectSlug("--infra..v2--")).toBe("infra-v2");

@@ -10,6 +10,15 @@ export const INIT_TEMPLATES = ["cdktn", "cdktf", "hcl"] as const;
 /** One of {@link INIT_TEMPLATES}. */
 export type InitTemplate = (typeof INIT_TEMPLATES)[number];
 
+/**
+ * npm's `allowScripts` for the generated project: the install scripts of chainform's dependencies that chainform
+ * does not need, denied, so that `npm install --strict-allow-scripts` (and npm's next major, which refuses scripts
+ * nobody approved) installs the project. `@foundry-rs/anvil`'s script downloads anvil when its platform package
+ * (an optional dependency) was left out; chainform uses the platform package. esbuild's (under tsx) swaps its JS
+ * launcher for the platform binary: a speed-up only. docs/installing.md "Install scripts" says more.
+ */
+export const DENIED_INSTALL_SCRIPTS: Readonly<Record<string, false>> = { "@foundry-rs/anvil": false, esbuild: false };
+
 /** The framework dependencies of a CDK template: the ranges chainform's peer dependencies accept. */
 const FRAMEWORKS = {
   // cdktn 0.24 requires constructs >=10.6.0 <10.8.0.
@@ -77,7 +86,16 @@ function packageJson(template: InitTemplate, slug: string, chainformDependency: 
     dependencies.constructs = FRAMEWORKS[template].constructs;
     devDependencies = { "@types/node": "^20.19.0", tsx: "^4.20.0", typescript: "~5.9.0" };
   }
-  return `${JSON.stringify({ name: slug, version: "0.0.0", private: true, scripts, dependencies, ...(devDependencies && { devDependencies }) }, null, 2)}\n`;
+  const manifest = {
+    name: slug,
+    version: "0.0.0",
+    private: true,
+    scripts,
+    dependencies,
+    ...(devDependencies && { devDependencies }),
+    allowScripts: DENIED_INSTALL_SCRIPTS,
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 const GITIGNORE = `node_modules/

@@ -84,7 +84,7 @@ describe("chainform error messages", () => {
       const result = await runCli(["environments", ...verbose], { env: { ...serviceEnv(service), CHAINFORM_ACCESS_KEY: badKey } });
       expect(result.code).toBe(1);
       expect(errorLines(result)[0]).toMatch(
-        /^chainform environments: the service rejected the credentials \(401 [a-z_]+(, error id [^)]+)?\): set CHAINFORM_ACCESS_KEY to a valid access key \(`chainform serve` prints one\) or CHAINFORM_BEARER_TOKEN to a valid token \(`chainform token`\)$/,
+        /^chainform environments: the service rejected the credentials \(401 [a-z_]+(, error id [^)]+)?\): set CHAINFORM_ACCESS_KEY to a valid access key \(`chainform serve` prints one in its ready line, `chainform up --keep` the export line of its service\) or CHAINFORM_BEARER_TOKEN to a valid token \(`chainform token`\)$/,
       );
       expect(result.stdout + result.stderr).not.toContain(badKey);
     }

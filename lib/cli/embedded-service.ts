@@ -30,6 +30,12 @@ export async function startEmbeddedService(options: {
   forkUrls?: Readonly<Record<string, string>>;
   forkCacheDir?: string | null;
   offline?: boolean;
+  /** At most this many chains at once (`--max-chains`); default the service's. */
+  maxChains?: number;
+  /** Append the service's log to this file (`--log-file`); default: no log. */
+  logFile?: string;
+  /** How long one call to a chain may take (`--rpc-timeout`, ms); default the service's. */
+  rpcTimeoutMs?: number;
   /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
   rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
@@ -42,6 +48,9 @@ export async function startEmbeddedService(options: {
     forkUrls: options.forkUrls,
     forkCacheDir: options.forkCacheDir,
     offline: options.offline,
+    maxChains: options.maxChains,
+    rpcTimeoutMs: options.rpcTimeoutMs,
+    ...(options.logFile !== undefined && { logger: { level: "info", file: options.logFile } }),
   }).catch((error: unknown) => {
     throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");
   });

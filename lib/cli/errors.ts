@@ -54,7 +54,7 @@ export function redactorFor(env: NodeJS.ProcessEnv = process.env): (text: string
 }
 
 const CREDENTIALS_HINT =
-  "set CHAINFORM_ACCESS_KEY to a valid access key (`chainform serve` prints one) or CHAINFORM_BEARER_TOKEN to a valid token (`chainform token`)";
+  "set CHAINFORM_ACCESS_KEY to a valid access key (`chainform serve` prints one in its ready line, `chainform up --keep` the export line of its service) or CHAINFORM_BEARER_TOKEN to a valid token (`chainform token`)";
 
 /**
  * Turns any error into the one line the CLI prints, with its exit code.

@@ -7,7 +7,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { version } from "../../client/version";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
@@ -16,8 +16,15 @@ import { INIT_TEMPLATES, initFiles, type InitTemplate } from "../init-templates"
 import { chainformDependency } from "../install-source";
 import { packageRoot } from "../../terraform/mirror";
 
+/** The options of `chainform init`. */
+const OPTIONS = {
+  template: { type: "string", default: INIT_TEMPLATES[0] },
+  force: { type: "boolean", default: false },
+} as const satisfies ParseArgsConfig["options"];
+
 const init: Command = {
   name: "init",
+  options: OPTIONS,
   summary: "create a project in DIR: a CDK Terrain (default), CDKTF or Terraform HCL app with CI",
   usage: `usage: chainform init [DIR] [--template cdktn|cdktf|hcl] [--force]
 
@@ -43,7 +50,7 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
       args,
       allowPositionals: true,
       strict: true,
-      options: { template: { type: "string", default: INIT_TEMPLATES[0] }, force: { type: "boolean", default: false } },
+      options: OPTIONS,
     });
     if (!(INIT_TEMPLATES as readonly string[]).includes(values.template)) {
       throw new UsageError(`--template must be one of ${INIT_TEMPLATES.join(", ")}, got ${JSON.stringify(values.template)}`);

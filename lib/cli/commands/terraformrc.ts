@@ -6,6 +6,7 @@ import { CliError } from "../errors";
 
 const terraformrc: Command = {
   name: "terraformrc",
+  options: {},
   summary: "print the path of a Terraform CLI config that installs the provider offline",
   usage: `usage: chainform terraformrc
 
@@ -14,7 +15,7 @@ local filesystem mirror (written if needed), so terraform works offline:
   export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc)
 `,
   async run(args) {
-    parseArgs({ args, strict: true, options: {} });
+    parseArgs({ args, strict: true, options: this.options });
     let path: string;
     try {
       path = terraformCliConfigPath();

@@ -30,6 +30,11 @@ describe("chainform init templates", () => {
     expect(files["main.tf"]).toContain('slug = "${var.environment_name}-payments"');
     expect(JSON.parse(files["package.json"]).dependencies).toEqual({ chainform: "file:vendor/chainform-1.2.3.tgz" });
     expect(files[".github/workflows/chainform.yml"]).toContain("TF_VAR_environment_name: pr-${{ github.event.number }}");
+    // The chain id outputs are read from the environment, not literals that could drift from its network_config.
+    expect(files["main.tf"]).toContain(
+      'value = one([for vnet in chainform_environment.this.vnets : vnet.chain_id if vnet.network_id == "8453"])',
+    );
+    expect(files["main.tf"]).not.toMatch(/_chain_id" \{\n\s+value = \d/);
   });
 
   it("ignores what chainform writes and names outputs the workflow reads", () => {

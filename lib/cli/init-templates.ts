@@ -234,7 +234,8 @@ output "mainnet_rpc_url" {
 }
 
 output "mainnet_chain_id" {
-  value = 73571
+  # What the environment answers with (its network_config.chain_id), read from it rather than repeated here.
+  value = one([for vnet in chainform_environment.this.vnets : vnet.chain_id if vnet.network_id == "1"])
 }
 
 output "base_rpc_url" {
@@ -242,7 +243,8 @@ output "base_rpc_url" {
 }
 
 output "base_chain_id" {
-  value = 84530
+  # What the environment answers with (its network_config.chain_id), read from it rather than repeated here.
+  value = one([for vnet in chainform_environment.this.vnets : vnet.chain_id if vnet.network_id == "8453"])
 }
 
 output "admin_rpc_urls" {

@@ -153,7 +153,7 @@ export class Pipeline {
     if (networks.length === 0) return { rpcs: 0, accounts: 0 };
     const accounts = networks.reduce((sum, n) => sum + n.accounts.length, 0);
     return this.options.progress.step(`check ${networks.length} Public RPC URL(s) and ${accounts} prefunded balance(s)`, () =>
-      verifyNetworks(networks),
+      verifyNetworks(networks, { signal: this.options.interrupts.stopSignal }),
     );
   }
 

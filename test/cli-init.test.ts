@@ -2,7 +2,7 @@
  * `chainform init` into a project that already has a package.json (issue 42, item 5): it adds its files, merges
  * package.json and .gitignore without overwriting anything, and lists what it wrote and what it left. The real CLI.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertCliBuilt, runCli } from "./helpers/cli";
@@ -52,6 +52,19 @@ describe("chainform init", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("Wrote: nothing.\nMerged into package.json and .gitignore: nothing.\n");
     expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toEqual(manifest);
+  });
+
+  it("a project that already depends on chainform keeps that dependency, and gets no vendored copy", async () => {
+    const dir = join(work, "depends");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", devDependencies: { chainform: "^0.1.0" } }));
+    const result = await runCli(["init", dir, "--template", "hcl"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Its chainform dependency stays the project's own: "^0.1.0".\n`);
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+    expect(manifest.devDependencies).toEqual({ chainform: "^0.1.0" });
+    expect(manifest.dependencies).toBeUndefined();
+    expect(existsSync(join(dir, "vendor"))).toBe(false);
   });
 
   it("a package.json that is not JSON: one line naming the file, nothing written", async () => {

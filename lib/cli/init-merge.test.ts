@@ -28,6 +28,11 @@ describe("init's merge into an existing project", () => {
     expect(result.text).toMatch(/^\{\n {4}"name": "payments",/);
   });
 
+  it("does not add a dependency the project has among its devDependencies", () => {
+    const result = mergePackageJson('{"devDependencies": {"chainform": "file:vendor/c.tgz"}}', generated);
+    expect(JSON.parse(result.text as string).dependencies).toEqual({ constructs: "^10.4.2" });
+  });
+
   it("leaves a package.json that has everything untouched", () => {
     const result = mergePackageJson(generated, generated);
     expect(result).toEqual({ text: undefined, added: [], kept: [] });

@@ -46,7 +46,11 @@ export function mergePackageJson(existing: string, generated: string): MergeResu
       throw new Error(`package.json's "${field}" is not an object: fix it, then run init again`);
     }
     const target: Record<string, unknown> = { ...(own as Record<string, unknown> | undefined) };
+    // A package the project has among its devDependencies is not added to its dependencies, nor the other way round.
+    const sibling = field === "dependencies" ? project.devDependencies : field === "devDependencies" ? project.dependencies : undefined;
+    const elsewhere = (name: string) => typeof sibling === "object" && sibling !== null && Object.hasOwn(sibling, name);
     for (const [name, value] of Object.entries(entries)) {
+      if (elsewhere(name)) continue;
       if (!Object.hasOwn(target, name)) {
         target[name] = value;
         added.push(`${field}.${name}`);
@@ -54,7 +58,7 @@ export function mergePackageJson(existing: string, generated: string): MergeResu
         kept.push(`${field}.${name}`);
       }
     }
-    merged[field] = target;
+    if (own !== undefined || Object.keys(target).length > 0) merged[field] = target;
   }
   const indent = /^[ \t]*\{\s*\n([ \t]+)"/.exec(existing)?.[1] ?? "  ";
   return { text: added.length > 0 ? `${JSON.stringify(merged, null, indent)}\n` : undefined, added, kept };

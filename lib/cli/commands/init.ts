@@ -59,14 +59,17 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
       throw new UsageError(`expected at most one DIR, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}`);
     const dir = resolve(positionals[0] ?? ".");
     const dependency = chainformDependency(packageRoot(), version);
-    if (dependency.copy && !existsSync(dependency.copy.from)) {
+    const existingProject = existsSync(join(dir, "package.json"));
+    // A project that already depends on chainform keeps that dependency: no second one, no vendored copy.
+    const ownChainform = existingProject ? chainformOf(join(dir, "package.json")) : undefined;
+    const copy = ownChainform === undefined ? dependency.copy : undefined;
+    if (copy && !existsSync(copy.from)) {
       throw new CliError(
-        `chainform was installed from ${dependency.copy.from}, which no longer exists, so the new project could not install it: ` +
+        `chainform was installed from ${copy.from}, which no longer exists, so the new project could not install it: ` +
           `install chainform again (from the registry, a release tarball URL or its git repository), then run init`,
       );
     }
-    const files = initFiles(values.template as InitTemplate, basename(dir), dependency.spec);
-    const existingProject = existsSync(join(dir, "package.json"));
+    const files = initFiles(values.template as InitTemplate, basename(dir), ownChainform ?? dependency.spec);
     const wrote: string[] = [];
     const merged: string[] = [];
     const left: string[] = [];
@@ -91,9 +94,8 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
         left.push(`${path} (exists; --force overwrites it)`);
       }
     }
-    const vendorCopy =
-      dependency.copy && (values.force || !existsSync(join(dir, dependency.copy.vendorPath))) ? dependency.copy : undefined;
-    if (dependency.copy && !vendorCopy) left.push(`${dependency.copy.vendorPath} (exists; --force overwrites it)`);
+    const vendorCopy = copy && (values.force || !existsSync(join(dir, copy.vendorPath))) ? copy : undefined;
+    if (copy && !vendorCopy) left.push(`${copy.vendorPath} (exists; --force overwrites it)`);
     if (vendorCopy) wrote.push(vendorCopy.vendorPath);
     for (const [path, content] of writes) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -111,14 +113,30 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
       : `Created a ${values.template} project in ${dir}: ${list(wrote)}.\n${left.length > 0 ? `Left as they were: ${list(left)}.\n` : ""}`;
     process.stdout.write(
       summary +
-        `Its chainform dependency is ${JSON.stringify(dependency.spec)}, from ${dependency.origin}` +
-        `${dependency.copy ? ` (copied into the project: commit it, so that CI installs the same chainform)` : ""}.\n` +
+        (ownChainform !== undefined
+          ? `Its chainform dependency stays the project's own: ${JSON.stringify(ownChainform)}.\n`
+          : `Its chainform dependency is ${JSON.stringify(dependency.spec)}, from ${dependency.origin}` +
+            `${copy ? ` (copied into the project: commit it, so that CI installs the same chainform)` : ""}.\n`) +
         `Next:\n${where ? `  cd ${where}\n` : ""}  npm install\n  npm run up\n`,
     );
     return 0;
   },
 };
 export default init;
+
+/** The chainform dependency a project's package.json already has (dependencies or devDependencies), if any. */
+function chainformOf(file: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as { dependencies?: unknown; devDependencies?: unknown };
+    for (const field of [manifest.dependencies, manifest.devDependencies]) {
+      const spec = (field as Record<string, unknown> | undefined)?.chainform;
+      if (typeof spec === "string") return spec;
+    }
+  } catch {
+    // an unreadable package.json: the merge reports it
+  }
+  return undefined;
+}
 
 /** Runs a merge, turning a project file init cannot read into a line naming the file. */
 function mergeOrExplain(merge: () => MergeResult, file: string): MergeResult {

@@ -98,7 +98,7 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
     return explained(
       error.sent
         ? `the connection to the chainform service at ${baseUrl} broke before it answered (${describeAttempts(error)}): check the service and run the command again`
-        : `cannot reach the chainform service at ${baseUrl}: start one with \`npx chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
+        : `cannot reach the chainform service at ${baseUrl}: start one with \`npx --no-install chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
     );
   }
   if (error instanceof TimeoutError) {

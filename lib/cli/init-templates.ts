@@ -129,7 +129,7 @@ const TSCONFIG = `${JSON.stringify(
 
 function mainTs(framework: "cdktn" | "cdktf", slug: string): string {
   return `// A throw-away chainform environment: Ethereum mainnet and Base forked with their own chain ids, bridged, and a
-// funded deployer. \`npx chainform up\` runs it against a local service and tears it down; \`npx chainform deploy\`
+// funded deployer. \`npm run up\` runs it against a local service and tears it down; \`npm run deploy\`
 // keeps it. In CI, PR_NUMBER names it after the pull request (see .github/workflows/chainform.yml).
 import { App, TerraformOutput, TerraformStack } from "${framework}";
 import { Construct } from "constructs";
@@ -174,8 +174,8 @@ app.synth();
 
 function mainTf(slug: string): string {
   return `# A throw-away chainform environment: Ethereum mainnet and Base forked with their own chain ids, bridged, and a
-# funded deployer. \`npx chainform up\` runs it against a local service and tears it down; \`npx chainform deploy\`
-# keeps it. With plain terraform: export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc), then terraform init/apply.
+# funded deployer. \`npm run up\` runs it against a local service and tears it down; \`npm run deploy\`
+# keeps it. With plain terraform: export TF_CLI_CONFIG_FILE=$(npx --no-install chainform terraformrc), then terraform init/apply.
 # The provider reads CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
 terraform {
   required_providers {

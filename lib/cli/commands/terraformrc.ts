@@ -12,7 +12,7 @@ const terraformrc: Command = {
 
 Prints the path of a Terraform CLI config file whose provider_installation finds the chainform provider in a
 local filesystem mirror (written if needed), so terraform works offline:
-  export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc)
+  export TF_CLI_CONFIG_FILE=$(npx --no-install chainform terraformrc)
 `,
   async run(args) {
     parseArgs({ args, strict: true, options: this.options });

@@ -61,7 +61,8 @@ export function resolveAnvilPath(lookup: AnvilLookup = {}): string {
   throw new AnvilNotFoundError(
     `no anvil binary: ${platformPackage ?? `no @foundry-rs/anvil platform package for ${platform}`}` +
       `${platformPackage ? " is not installed" : ""} and @foundry-rs/anvil holds none of its own (its install script did not run). ` +
-      "Run `npm install` without --omit=optional, or allow @foundry-rs/anvil's install script and reinstall, " +
+      "Run `npm install` without --omit=optional, or allow @foundry-rs/anvil's install script " +
+      '(package.json "allowScripts": {"@foundry-rs/anvil": true}) and reinstall, ' +
       "or set CHAINFORM_ANVIL to an anvil binary (https://getfoundry.sh)",
   );
 }

@@ -45,7 +45,8 @@ describe("chainform init", () => {
     expect(result.stdout).toMatch(
       /^Left as they were: main\.tf \(exists; --force overwrites it\), package\.json scripts\.up \(yours kept\)\.$/m,
     );
-    expect(result.stdout).toMatch(/ {2}npm install\n {2}npm run up\n$/);
+    // The project's own `up` script is not chainform's: the next step names chainform itself.
+    expect(result.stdout).toMatch(/ {2}npm install\n {2}npx --no-install chainform up\n$/);
 
     // A second run finds everything there: it writes nothing and says so.
     const again = await runCli(["init", dir, "--template", "hcl"]);

@@ -74,6 +74,8 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
     const merged: string[] = [];
     const left: string[] = [];
     const writes: Array<[path: string, content: string]> = [];
+    // The project's own `up` script (kept) is not chainform's: the next step then names chainform itself.
+    let ownUpScript = false;
     for (const [path, content] of Object.entries(files)) {
       const target = join(dir, path);
       if (!existsSync(target)) {
@@ -87,6 +89,7 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
         if (result.text !== undefined) writes.push([path, result.text]);
         merged.push(...result.added);
         left.push(...result.kept.map((entry) => `${path === "package.json" ? "package.json " : ""}${entry} (yours kept)`));
+        if (path === "package.json" && result.kept.includes("scripts.up")) ownUpScript = true;
       } else if (values.force) {
         writes.push([path, content]);
         wrote.push(`${path} (overwritten: --force)`);
@@ -117,7 +120,7 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
           ? `Its chainform dependency stays the project's own: ${JSON.stringify(ownChainform)}.\n`
           : `Its chainform dependency is ${JSON.stringify(dependency.spec)}, from ${dependency.origin}` +
             `${copy ? ` (copied into the project: commit it, so that CI installs the same chainform)` : ""}.\n`) +
-        `Next:\n${where ? `  cd ${where}\n` : ""}  npm install\n  npm run up\n`,
+        `Next:\n${where ? `  cd ${where}\n` : ""}  npm install\n  ${ownUpScript ? "npx --no-install chainform up" : "npm run up"}\n`,
     );
     return 0;
   },

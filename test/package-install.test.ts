@@ -213,6 +213,7 @@ describe("the packed package, installed into a fresh project", () => {
     const installed = join(project, "node_modules", "chainform");
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.scripts).toBeUndefined();
+    expect(manifest.allowScripts).toBeUndefined(); // this repository's approvals, read only where it is the project
     expect(manifest.repository).toEqual({ type: "git", url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/) });
     expect(manifest.homepage).toMatch(/^https:\/\//);
     const markdown: string[] = [];

@@ -77,7 +77,9 @@ export class Pipeline {
     pipeline.stacks = selectStacks(synthesized.stacks, options.stack);
     for (const stack of pipeline.stacks) {
       if (stackUsesChainform(stack) && !terraform.providerBuilt) {
-        throw new CliError("the chainform Terraform provider is not built: run `npm run build` in the chainform package, then try again");
+        throw new CliError(
+          "the chainform Terraform provider is not built: an installed chainform ships it built, so reinstall it; in a clone of chainform, run `npm run build` there, then try again",
+        );
       }
       options.interrupts.throwIfRequested();
       const initialized = await progress.step(pipeline.label(stack, "terraform init"), () =>

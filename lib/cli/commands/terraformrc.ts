@@ -20,10 +20,13 @@ local filesystem mirror (written if needed), so terraform works offline:
     try {
       path = terraformCliConfigPath();
     } catch (error) {
-      throw new CliError("the chainform Terraform provider is not built: run `npm run build` in the chainform package", {
-        cause: error,
-        details: String(error),
-      });
+      throw new CliError(
+        "the chainform Terraform provider is not built: an installed chainform ships it built, so reinstall it; in a clone of chainform, run `npm run build` there",
+        {
+          cause: error,
+          details: String(error),
+        },
+      );
     }
     process.stdout.write(`${path}\n`);
     return 0;

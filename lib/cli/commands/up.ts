@@ -93,8 +93,8 @@ ${SHOW_SECRETS_USAGE}
           progress.note(
             service
               ? `Everything is up; the local service listens on ${service.baseUrl}. Dashboard (one-time sign-in link, ` +
-                  `10 minutes): ${service.dashboardUrl}\nOther commands reach it with these settings (the access key ` +
-                  `is this run's own, gone when it exits):\n${exportLine(service.env)}\nPress Ctrl-C to destroy it all and exit.`
+                  `10 minutes): ${service.dashboardUrl}\nOther commands reach it with these settings (the access key is this service's secret: ` +
+                  `keep it out of shared logs):\n${exportLine(service.env)}\nPress Ctrl-C to destroy it all and exit.`
               : `Everything is up. Dashboard: ${env.CHAINFORM_BASE_URL}/dashboard/ (sign in with your access key). ` +
                   "Press Ctrl-C to destroy it all and exit.",
           );

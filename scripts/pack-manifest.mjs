@@ -1,6 +1,7 @@
-// The package.json that goes into the tarball: this repository's, without `scripts`. Every script runs files of
-// scripts/ (build, prepare, bench, gen:bindings), which the package does not ship, and an installed package needs
-// none: a published `prepare` would only promise a build that cannot run. npm packs package.json as it is on disk,
+// The package.json that goes into the tarball: this repository's, without `scripts` and `allowScripts`. Every script
+// runs files of scripts/ (build, prepare, bench, gen:bindings), which the package does not ship, and an installed
+// package needs none: a published `prepare` would only promise a build that cannot run. `allowScripts` approves the
+// install scripts of this repository's own dependencies; npm reads it only in the project being installed. npm packs package.json as it is on disk,
 // so `prepack` (after the build) strips it, keeping the original beside it, and `postpack` puts the original back.
 //
 //   node scripts/pack-manifest.mjs strip     # prepack, after the build
@@ -18,7 +19,7 @@ if (action === "strip") {
   // A kept original means a pack failed before postpack: restore it first rather than keep a stripped one.
   if (existsSync(kept)) renameSync(kept, manifest);
   const text = readFileSync(manifest, "utf8");
-  const { scripts: _scripts, ...published } = JSON.parse(text);
+  const { scripts: _scripts, allowScripts: _allowScripts, ...published } = JSON.parse(text);
   writeFileSync(kept, text);
   writeFileSync(manifest, `${JSON.stringify(published, null, 2)}\n`);
 } else if (action === "restore") {

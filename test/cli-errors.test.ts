@@ -42,7 +42,7 @@ describe("chainform error messages", () => {
     const result = await runCli(["environments"], { env: { ...serviceEnv(service), CHAINFORM_BASE_URL: baseUrl } });
     expect(result.code).toBe(1);
     expect(errorLines(result)).toEqual([
-      `chainform environments: cannot reach the chainform service at ${baseUrl}: start one with \`npx chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
+      `chainform environments: cannot reach the chainform service at ${baseUrl}: start one with \`npx --no-install chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
     ]);
     expect(result.stderr).toMatch(/\(run with --verbose for details\)/);
     // --verbose shows the client's full error (the request and the system error)
@@ -84,7 +84,7 @@ describe("chainform error messages", () => {
       const result = await runCli(["environments", ...verbose], { env: { ...serviceEnv(service), CHAINFORM_ACCESS_KEY: badKey } });
       expect(result.code).toBe(1);
       expect(errorLines(result)[0]).toMatch(
-        /^chainform environments: the service rejected the credentials \(401 [a-z_]+(, error id [^)]+)?\): set CHAINFORM_ACCESS_KEY to a valid access key \(`chainform serve` prints one\) or CHAINFORM_BEARER_TOKEN to a valid token \(`chainform token`\)$/,
+        /^chainform environments: the service rejected the credentials \(401 [a-z_]+(, error id [^)]+)?\): set CHAINFORM_ACCESS_KEY to a valid access key \(`chainform serve` prints one in its ready line, `chainform up --keep` the export line of its service\) or CHAINFORM_BEARER_TOKEN to a valid token \(`chainform token`\)$/,
       );
       expect(result.stdout + result.stderr).not.toContain(badKey);
     }
@@ -127,7 +127,7 @@ describe("chainform error messages", () => {
     const result = await runCli(["deploy", missing], { env: serviceEnv(service) });
     expect(result.code).toBe(1);
     expect(errorLines(result)).toEqual([
-      `chainform deploy: the app directory ${missing} does not exist: pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with \`npx chainform init\``,
+      `chainform deploy: the app directory ${missing} does not exist: pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with \`npx --ignore-scripts chainform init\``,
     ]);
 
     const notAnApp = join(workDir, "not-an-app");
@@ -135,7 +135,7 @@ describe("chainform error messages", () => {
     const plain = await runCli(["plan", notAnApp], { env: serviceEnv(service) });
     expect(plain.code).toBe(1);
     expect(errorLines(plain)).toEqual([
-      `chainform plan: ${notAnApp} is not an app (it has no cdktf.json and no *.tf file): pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with \`npx chainform init\``,
+      `chainform plan: ${notAnApp} is not an app (it has no cdktf.json and no *.tf file): pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with \`npx --ignore-scripts chainform init\``,
     ]);
 
     const noCommand = join(workDir, "no-command");

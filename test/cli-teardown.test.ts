@@ -58,7 +58,7 @@ describe("chainform teardown", () => {
     const none = await teardown("--older-than", "1h", "--yes");
     expect(none.code).toBe(TEARDOWN_EXIT.nothingToDo);
     expect(none.stdout).toMatch(
-      /Nothing to do: acme\/demo has 2 environment\(s\) and the selection \(environments created more than 60 min ago\) matches none\./,
+      /Nothing to do: acme\/demo has 2 environment\(s\) and the selection \(environments created more than 1h ago\) matches none\./,
     );
     expect(await slugsOf(client)).toEqual(["young-a", "young-b"]);
     // WHEN they have grown older than it THEN they go

@@ -1,13 +1,13 @@
 /**
  * `chainform up` end to end, as `npm start` runs it: the real CLI (child process), the embedded local service with
  * anvil chains, the multichain-ci example synthesized without cdktf-cli, real terraform with the provider from the
- * offline mirror, RPC checks, destroy. And `up --keep --show-secrets` against a service of the test's own, stopped
+ * offline mirror, RPC checks, destroy after Ctrl-C under --keep. And `up --keep --show-secrets` against a service of the test's own, stopped
  * with Ctrl-C (SIGINT).
  *
  * Runs only once the provider is built (`npm run build` bundles lib/terraform/provider/main.ts into the mirror);
  * until then it is reported as skipped, not passed.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertCliBuilt, assertProviderBuilt, collect, ROOT, runCli, serviceEnv, slugsOf, startCli } from "./helpers/cli";
@@ -42,9 +42,42 @@ describe("chainform up", () => {
   });
 
   it("starts the embedded service, applies the example, prints and checks the RPC URLs, destroys, exits 0", async () => {
+    // With --keep, --log-file, --max-chains and --rpc-timeout (issue 42, items 6 and 9): the embedded service logs to
+    // the file, and --keep prints the settings with which other commands reach it, access key included.
     const pr = pullRequest();
-    const result = await runCli(["up"], { env: appEnv(pr), timeoutMs: 240_000 });
+    const env = appEnv(pr);
+    const logFile = join(env.CDKTF_OUTDIR, "service.log");
+    const child = startCli(["up", "--keep", "--log-file", logFile, "--max-chains", "8", "--rpc-timeout", "45"], { env });
+    const done = collect(child, 240_000);
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    await new Promise<void>((resolve, reject) => {
+      const poll = setInterval(() => {
+        if (stderr.includes("Press Ctrl-C")) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 100);
+      child.once("exit", (code) => {
+        clearInterval(poll);
+        reject(new Error(`up exited ${code} before it was up:\n${stderr}`));
+      });
+    });
+    const exported = /^ {2}export (.+)$/m.exec(stderr);
+    expect(exported).not.toBeNull();
+    const settings = Object.fromEntries([...exported![1].matchAll(/(CHAINFORM_[A-Z_]+)='([^']*)'/g)].map((m) => [m[1], m[2]]));
+    expect(Object.keys(settings).sort()).toEqual(["CHAINFORM_ACCESS_KEY", "CHAINFORM_ACCOUNT", "CHAINFORM_BASE_URL", "CHAINFORM_PROJECT"]);
+    const listed = await runCli(["environments"], { env: settings });
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(listed.stdout).toContain(`pr-${pr}-multichain`);
+    child.kill("SIGINT");
+    const result = await done;
     if (result.code !== 0) throw new Error(`up exited ${result.code}:\n${result.stderr}`);
+    const logged = readFileSync(logFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg?: string });
+    expect(logged.filter((line) => line.msg === "incoming request").length).toBeGreaterThan(3);
 
     // The plan is shown, then the table, one row per network, without Admin RPC URLs.
     expect(result.stdout).toMatch(/chainform_environment\.\S+ will be created/);

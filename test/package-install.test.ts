@@ -7,8 +7,8 @@
  * - a CDK Terrain app (cdktn 0.24, `chainform/cdktn`) and a CDKTF app (cdktf 0.21, `chainform/cdktf`), each with an
  *   Environment, a Bridge and lookups: deploy (synth, init, plan, apply), a second plan with no changes, outputs,
  *   destroy;
- * - `chainform init` of each template, then `npx chainform up` in it (the hcl one after a real `npm install` of the
- *   dependency init wrote: a copy of the tarball in vendor/);
+ * - `chainform init` of each template, then `npx chainform up` in it (the hcl one after a real `npm install
+ *   --strict-allow-scripts` of the dependency init wrote: a copy of the tarball in vendor/);
  * - a team's first week (issue 26): an app whose prefunded account deploys a contract and sends transactions, then
  *   `deploy` again and `up`, all green; an account holding nothing of its funding still fails the check;
  * - the installed package's docs: every relative link of its Markdown resolves inside it; no scripts in its
@@ -205,6 +205,7 @@ describe("the packed package, installed into a fresh project", () => {
     const installed = join(project, "node_modules", "chainform");
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.scripts).toBeUndefined();
+    expect(manifest.allowScripts).toBeUndefined(); // this repository's approvals, read only where it is the project
     expect(manifest.repository).toEqual({ type: "git", url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/) });
     expect(manifest.homepage).toMatch(/^https:\/\//);
     const markdown: string[] = [];
@@ -306,7 +307,7 @@ describe("the packed package, installed into a fresh project", () => {
     it(`chainform init --template ${template}, then chainform up against the embedded service`, async () => {
       const dir = join(project, "apps", `new-${template}`);
       const created = ok(await npx(["init", dir, "--template", template], project), "chainform init");
-      expect(created.stdout).toMatch(/npm install\n {2}npx chainform up\n$/);
+      expect(created.stdout).toMatch(/npm install\n {2}npm run up\n$/);
       // The project installed chainform from the tarball on disk: the new one gets a copy of it, inside itself, so
       // that its CI's `npm ci` can install it too (issue 26, item 2).
       expect(created.stdout).toContain(
@@ -321,8 +322,12 @@ describe("the packed package, installed into a fresh project", () => {
         expect(existsSync(join(dir, file))).toBe(true);
       }
       if (template === "hcl") {
-        // The dependency init wrote installs: a real `npm install` (chainform alone, seconds).
-        ok(await run("npm", ["install", "--no-audit", "--no-fund"], dir, {}, 1_800_000), "npm install in the new project");
+        // The dependency init wrote installs: a real `npm install` (chainform alone, seconds), under npm's strict
+        // install-script approval with the allowScripts init wrote (issue 42, item 2), and --engine-strict.
+        ok(
+          await run("npm", ["install", "--no-audit", "--no-fund", "--strict-allow-scripts", "--engine-strict"], dir, {}, 1_800_000),
+          "npm install --strict-allow-scripts in the new project",
+        );
         expect(JSON.parse(readFileSync(join(dir, "node_modules", "chainform", "package.json"), "utf8")).version).toBe(version);
         // Node.js 20's extra step, shared from the project instead of a second compile of minutes.
         if (NEEDS_BETTER_SQLITE3) symlinkSync(join(project, "node_modules", "better-sqlite3"), join(dir, "node_modules", "better-sqlite3"));

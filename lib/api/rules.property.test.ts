@@ -20,6 +20,7 @@ import { checksumAddress } from "../domain/address";
 import { canonicalHex, normalizeBalance, parseBalance } from "../domain/amounts";
 import { blockNumberHex, MAX_BLOCK_NUMBER, MAX_CHAIN_ID, parseBlockNumber, parseChainId, sameBlockNumber } from "../domain/chain";
 import { CreateEnvironmentRequest } from "./environments";
+import { withHexBlockNumbers } from "../client/actions/createEnvironment";
 
 /** One environment as a user writes it, in neutral form; every field may be invalid. */
 interface Input {
@@ -104,7 +105,10 @@ applySeed(store, DEFAULT_SEED);
 const projectId = store.projects.bySlug(store.accounts.bySlug(defaultProject(store).account)!.id, defaultProject(store).project)!.id;
 const createRequest = TypeCompiler.Compile(CreateEnvironmentRequest);
 
-/** The service: balances are sent normalized (every client normalizes first); then the schema and the plan. */
+/**
+ * The service: balances are sent normalized and block numbers in hex (every client normalizes first: the client's
+ * own withHexBlockNumbers here); then the schema and the plan.
+ */
 function serviceAccepts(value: Input): boolean {
   let request: unknown;
   try {
@@ -126,6 +130,7 @@ function serviceAccepts(value: Input): boolean {
   } catch {
     return false;
   }
+  request = withHexBlockNumbers(request as CreateEnvironmentRequest);
   if (!createRequest.Check(request)) return false;
   try {
     planEnvironment(store, projectId, request as CreateEnvironmentRequest);

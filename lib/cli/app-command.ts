@@ -15,9 +15,12 @@ export const APP_OPTIONS = {
   "show-secrets": { type: "boolean", default: false },
 } as const satisfies ParseArgsConfig["options"];
 
+/** The options of the app commands that print no RPC URLs (plan, destroy): --show-secrets is refused there. */
+export const APP_OPTIONS_WITHOUT_SECRETS = { stack: APP_OPTIONS.stack } as const satisfies ParseArgsConfig["options"];
+
 /** The usage text of APP_DIR and `--stack`, which every app command takes. */
 export const APP_OPTIONS_USAGE = `  APP_DIR           a cdktf or cdktn app (with cdktf.json) or a Terraform configuration (*.tf);
-                    default: the working directory (\`npx chainform init\` creates one)
+                    default: the working directory (\`chainform init\` creates one)
   --stack NAME      only this stack of the app (default: every stack)`;
 
 /** The usage text of `--show-secrets`, for the commands that print RPC URLs (deploy, up). */

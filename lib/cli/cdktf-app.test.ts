@@ -64,7 +64,9 @@ describe("cdktf apps", () => {
   });
 
   it("defaults APP_DIR to the working directory when it is an app, and says what to do when it is not", () => {
-    expect(() => resolveAppDir(undefined, dir)).toThrow(/holds no app \(no cdktf\.json, no \*\.tf file\).*npx chainform init/);
+    expect(() => resolveAppDir(undefined, dir)).toThrow(
+      /holds no app \(no cdktf\.json, no \*\.tf file\).*npx --ignore-scripts chainform init/,
+    );
     writeFileSync(join(dir, "cdktf.json"), "{}");
     expect(resolveAppDir(undefined, dir)).toBe(dir);
     expect(resolveAppDir("sub", dir)).toBe(join(dir, "sub"));

@@ -49,7 +49,7 @@ export interface Stack {
 }
 
 const APP_DIR_HINT =
-  "pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with `npx chainform init`";
+  "pass the directory of a cdktf app (one with a cdktf.json) or of a Terraform configuration (*.tf files), or create one with `npx --ignore-scripts chainform init`";
 
 /** Whether `dir` holds an app: a cdktf.json or a `*.tf` file. */
 export function isAppDir(dir: string): boolean {

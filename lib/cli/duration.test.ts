@@ -1,4 +1,4 @@
-import { formatDuration, parseDuration } from "./duration";
+import { durationText, formatDuration, parseDuration } from "./duration";
 
 describe("parseDuration", () => {
   it.each([
@@ -22,4 +22,12 @@ describe("formatDuration", () => {
     [4_200, "4.2 s"],
     [185_000, "3 min 5 s"],
   ])("formats %d ms as %s", (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+test("durationText writes what parseDuration reads", () => {
+  for (const text of ["1s", "90s", "30m", "2h", "1d", "1h30m", "1w2d3h4m5s"]) {
+    expect(parseDuration(durationText(parseDuration(text)))).toBe(parseDuration(text));
+  }
+  expect(durationText(90_000)).toBe("1m30s");
+  expect(durationText(400)).toBe("0s");
 });

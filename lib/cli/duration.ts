@@ -19,6 +19,23 @@ export function parseDuration(text: string): number {
 }
 
 /**
+ * Writes a duration as {@link parseDuration} reads it, largest units first: `1h30m`, `2h`, `1s`, `90s` -> `1m30s`
+ * (whole seconds; under one second, `0s`). For messages that echo a `--older-than`.
+ * @example
+ * durationText(5_400_000) // "1h30m"
+ */
+export function durationText(ms: number): string {
+  let rest = Math.floor(ms / 1_000) * 1_000;
+  let text = "";
+  for (const unit of ["w", "d", "h", "m", "s"]) {
+    const count = Math.floor(rest / UNIT_MS[unit]);
+    if (count > 0) text += `${count}${unit}`;
+    rest -= count * UNIT_MS[unit];
+  }
+  return text || "0s";
+}
+
+/**
  * Formats milliseconds for people: `850 ms`, `4.2 s`, `3 min 5 s`.
  * @example
  * formatDuration(4_200) // "4.2 s"

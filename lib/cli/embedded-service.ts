@@ -32,6 +32,12 @@ export async function startEmbeddedService(options: {
   offline?: boolean;
   /** Offline, accounts no recording holds read as empty (`--offline-empty-accounts`). */
   offlineEmptyAccounts?: boolean;
+  /** At most this many chains at once (`--max-chains`); default the service's. */
+  maxChains?: number;
+  /** Append the service's log to this file (`--log-file`); default: no log. */
+  logFile?: string;
+  /** How long one call to a chain may take (`--rpc-timeout`, ms); default the service's. */
+  rpcTimeoutMs?: number;
   /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
   rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
@@ -45,6 +51,9 @@ export async function startEmbeddedService(options: {
     forkCacheDir: options.forkCacheDir,
     offline: options.offline,
     offlineEmptyAccounts: options.offlineEmptyAccounts,
+    maxChains: options.maxChains,
+    rpcTimeoutMs: options.rpcTimeoutMs,
+    ...(options.logFile !== undefined && { logger: { level: "info", file: options.logFile } }),
   }).catch((error: unknown) => {
     throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");
   });

@@ -22,7 +22,7 @@ describe("explainError", () => {
         env,
       ).line,
     ).toBe(
-      "cannot reach the chainform service at http://127.0.0.1:9: start one with `npx chainform serve`, or set CHAINFORM_BASE_URL to the address of a running service",
+      "cannot reach the chainform service at http://127.0.0.1:9: start one with `npx --no-install chainform serve`, or set CHAINFORM_BASE_URL to the address of a running service",
     );
     expect(explainError(api(401, "unauthorized"), env).line).toMatch(
       /^the service rejected the credentials \(401 unauthorized, error id err_1\): set CHAINFORM_ACCESS_KEY/,

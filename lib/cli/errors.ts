@@ -54,7 +54,7 @@ export function redactorFor(env: NodeJS.ProcessEnv = process.env): (text: string
 }
 
 const CREDENTIALS_HINT =
-  "set CHAINFORM_ACCESS_KEY to a valid access key (`chainform serve` prints one) or CHAINFORM_BEARER_TOKEN to a valid token (`chainform token`)";
+  "set CHAINFORM_ACCESS_KEY to a valid access key (`chainform serve` prints one in its ready line, `chainform up --keep` the export line of its service) or CHAINFORM_BEARER_TOKEN to a valid token (`chainform token`)";
 
 /**
  * Turns any error into the one line the CLI prints, with its exit code.
@@ -98,7 +98,7 @@ export function explainError(error: unknown, env: NodeJS.ProcessEnv = process.en
     return explained(
       error.sent
         ? `the connection to the chainform service at ${baseUrl} broke before it answered (${describeAttempts(error)}): check the service and run the command again`
-        : `cannot reach the chainform service at ${baseUrl}: start one with \`npx chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
+        : `cannot reach the chainform service at ${baseUrl}: start one with \`npx --no-install chainform serve\`, or set CHAINFORM_BASE_URL to the address of a running service`,
     );
   }
   if (error instanceof TimeoutError) {

@@ -36,6 +36,16 @@ const COMMAND_LOADERS: Readonly<Record<string, () => Command>> = {
 /** The names of every command, in help order. */
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMAND_LOADERS);
 
+/** The command named `name`, loaded, or undefined when there is none. */
+export function loadCommand(name: string): Command | undefined {
+  return Object.hasOwn(COMMAND_LOADERS, name) ? COMMAND_LOADERS[name]() : undefined;
+}
+
+/** The help text of a command: its usage, or its summary when it has none. */
+export function usageOf(command: Command): string {
+  return command.usage ?? `usage: chainform ${command.name} [options]\n\n${command.summary}\n`;
+}
+
 /** Runs `chainform` with its arguments (without node and the script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const separator = argv.indexOf("--");
@@ -86,8 +96,4 @@ Global options: --verbose (details and terraform's output), --help, --version.
 \`chainform <command> --help\` describes a command. Settings come from CHAINFORM_BASE_URL (default
 http://127.0.0.1:8787), CHAINFORM_ACCESS_KEY or CHAINFORM_BEARER_TOKEN, CHAINFORM_ACCOUNT, CHAINFORM_PROJECT.
 `;
-}
-
-function usageOf(command: Command): string {
-  return command.usage ?? `usage: chainform ${command.name} [options]\n\n${command.summary}\n`;
 }

@@ -30,6 +30,11 @@ describe("chainform init templates", () => {
     expect(files["main.tf"]).toContain('slug = "${var.environment_name}-payments"');
     expect(JSON.parse(files["package.json"]).dependencies).toEqual({ chainform: "file:vendor/chainform-1.2.3.tgz" });
     expect(files[".github/workflows/chainform.yml"]).toContain("TF_VAR_environment_name: pr-${{ github.event.number }}");
+    // The chain id outputs are read from the environment, not literals that could drift from its network_config.
+    expect(files["main.tf"]).toContain(
+      'value = one([for vnet in chainform_environment.this.vnets : vnet.chain_id if vnet.network_id == "8453"])',
+    );
+    expect(files["main.tf"]).not.toMatch(/_chain_id" \{\n\s+value = \d/);
   });
 
   it("ignores what chainform writes and names outputs the workflow reads", () => {
@@ -42,6 +47,13 @@ describe("chainform init templates", () => {
           template === "hcl" ? new RegExp(`output "${output}"`) : /`\$\{fork\.name\}_(rpc_url|chain_id)`/,
         );
       }
+    }
+  });
+
+  it("denies the install scripts chainform does not need, so that npm install --strict-allow-scripts passes", () => {
+    for (const template of INIT_TEMPLATES) {
+      const manifest = JSON.parse(initFiles(template, "x", "^1.0.0")["package.json"]) as { allowScripts: Record<string, boolean> };
+      expect(manifest.allowScripts).toEqual({ "@foundry-rs/anvil": false, esbuild: false });
     }
   });
 

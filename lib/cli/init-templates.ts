@@ -10,6 +10,15 @@ export const INIT_TEMPLATES = ["cdktn", "cdktf", "hcl"] as const;
 /** One of {@link INIT_TEMPLATES}. */
 export type InitTemplate = (typeof INIT_TEMPLATES)[number];
 
+/**
+ * npm's `allowScripts` for the generated project: the install scripts of chainform's dependencies that chainform
+ * does not need, denied, so that `npm install --strict-allow-scripts` (and npm's next major, which refuses scripts
+ * nobody approved) installs the project. `@foundry-rs/anvil`'s script downloads anvil when its platform package
+ * (an optional dependency) was left out; chainform uses the platform package. esbuild's (under tsx) swaps its JS
+ * launcher for the platform binary: a speed-up only. docs/installing.md "Install scripts" says more.
+ */
+export const DENIED_INSTALL_SCRIPTS: Readonly<Record<string, false>> = { "@foundry-rs/anvil": false, esbuild: false };
+
 /** The framework dependencies of a CDK template: the ranges chainform's peer dependencies accept. */
 const FRAMEWORKS = {
   // cdktn 0.24 requires constructs >=10.6.0 <10.8.0.
@@ -77,7 +86,16 @@ function packageJson(template: InitTemplate, slug: string, chainformDependency: 
     dependencies.constructs = FRAMEWORKS[template].constructs;
     devDependencies = { "@types/node": "^20.19.0", tsx: "^4.20.0", typescript: "~5.9.0" };
   }
-  return `${JSON.stringify({ name: slug, version: "0.0.0", private: true, scripts, dependencies, ...(devDependencies && { devDependencies }) }, null, 2)}\n`;
+  const manifest = {
+    name: slug,
+    version: "0.0.0",
+    private: true,
+    scripts,
+    dependencies,
+    ...(devDependencies && { devDependencies }),
+    allowScripts: DENIED_INSTALL_SCRIPTS,
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 const GITIGNORE = `node_modules/
@@ -111,7 +129,7 @@ const TSCONFIG = `${JSON.stringify(
 
 function mainTs(framework: "cdktn" | "cdktf", slug: string): string {
   return `// A throw-away chainform environment: Ethereum mainnet and Base forked with their own chain ids, bridged, and a
-// funded deployer. \`npx chainform up\` runs it against a local service and tears it down; \`npx chainform deploy\`
+// funded deployer. \`npm run up\` runs it against a local service and tears it down; \`npm run deploy\`
 // keeps it. In CI, PR_NUMBER names it after the pull request (see .github/workflows/chainform.yml).
 import { App, TerraformOutput, TerraformStack } from "${framework}";
 import { Construct } from "constructs";
@@ -156,8 +174,8 @@ app.synth();
 
 function mainTf(slug: string): string {
   return `# A throw-away chainform environment: Ethereum mainnet and Base forked with their own chain ids, bridged, and a
-# funded deployer. \`npx chainform up\` runs it against a local service and tears it down; \`npx chainform deploy\`
-# keeps it. With plain terraform: export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc), then terraform init/apply.
+# funded deployer. \`npm run up\` runs it against a local service and tears it down; \`npm run deploy\`
+# keeps it. With plain terraform: export TF_CLI_CONFIG_FILE=$(npx --no-install chainform terraformrc), then terraform init/apply.
 # The provider reads CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
 terraform {
   required_providers {
@@ -216,7 +234,8 @@ output "mainnet_rpc_url" {
 }
 
 output "mainnet_chain_id" {
-  value = 73571
+  # What the environment answers with (its network_config.chain_id), read from it rather than repeated here.
+  value = one([for vnet in chainform_environment.this.vnets : vnet.chain_id if vnet.network_id == "1"])
 }
 
 output "base_rpc_url" {
@@ -224,7 +243,8 @@ output "base_rpc_url" {
 }
 
 output "base_chain_id" {
-  value = 84530
+  # What the environment answers with (its network_config.chain_id), read from it rather than repeated here.
+  value = one([for vnet in chainform_environment.this.vnets : vnet.chain_id if vnet.network_id == "8453"])
 }
 
 output "admin_rpc_urls" {

@@ -19,6 +19,15 @@ export const EXIT_INTERRUPTED = 130;
 export class Interrupts {
   private count = 0;
   private readonly waiters: (() => void)[] = [];
+  private readonly stop = new AbortController();
+
+  /**
+   * Aborted at the first SIGINT or SIGTERM: for a step that would otherwise wait on something outside chainform
+   * (a Public RPC call that hangs), so Ctrl-C stops it instead of waiting out its deadline.
+   */
+  get stopSignal(): AbortSignal {
+    return this.stop.signal;
+  }
   private readonly onSignal = () => this.signal();
 
   constructor(private readonly progress: Progress) {}
@@ -58,6 +67,7 @@ export class Interrupts {
   private signal(): void {
     this.count++;
     if (this.count === 1) {
+      this.stop.abort();
       // Someone waiting (up --keep) expected this signal; otherwise say what happens next.
       if (this.waiters.length === 0) this.progress.note("Stopping after the current step (press Ctrl-C again to stop terraform now).");
       for (const resolve of this.waiters.splice(0)) resolve();

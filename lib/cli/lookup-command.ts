@@ -2,10 +2,13 @@
  * The read-only lookups (`networks`, `projects`, `channels`, `environments`): fetch a list with the client, print a
  * table, or the JSON with `--json`.
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { clientFromEnv, type Client } from "../client";
 import { UsageError, type Command } from "./command";
 import { renderTable } from "./table";
+
+/** The options of every lookup. */
+const LOOKUP_OPTIONS = { json: { type: "boolean", default: false } } as const satisfies ParseArgsConfig["options"];
 
 /** How one lookup fetches and shows its list. */
 export interface LookupDefinition<T> {
@@ -31,6 +34,7 @@ export function lookupCommand<T>(definition: LookupDefinition<T>): Command {
   return {
     name: definition.name,
     summary: definition.summary,
+    options: LOOKUP_OPTIONS,
     usage: `usage: chainform ${definition.name} [--json]
 
 Prints the ${definition.noun} as a table, or as JSON with --json.
@@ -41,7 +45,7 @@ ${definition.notes}
         args,
         strict: true,
         allowPositionals: true,
-        options: { json: { type: "boolean", default: false } },
+        options: LOOKUP_OPTIONS,
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const client = clientFromEnv();

@@ -77,7 +77,9 @@ export class Pipeline {
     pipeline.stacks = selectStacks(synthesized.stacks, options.stack);
     for (const stack of pipeline.stacks) {
       if (stackUsesChainform(stack) && !terraform.providerBuilt) {
-        throw new CliError("the chainform Terraform provider is not built: run `npm run build` in the chainform package, then try again");
+        throw new CliError(
+          "the chainform Terraform provider is not built: an installed chainform ships it built, so reinstall it; in a clone of chainform, run `npm run build` there, then try again",
+        );
       }
       options.interrupts.throwIfRequested();
       const initialized = await progress.step(pipeline.label(stack, "terraform init"), () =>
@@ -153,7 +155,7 @@ export class Pipeline {
     if (networks.length === 0) return { rpcs: 0, accounts: 0 };
     const accounts = networks.reduce((sum, n) => sum + n.accounts.length, 0);
     return this.options.progress.step(`check ${networks.length} Public RPC URL(s) and ${accounts} prefunded balance(s)`, () =>
-      verifyNetworks(networks),
+      verifyNetworks(networks, { signal: this.options.interrupts.stopSignal }),
     );
   }
 

@@ -31,7 +31,10 @@ describe("selectForTeardown", () => {
 describe("describeSelector", () => {
   it("says what will go", () => {
     expect(describeSelector({ kind: "prefix", prefix: "pr-" })).toBe('environments whose slug starts with "pr-"');
-    expect(describeSelector({ kind: "olderThan", ms: 7_200_000 })).toBe("environments created more than 120 min ago");
+    expect(describeSelector({ kind: "olderThan", ms: 7_200_000 })).toBe("environments created more than 2h ago");
+    // `--older-than 1s` once read "more than 0 min ago" (issue 42, item 8)
+    expect(describeSelector({ kind: "olderThan", ms: 1_000 })).toBe("environments created more than 1s ago");
+    expect(describeSelector({ kind: "olderThan", ms: 5_430_000 })).toBe("environments created more than 1h30m30s ago");
     expect(describeSelector({ kind: "all" })).toBe("every environment of the project");
   });
 });

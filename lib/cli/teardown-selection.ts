@@ -1,3 +1,5 @@
+import { durationText } from "./duration";
+
 /** The part of an environment that teardown selects on. */
 export interface TeardownCandidate {
   readonly id: string;
@@ -16,7 +18,7 @@ export function describeSelector(selector: TeardownSelector): string {
     case "prefix":
       return `environments whose slug starts with "${selector.prefix}"`;
     case "olderThan":
-      return `environments created more than ${Math.round(selector.ms / 60_000)} min ago`;
+      return `environments created more than ${durationText(selector.ms)} ago`;
     case "all":
       return "every environment of the project";
   }

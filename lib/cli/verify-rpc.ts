@@ -20,6 +20,7 @@
  * for it, and a record says what the service meant to do, not what the chain holds.
  */
 import { CliError } from "./errors";
+import { EXIT_INTERRUPTED } from "./interrupts";
 import type { DeployedNetwork, PrefundedAccount } from "./stack-state";
 import { spentSince } from "./account-spending";
 import { parseBalance } from "../domain/amounts";
@@ -32,12 +33,22 @@ export interface RpcCheckSummary {
   readonly accounts: number;
 }
 
+/** Options of {@link verifyNetworks}. */
+export interface VerifyOptions {
+  /** The deadline of each call. @default 60 s */
+  readonly timeoutMs?: number;
+  /** Stops every call at once when aborted (Ctrl-C); the checks then throw the interruption (exit 130). */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Runs the checks for every network in parallel. Throws one CliError listing every failure.
  * @example
  * await verifyNetworks(networks) // { rpcs: 3, accounts: 3 }
  */
-export async function verifyNetworks(networks: readonly DeployedNetwork[], timeoutMs = 60_000): Promise<RpcCheckSummary> {
+export async function verifyNetworks(networks: readonly DeployedNetwork[], options: VerifyOptions = {}): Promise<RpcCheckSummary> {
+  const deadline = options.timeoutMs ?? 60_000;
+  const timeoutMs = options.signal ? { ms: deadline, signal: options.signal } : deadline;
   const failures: string[] = [];
   let rpcs = 0;
   let accounts = 0;
@@ -59,6 +70,7 @@ export async function verifyNetworks(networks: readonly DeployedNetwork[], timeo
       }
     }),
   );
+  if (options.signal?.aborted) throw new CliError("interrupted", { exitCode: EXIT_INTERRUPTED });
   if (failures.length > 0) {
     throw new CliError(`${failures.length} RPC check(s) failed: ${failures.join("; ")}`);
   }
@@ -69,7 +81,7 @@ export async function verifyNetworks(networks: readonly DeployedNetwork[], timeo
  * The accounts of a network that were not funded (see the top of this file), each as a sentence. Blocks and receipts
  * are read only for accounts holding less than their funding now.
  */
-async function accountsBelowFunding(network: DeployedNetwork, timeoutMs: number): Promise<string[]> {
+async function accountsBelowFunding(network: DeployedNetwork, timeoutMs: Deadline): Promise<string[]> {
   const url = network.publicRpcUrl;
   const balances = (
     await jsonRpcBatch(
@@ -103,13 +115,23 @@ async function accountsBelowFunding(network: DeployedNetwork, timeoutMs: number)
   });
 }
 
-/** One JSON-RPC call; throws on an HTTP error, a JSON-RPC error or a timeout. */
-export async function jsonRpc<T>(url: string, method: string, params: unknown[], timeoutMs: number): Promise<T> {
+/** A call's deadline in ms, or a deadline and a signal that stops the call sooner (Ctrl-C). */
+export type Deadline = number | { readonly ms: number; readonly signal: AbortSignal };
+
+/** The abort signal of a call with this deadline. */
+function signalOf(deadline: Deadline): AbortSignal {
+  return typeof deadline === "number"
+    ? AbortSignal.timeout(deadline)
+    : AbortSignal.any([AbortSignal.timeout(deadline.ms), deadline.signal]);
+}
+
+/** One JSON-RPC call; throws on an HTTP error, a JSON-RPC error, a timeout or an abort. */
+export async function jsonRpc<T>(url: string, method: string, params: unknown[], timeoutMs: Deadline): Promise<T> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    signal: AbortSignal.timeout(timeoutMs),
+    signal: signalOf(timeoutMs),
   });
   const text = await response.text();
   let body: { result?: T; error?: { code: number; message: string } };
@@ -127,14 +149,14 @@ export async function jsonRpc<T>(url: string, method: string, params: unknown[],
 export async function jsonRpcBatch(
   url: string,
   calls: readonly { method: string; params: unknown[] }[],
-  timeoutMs: number,
+  timeoutMs: Deadline,
 ): Promise<unknown[]> {
   if (calls.length === 0) return [];
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(calls.map((c, id) => ({ jsonrpc: "2.0", id, method: c.method, params: c.params }))),
-    signal: AbortSignal.timeout(timeoutMs),
+    signal: signalOf(timeoutMs),
   });
   const text = await response.text();
   let answers: { id: number; result?: unknown; error?: { code: number; message: string } }[];

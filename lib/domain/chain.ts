@@ -25,6 +25,13 @@ export const MAX_BLOCK_NUMBER = (1n << 64n) - 1n;
 export const BLOCK_NUMBER_PATTERN = "^(0x0*[0-9a-fA-F]{1,16}|0|[1-9][0-9]{0,19})$";
 const BLOCK_NUMBER = new RegExp(BLOCK_NUMBER_PATTERN);
 
+/**
+ * A block number as the service API takes it in requests: hex only, as the spec defines it (the hosted service
+ * refuses decimal, and so does the local one). Everything in front of the API (provider, constructs, client, CLI)
+ * takes {@link BLOCK_NUMBER_PATTERN} and sends {@link blockNumberHex}.
+ */
+export const HEX_BLOCK_NUMBER_PATTERN = "^0x0*[0-9a-fA-F]{1,16}$";
+
 /** What {@link parseBlockNumber} accepts, in words (for messages). */
 export const BLOCK_NUMBER_FORMATS = 'a block number in decimal ("19500000") or hex ("0x12a05f2"), at most 2^64-1';
 

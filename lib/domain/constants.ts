@@ -19,6 +19,9 @@ export const RPC_NAMES = {
   publicWebsocket: "Public websocket RPC",
 } as const;
 
+/** Longest Web3 Action id the service takes (`POST .../actions/action/{actionId}/stop`); at least one character. */
+export const MAX_ACTION_ID_LENGTH = 100;
+
 /** Most ids in one batch delete. */
 export const MAX_BATCH_DELETE_IDS = 100;
 

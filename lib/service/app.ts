@@ -49,6 +49,8 @@ export interface ServiceOptions {
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
   /** At most this many chains run at once (`serve --max-chains`); default `DEFAULT_MAX_RUNNING_CHAINS` (64). */
   readonly maxChains?: number;
+  /** How long one call to a chain may take before it fails (`--rpc-timeout`, in ms); default the engine's. */
+  readonly rpcTimeoutMs?: number;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */

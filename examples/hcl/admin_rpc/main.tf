@@ -1,7 +1,9 @@
 # Uses an environment's Admin RPC without keeping it anywhere (docs/secrets.md). The provider keeps no Admin RPC URL
 # in state (admin_rpc_urls_in_state = false); the ephemeral chainform_admin_rpc opens the URL at plan and apply only,
 # and hands it to a provisioner that funds an account with Foundry's cast. Neither the state file nor a saved plan
-# holds the URL. Needs Terraform 1.10 or later (ephemeral resources) and `cast` (npm i @foundry-rs/cast).
+# holds the URL. Needs Terraform 1.10 or later (ephemeral resources) and Foundry's native `cast` (foundryup, or the
+# binary of npm's platform package: node_modules/@foundry-rs/cast-linux-amd64/bin/cast). Not the npm wrapper
+# (node_modules/.bin/cast of @foundry-rs/cast 1.7): it exits 0 when cast fails, so a failed send would pass here.
 terraform {
   required_version = ">= 1.10"
   required_providers {
@@ -17,7 +19,7 @@ provider "chainform" {
 }
 
 variable "cast" {
-  description = "The cast executable."
+  description = "Foundry's native cast binary (not the npm wrapper, which exits 0 when cast fails)."
   type        = string
   default     = "cast"
 }

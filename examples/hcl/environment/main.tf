@@ -1,5 +1,5 @@
 # A three-network environment with a delayed bridge and a funded deployer.
-#   export TF_CLI_CONFIG_FILE=$(npx chainform terraformrc)
+#   export TF_CLI_CONFIG_FILE=$(npx --no-install chainform terraformrc)
 #   terraform init && terraform apply
 # The provider reads CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
 # Chain ids are decimal strings: exact at any size (see lib/terraform/provider/README.md).

@@ -1,10 +1,14 @@
 /** `chainform action stop ID [--json]`: stops a Web3 Action of the project. */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { clientFromEnv } from "../../client";
 import { UsageError, type Command } from "../command";
 
+/** The options of `chainform action`. */
+const OPTIONS = { json: { type: "boolean", default: false } } as const satisfies ParseArgsConfig["options"];
+
 const action: Command = {
   name: "action",
+  options: OPTIONS,
   summary: "stop a Web3 Action of the project: action stop ID",
   usage: `usage: chainform action stop ID [--json]
 
@@ -16,7 +20,7 @@ succeeds too. --json prints the action as the service returns it.
       args,
       strict: true,
       allowPositionals: true,
-      options: { json: { type: "boolean", default: false } },
+      options: OPTIONS,
     });
     const [verb, id, ...rest] = positionals;
     if (verb !== "stop") throw new UsageError(`expected \`action stop ID\`, got ${verb === undefined ? "nothing" : `\`action ${verb}\``}`);

@@ -1,10 +1,11 @@
 /** `chainform deploy [APP_DIR]`: synthesize, init, plan, apply, print the RPC URLs and check them. */
-import { APP_OPTIONS_USAGE, parseAppArgs, runAppCommand, SHOW_SECRETS_USAGE } from "../app-command";
+import { APP_OPTIONS, APP_OPTIONS_USAGE, parseAppArgs, runAppCommand, SHOW_SECRETS_USAGE } from "../app-command";
 import type { Command } from "../command";
 import { Pipeline } from "../pipeline";
 
 const deploy: Command = {
   name: "deploy",
+  options: APP_OPTIONS,
   summary: "synthesize a cdktf app, then plan and apply it against the configured service",
   usage: `usage: chainform deploy [APP_DIR] [--stack NAME] [--show-secrets]
 

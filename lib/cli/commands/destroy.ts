@@ -1,10 +1,11 @@
 /** `chainform destroy [APP_DIR]`: synthesize, init and destroy every stack of the app. */
-import { APP_OPTIONS_USAGE, parseAppArgs, runAppCommand } from "../app-command";
+import { APP_OPTIONS_WITHOUT_SECRETS, APP_OPTIONS_USAGE, parseAppArgs, runAppCommand } from "../app-command";
 import type { Command } from "../command";
 import { Pipeline } from "../pipeline";
 
 const destroy: Command = {
   name: "destroy",
+  options: APP_OPTIONS_WITHOUT_SECRETS,
   summary: "destroy what deploy created for a cdktf app",
   usage: `usage: chainform destroy [APP_DIR] [--stack NAME]
 

@@ -3,7 +3,7 @@
  * a deployed stack's outputs and the RPC settings of its networks for the next CI step or a test runner.
  */
 import { appendFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { appDirOf } from "../app-command";
 import { appStacks, loadApp, selectStacks, synthesize, type Stack } from "../cdktf-app";
 import { UsageError, type Command } from "../command";
@@ -23,8 +23,17 @@ import { deployedNetworks } from "../stack-state";
 import { lastDiagnostics, Terraform } from "../terraform";
 import { synthesizeUnlessUnchanged } from "../work-cache";
 
+/** The options of `chainform outputs`. */
+const OPTIONS = {
+  format: { type: "string", default: "json" },
+  "include-sensitive": { type: "boolean", default: false },
+  stack: { type: "string" },
+  export: { type: "boolean", default: false },
+} as const satisfies ParseArgsConfig["options"];
+
 const outputs: Command = {
   name: "outputs",
+  options: OPTIONS,
   summary: "print a deployed app's outputs and RPC settings (JSON, dotenv, Foundry, Hardhat) or write them to $GITHUB_OUTPUT",
   usage: `usage: chainform outputs [APP_DIR] [--format json|env|github|foundry|hardhat] [--include-sensitive] [--stack NAME] [--export]
 
@@ -51,12 +60,7 @@ the first network's Public RPC URL, networks all of them as one JSON object. An 
       args,
       allowPositionals: true,
       strict: true,
-      options: {
-        format: { type: "string", default: "json" },
-        "include-sensitive": { type: "boolean", default: false },
-        stack: { type: "string" },
-        export: { type: "boolean", default: false },
-      },
+      options: OPTIONS,
     });
     if (!OUTPUTS_FORMATS.includes(values.format as OutputsFormat)) {
       throw new UsageError(`--format must be one of ${OUTPUTS_FORMATS.join(", ")}, got ${JSON.stringify(values.format)}`);

@@ -1,10 +1,11 @@
 /** `chainform plan [APP_DIR]`: synthesize, init and show the plan; changes nothing. */
-import { APP_OPTIONS_USAGE, parseAppArgs, runAppCommand } from "../app-command";
+import { APP_OPTIONS_WITHOUT_SECRETS, APP_OPTIONS_USAGE, parseAppArgs, runAppCommand } from "../app-command";
 import type { Command } from "../command";
 import { Pipeline } from "../pipeline";
 
 const plan: Command = {
   name: "plan",
+  options: APP_OPTIONS_WITHOUT_SECRETS,
   summary: "synthesize a cdktf app and show what deploy would change",
   usage: `usage: chainform plan [APP_DIR] [--stack NAME]
 

@@ -1,90 +1,97 @@
 /**
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
  * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]
- * [--rpc-rate-limit N|off] [--max-chains N] [--log-file FILE] [--log-level LEVEL] [--fork ID=URL]... [--fork-cache DIR]
- * [--offline] [--import FILE]...` (docs/service.md): runs the local service until SIGTERM or SIGINT, printing one
- * JSON ready line on stdout and its log on stderr (or `--log-file`). Off loopback it needs TLS
- * (docs/serving-on-a-network.md). `--import` brings in fixture files before the ready line (docs/fixtures.md).
+ * [--rpc-rate-limit N|off] [--max-chains N] [--log-file FILE] [--log-level LEVEL] [--rpc-timeout SECONDS]
+ * [--fork ID=URL]... [--fork-cache DIR] [--offline] [--import FILE]...` (docs/service.md): runs the local service
+ * until SIGTERM or SIGINT, printing one JSON ready line on stdout and its log on stderr (or `--log-file`). Off
+ * loopback it needs TLS (docs/serving-on-a-network.md). `--import` brings in fixture files before the ready line
+ * (docs/fixtures.md).
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { resolve } from "node:path";
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from "../../service/listen";
 import { givenCertificate, ServeConfigError } from "../../service/https";
 import { loadSeedFile } from "../../service/seed";
-import { DEFAULT_MAX_RUNNING_CHAINS } from "../../service/chains/chain-pool";
 import { LOG_LEVELS } from "../../service/log";
 import { DEFAULT_RPC_LIMIT, RPC_LIMIT_OFF } from "../../service/rate-limit";
 import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { listenFailure } from "../errors";
 import { importAtStart } from "../../service/fixtures";
+import { integerIn, SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
 
 /** Default data dir, relative to the working directory. */
 export const DEFAULT_DATA_DIR = ".chainform";
 
+/** The options of `chainform serve`. */
+const OPTIONS = {
+  host: { type: "string", default: DEFAULT_HOST },
+  port: { type: "string", default: String(DEFAULT_PORT) },
+  "data-dir": { type: "string", default: DEFAULT_DATA_DIR },
+  seed: { type: "string" },
+  "in-memory": { type: "boolean", default: false },
+  tls: { type: "boolean", default: false },
+  "tls-cert": { type: "string" },
+  "tls-key": { type: "string" },
+  "insecure-http": { type: "boolean", default: false },
+  "public-url": { type: "string" },
+  "rate-limit": { type: "string" },
+  "burst-limit": { type: "string" },
+  "rpc-rate-limit": { type: "string" },
+  ...FORK_OPTIONS,
+  ...SERVICE_OPTIONS,
+  "log-level": { type: "string", default: "info" },
+  import: { type: "string", multiple: true },
+} as const satisfies ParseArgsConfig["options"];
+
 const serve: Command = {
   name: "serve",
+  options: OPTIONS,
   summary: "run the local service (offline, persistent in --data-dir)",
-  usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE] [--tls]
+  usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE]
+                       [--tls | --tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL]
                        [--rate-limit N] [--burst-limit N] [--rpc-rate-limit N|off] [--fork ID=URL]...
                        [--fork-cache DIR] [--offline] [--max-chains N] [--log-file FILE] [--log-level LEVEL]
-                       [--import FILE]...
+                       [--rpc-timeout SECONDS] [--import FILE]...
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
 Its log (JSON lines) goes to stderr, or to --log-file.
 
-  --host HOST        address to listen on (default ${DEFAULT_HOST})
+  --host HOST        address to listen on (default ${DEFAULT_HOST}); off loopback it needs TLS or --insecure-http
   --port N           port to listen on, 0 for a free one (default ${DEFAULT_PORT})
   --data-dir DIR     where the service keeps its data between runs (default ${DEFAULT_DATA_DIR})
   --in-memory        keep nothing on disk
   --seed FILE        accounts, projects, users and keys to start with (JSON; default: one account acme, project demo)
-  --tls              serve HTTPS with a generated certificate
+  --tls              serve HTTPS with a generated certificate (its CA file is printed, for CHAINFORM_CA_FILE)
+  --tls-cert FILE    serve HTTPS with this certificate (PEM), together with --tls-key
+  --tls-key FILE     the certificate's private key (PEM)
+  --insecure-http    plain HTTP on a non-loopback host: keys and tokens cross the network in clear text
+  --public-url URL   the base URL clients reach the service at (a proxy in front), for the RPC URLs it hands out
   --rate-limit N     requests per key per minute (default 400, the hosted service's)
   --burst-limit N    requests per minute from any client, keyed or not (default 250)
   --rpc-rate-limit N calls per minute per RPC URL, or off (default ${DEFAULT_RPC_LIMIT}: more than a chain answers)
 ${FORK_OPTIONS_USAGE}
-  --max-chains N     chains running at once (default ${DEFAULT_MAX_RUNNING_CHAINS}); beyond it the idlest is stopped (state kept),
-                     and when all are busy a start is refused with 503
-  --log-file FILE    append the service's log (JSON lines, secrets redacted) to FILE instead of stderr
+${SERVICE_OPTIONS_USAGE}
   --log-level LEVEL  ${LOG_LEVELS.join(", ")} (default info: one line per request, error ids of 5xx)
   --import FILE      at start, import a fixture file (chainform export) into the default project unless an environment
                      with its slug is there already; repeatable (docs/fixtures.md)
-One service per data dir: a second one on the same dir is refused.
+One service per data dir: a second one on the same dir is refused. Serving on a network: docs/serving-on-a-network.md
+in the installed package (node_modules/chainform/docs/).
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
 `,
   async run(args) {
     const { values } = parseArgs({
       args,
       strict: true,
-      options: {
-        host: { type: "string", default: DEFAULT_HOST },
-        port: { type: "string", default: String(DEFAULT_PORT) },
-        "data-dir": { type: "string", default: DEFAULT_DATA_DIR },
-        seed: { type: "string" },
-        "in-memory": { type: "boolean", default: false },
-        tls: { type: "boolean", default: false },
-        "tls-cert": { type: "string" },
-        "tls-key": { type: "string" },
-        "insecure-http": { type: "boolean", default: false },
-        "public-url": { type: "string" },
-        "rate-limit": { type: "string" },
-        "burst-limit": { type: "string" },
-        "rpc-rate-limit": { type: "string" },
-        ...FORK_OPTIONS,
-        "max-chains": { type: "string" },
-        "log-file": { type: "string" },
-        "log-level": { type: "string", default: "info" },
-        import: { type: "string", multiple: true },
-      },
+      options: OPTIONS,
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
-    const maxChains = optionalCount(values["max-chains"], "--max-chains");
+    const { maxChains, logFile, rpcTimeoutMs } = serviceSettings(values);
     const logLevel = values["log-level"];
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
       throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
-    const logFile = values["log-file"] === undefined ? undefined : resolve(values["log-file"]);
     const rpcLimit = values["rpc-rate-limit"] === undefined ? undefined : rpcRateLimit(values["rpc-rate-limit"]);
     const certFile = values["tls-cert"];
     const keyFile = values["tls-key"];
@@ -103,6 +110,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }), ...(rpcLimit !== undefined && { rpcLimit }) },
       ...forkSettings(values),
       maxChains,
+      rpcTimeoutMs,
       logger: { level: logLevel, file: logFile },
     }).catch((error: unknown) => {
       throw error instanceof ServeConfigError ? new UsageError(error.message) : listenFailure(error, values.host, port, "--port N");
@@ -159,13 +167,6 @@ function usage<T>(read: () => T): T {
   } catch (error) {
     throw error instanceof ServeConfigError ? new UsageError(error.message) : error;
   }
-}
-
-function integerIn(text: string, flag: string, min: number, max: number): number {
-  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max))
-    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
-  return value;
 }
 
 /** `--rpc-rate-limit`: a count, or `off` for no limit. */

@@ -4,7 +4,7 @@
  * deletes with batch deletes of up to 100 ids: 500 environments take 6 list calls and 5 delete calls.
  */
 import { createInterface } from "node:readline/promises";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MAX_BATCH_DELETE_IDS } from "../../domain/constants";
 import { clientFromEnv, type Client, type Environment } from "../../client";
 import { UsageError, type Command } from "../command";
@@ -30,8 +30,19 @@ export interface TeardownSummary {
   readonly environments: readonly { id: string; slug: string; created_at: string }[];
 }
 
+/** The options of `chainform teardown`. */
+const OPTIONS = {
+  prefix: { type: "string" },
+  "older-than": { type: "string" },
+  all: { type: "boolean", default: false },
+  "dry-run": { type: "boolean", default: false },
+  yes: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+} as const satisfies ParseArgsConfig["options"];
+
 const teardown: Command = {
   name: "teardown",
+  options: OPTIONS,
   summary: "delete a project's environments in bulk: --prefix P | --older-than 2h | --all",
   usage: `usage: chainform teardown (--prefix P | --older-than DURATION | --all) [--dry-run] [--yes] [--json]
 
@@ -52,14 +63,7 @@ Exit codes: 0 deleted, 3 nothing to do (no match, --dry-run, or declined), 4 som
       args,
       strict: true,
       allowPositionals: true,
-      options: {
-        prefix: { type: "string" },
-        "older-than": { type: "string" },
-        all: { type: "boolean", default: false },
-        "dry-run": { type: "boolean", default: false },
-        yes: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
+      options: OPTIONS,
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const selector = selectorOf(values);

@@ -4,25 +4,38 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MAX_TOKEN_LIFETIME_SECONDS, signToken } from "../../service/auth";
 import { Store } from "../../service/store";
 import { DATABASE_FILE } from "../../service/store/database";
 import { UsageError, type Command } from "../command";
 import { DEFAULT_DATA_DIR } from "./serve";
 
+/** The options of `chainform token`. */
+const OPTIONS = {
+  "data-dir": { type: "string", default: DEFAULT_DATA_DIR },
+  user: { type: "string" },
+  ttl: { type: "string", default: String(MAX_TOKEN_LIFETIME_SECONDS) },
+} as const satisfies ParseArgsConfig["options"];
+
 const token: Command = {
   name: "token",
+  options: OPTIONS,
   summary: "print a bearer token (JWT) for a user of the local service",
+  usage: `usage: chainform token [--data-dir DIR] [--user NAME] [--ttl SECONDS]
+
+Prints a bearer token (JWT, HS256) for a user of the local service whose data is in --data-dir, signed with that
+data dir's secret, for CHAINFORM_BEARER_TOKEN. Run it where \`chainform serve --data-dir DIR\` keeps its data.
+
+  --data-dir DIR     the local service's data dir (default ${DEFAULT_DATA_DIR})
+  --user NAME        the user's slug (default: the seed's first user)
+  --ttl SECONDS      how long the token is valid (default and most: ${MAX_TOKEN_LIFETIME_SECONDS}, 30 days)
+`,
   async run(args) {
     const { values } = parseArgs({
       args,
       strict: true,
-      options: {
-        "data-dir": { type: "string", default: DEFAULT_DATA_DIR },
-        user: { type: "string" },
-        ttl: { type: "string", default: String(MAX_TOKEN_LIFETIME_SECONDS) },
-      },
+      options: OPTIONS,
     });
     const ttl = /^[0-9]+$/.test(values.ttl) ? Number(values.ttl) : NaN;
     if (!(ttl >= 1 && ttl <= MAX_TOKEN_LIFETIME_SECONDS)) {

@@ -2,30 +2,46 @@
  * `chainform up [APP_DIR]`: the main job. Starts the embedded local service unless CHAINFORM_BASE_URL is set, then
  * synthesizes, plans, applies, prints and checks the RPC URLs, and destroys (after Ctrl-C with --keep).
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { APP_OPTIONS, APP_OPTIONS_USAGE, appDirOf, runAppCommand, SHOW_SECRETS_USAGE } from "../app-command";
 import { UsageError, type Command } from "../command";
 import { startEmbeddedService, type EmbeddedService } from "../embedded-service";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { Pipeline } from "../pipeline";
+import { SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
 import { DEFAULT_DATA_DIR } from "./serve";
+
+/** The options of `chainform up`. */
+const OPTIONS = {
+  ...APP_OPTIONS,
+  keep: { type: "boolean", default: false },
+  persist: { type: "boolean", default: false },
+  "data-dir": { type: "string" },
+  port: { type: "string" },
+  ...FORK_OPTIONS,
+  ...SERVICE_OPTIONS,
+} as const satisfies ParseArgsConfig["options"];
 
 const up: Command = {
   name: "up",
+  options: OPTIONS,
   summary: "the whole job offline: local service, synth, plan, apply, check the RPC URLs, destroy",
   usage: `usage: chainform up [APP_DIR] [--keep] [--persist | --data-dir DIR] [--port N] [--stack NAME] [--show-secrets]
-                    [--fork ID=URL]... [--fork-cache DIR] [--offline]
+                    [--fork ID=URL]... [--fork-cache DIR] [--offline] [--max-chains N] [--log-file FILE]
+                    [--rpc-timeout SECONDS]
 
 Without CHAINFORM_BASE_URL, starts the local service in this process (in memory, default seed, a free port)
 and points the app and terraform at it. Then synthesizes the app, runs terraform init (offline provider mirror),
 shows the plan, applies it, prints environment -> network -> chain id -> Public RPC URL, checks that every Public
 RPC answers eth_chainId with its chain id and every prefunded account holds its balance, and destroys everything.
 
-  --keep            leave everything running until Ctrl-C, then destroy
+  --keep            leave everything running until Ctrl-C, then destroy; prints the CHAINFORM_* settings (the
+                    access key too) that let other commands (\`chainform environments\`, ...) reach the service
   --persist         keep the embedded service's data in ${DEFAULT_DATA_DIR}/ instead of memory
   --data-dir DIR    keep the embedded service's data in DIR
   --port N          port of the embedded service (default: a free one)
 ${FORK_OPTIONS_USAGE}
+${SERVICE_OPTIONS_USAGE}
 ${APP_OPTIONS_USAGE}
 ${SHOW_SECRETS_USAGE}
 `,
@@ -34,23 +50,18 @@ ${SHOW_SECRETS_USAGE}
       args,
       allowPositionals: true,
       strict: true,
-      options: {
-        ...APP_OPTIONS,
-        keep: { type: "boolean", default: false },
-        persist: { type: "boolean", default: false },
-        "data-dir": { type: "string" },
-        port: { type: "string" },
-        ...FORK_OPTIONS,
-      },
+      options: OPTIONS,
     });
     const appDir = appDirOf(positionals);
     const external = Boolean(process.env.CHAINFORM_BASE_URL);
     const forking = values.fork !== undefined || values["fork-cache"] !== undefined || values.offline;
-    if (external && (values.persist || values["data-dir"] !== undefined || values.port !== undefined || forking)) {
+    const serviceFlags = Object.keys(SERVICE_OPTIONS).some((flag) => values[flag as keyof typeof SERVICE_OPTIONS] !== undefined);
+    if (external && (values.persist || values["data-dir"] !== undefined || values.port !== undefined || forking || serviceFlags)) {
       throw new UsageError(
-        "--persist, --data-dir, --port, --fork, --fork-cache and --offline configure the embedded service, which is not started because CHAINFORM_BASE_URL is set",
+        "--persist, --data-dir, --port, --fork, --fork-cache, --offline, --max-chains, --log-file and --rpc-timeout configure the embedded service, which is not started because CHAINFORM_BASE_URL is set",
       );
     }
+    const settings = serviceSettings(values);
     const fork = forkSettings(values);
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
@@ -66,7 +77,7 @@ ${SHOW_SECRETS_USAGE}
         let env: NodeJS.ProcessEnv = process.env;
         if (!external) {
           service = await progress.step(`start the local service (${dataDir === null ? "in memory" : `data in ${dataDir}`})`, () =>
-            startEmbeddedService({ dataDir, port, ...fork }),
+            startEmbeddedService({ dataDir, port, ...fork, ...settings }),
           );
           const { CHAINFORM_BEARER_TOKEN: _ignored, ...rest } = process.env;
           env = { ...rest, ...service.env };
@@ -82,7 +93,8 @@ ${SHOW_SECRETS_USAGE}
           progress.note(
             service
               ? `Everything is up; the local service listens on ${service.baseUrl}. Dashboard (one-time sign-in link, ` +
-                  `10 minutes): ${service.dashboardUrl}\nPress Ctrl-C to destroy it all and exit.`
+                  `10 minutes): ${service.dashboardUrl}\nOther commands reach it with these settings (the access key is this service's secret: ` +
+                  `keep it out of shared logs):\n${exportLine(service.env)}\nPress Ctrl-C to destroy it all and exit.`
               : `Everything is up. Dashboard: ${env.CHAINFORM_BASE_URL}/dashboard/ (sign in with your access key). ` +
                   "Press Ctrl-C to destroy it all and exit.",
           );
@@ -110,3 +122,14 @@ ${SHOW_SECRETS_USAGE}
   },
 };
 export default up;
+
+/**
+ * A shell line that sets the embedded service's CHAINFORM_* in another terminal.
+ * @example
+ * exportLine({ CHAINFORM_BASE_URL: "http://127.0.0.1:5000" }) // "  export CHAINFORM_BASE_URL='http://127.0.0.1:5000'"
+ */
+export function exportLine(env: Readonly<Record<string, string>>): string {
+  return `  export ${Object.entries(env)
+    .map(([name, value]) => `${name}='${value.replaceAll("'", "'\\''")}'`)
+    .join(" ")}`;
+}

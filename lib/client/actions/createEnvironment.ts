@@ -4,6 +4,7 @@ import { ApiError, ConnectionError, TimeoutError, type RequestErrorType } from "
 import { fullJitterDelay, sleep } from "../transport/backoff";
 import { diffEnvironment } from "../utils/environmentDiff";
 import { environmentsPath, withoutScope, type ProjectScope } from "../utils/scope";
+import { blockNumberHex, parseBlockNumber } from "../../domain/chain";
 import { slugify } from "../../domain/slug";
 import { getEnvironmentBySlug } from "./getEnvironmentBySlug";
 import { parseEnvironment } from "./getEnvironment";
@@ -39,7 +40,10 @@ export type CreateEnvironmentErrorType = RequestErrorType;
  */
 export async function createEnvironment(client: BaseClient, params: CreateEnvironmentParameters): Promise<CreateEnvironmentReturnType> {
   const scope: ProjectScope = { accountSlug: params.accountSlug, projectSlug: params.projectSlug };
-  const body: CreateEnvironmentRequest = { ...withoutScope(params), slug: params.slug ?? slugify(params.display_name) };
+  const body: CreateEnvironmentRequest = withHexBlockNumbers({
+    ...withoutScope(params),
+    slug: params.slug ?? slugify(params.display_name),
+  });
   const path = environmentsPath(client, scope);
   const { maxRetries, maxRetryTimeMs, retryBaseDelayMs, retryMaxDelayMs } = client.transport.settings;
   const deadline = Date.now() + maxRetryTimeMs;
@@ -68,6 +72,22 @@ export async function createEnvironment(client: BaseClient, params: CreateEnviro
       await sleep(fullJitterDelay(retry, retryBaseDelayMs, retryMaxDelayMs));
     }
   }
+}
+
+/**
+ * The request with every decimal `block_number` in hex, the only spelling the API takes (docs/api.md "Block
+ * numbers"): the client, as the provider and the constructs, accepts both. One it cannot read is sent as written, for
+ * the service's 400 naming the field.
+ */
+export function withHexBlockNumbers(request: CreateEnvironmentRequest): CreateEnvironmentRequest {
+  return {
+    ...request,
+    network_configs: request.network_configs.map((network) => {
+      if (network.block_number === undefined) return network;
+      const parsed = parseBlockNumber(network.block_number);
+      return "blockNumber" in parsed ? { ...network, block_number: blockNumberHex(parsed.blockNumber) } : network;
+    }),
+  };
 }
 
 /** A failure after which the service may or may not have created the environment. */

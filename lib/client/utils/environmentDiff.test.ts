@@ -24,6 +24,18 @@ const existing: Environment = {
 };
 
 describe("diffEnvironment", () => {
+  it("takes a decimal block number for the same block as the service's hex (adopt_existing, issue 42 item 9)", () => {
+    const spec = (block_number: string) => ({
+      display_name: "Staging",
+      slug: "staging",
+      network_configs: [{ network_id: "1", block_number }],
+    });
+    expect(diffEnvironment(spec(String(0x1234)), existing)).toEqual([]);
+    expect(diffEnvironment(spec("4661"), existing)).toEqual([
+      { path: "/network_configs/0/block_number", expected: "0x1235", actual: "0x1234" },
+    ]);
+  });
+
   it("matches what the documented response shows, with hex normalized", () => {
     expect(
       diffEnvironment(

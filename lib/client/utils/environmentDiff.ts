@@ -1,5 +1,5 @@
 import type { CreateEnvironmentRequest, Environment } from "../../api";
-import { canonicalHex, isHexQuantity } from "../../domain/amounts";
+import { blockNumberHex, parseBlockNumber } from "../../domain/chain";
 
 /** One field where an existing environment differs from the wanted spec. `path` is a JSON pointer into the spec. */
 export interface EnvironmentDifference {
@@ -8,10 +8,14 @@ export interface EnvironmentDifference {
   actual: unknown;
 }
 
-/** `0x0A` and `0xa` are the same quantity (lib/domain's canonical hex); anything else is compared lowercased. */
-function hex(value: string | undefined): string | undefined {
+/**
+ * A block number as the comparison sees it: canonical hex, so `0x0A`, `0xa` and the decimal `10` (which a direct
+ * client user may write, and the client sends as hex) are the same block; anything unreadable is compared lowercased.
+ */
+function blockKey(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  return isHexQuantity(value) ? canonicalHex(value) : value.toLowerCase();
+  const parsed = parseBlockNumber(value);
+  return "blockNumber" in parsed ? blockNumberHex(parsed.blockNumber) : value.toLowerCase();
 }
 
 /**
@@ -57,7 +61,7 @@ export function diffEnvironment(spec: CreateEnvironmentRequest, actual: Environm
     const got = networks[i];
     const at = `/network_configs/${i}`;
     check(`${at}/network_id`, wanted.network_id, got?.network_id);
-    if (wanted.block_number !== undefined) check(`${at}/block_number`, hex(wanted.block_number), hex(got?.block_number));
+    if (wanted.block_number !== undefined) check(`${at}/block_number`, blockKey(wanted.block_number), blockKey(got?.block_number));
   });
   return differences;
 }

@@ -10,8 +10,8 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
+import { resolveAnvilPath } from "./anvil-binary";
 import type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./backend";
 import { ipcSocketPath } from "./chain-sockets";
 import { JsonRpcClient } from "./json-rpc";
@@ -32,16 +32,9 @@ while read -r _; do :; done
 kill -TERM "$p" 2>/dev/null
 wait "$p"`;
 
-const PLATFORM_PACKAGES: Record<string, string> = {
-  "linux-x64": "@foundry-rs/anvil-linux-amd64",
-  "linux-arm64": "@foundry-rs/anvil-linux-arm64",
-  "darwin-x64": "@foundry-rs/anvil-darwin-amd64",
-  "darwin-arm64": "@foundry-rs/anvil-darwin-arm64",
-};
-
 /** Options of the anvil backend. */
 export interface AnvilBackendOptions {
-  /** Path of the anvil binary. @default the `@foundry-rs/anvil` platform package's binary, or `$CHAINFORM_ANVIL` */
+  /** Path of the anvil binary. @default `resolveAnvilPath()` (./anvil-binary.ts) */
   readonly anvilPath?: string;
   /** How long a start may take before it fails. @default 15 s (60 s when forking) */
   readonly startTimeoutMs?: number;
@@ -49,15 +42,6 @@ export interface AnvilBackendOptions {
   readonly stopTimeoutMs?: number;
   /** Where the backend reports what the operator must hear (a state dump that failed); default: nowhere. */
   readonly log?: ChainLog;
-}
-
-/** Finds the anvil binary shipped by the `@foundry-rs/anvil` npm package for this platform. */
-export function resolveAnvilPath(): string {
-  if (process.env.CHAINFORM_ANVIL) return process.env.CHAINFORM_ANVIL;
-  const pkg = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!pkg) throw new Error(`anvil: no @foundry-rs/anvil binary for ${process.platform}-${process.arch}; set CHAINFORM_ANVIL`);
-  const require = createRequire(__filename);
-  return join(require.resolve(`${pkg}/package.json`), "..", "bin", "anvil");
 }
 
 /**

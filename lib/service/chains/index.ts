@@ -9,7 +9,8 @@ import { BackendChainEngine, type ChainEngineOptions } from "./engine";
 import type { ChainHost } from "./types";
 
 export { BackendChainEngine, type ChainEngineOptions } from "./engine";
-export { createAnvilBackend, resolveAnvilPath, type AnvilBackendOptions } from "./anvil";
+export { createAnvilBackend, type AnvilBackendOptions } from "./anvil";
+export { AnvilNotFoundError, resolveAnvilPath } from "./anvil-binary";
 export type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
 export { RELAYER_ADDRESS } from "./bridge";
 export * from "./types";

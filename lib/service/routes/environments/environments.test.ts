@@ -235,8 +235,14 @@ describe("POST environments", () => {
     expect(result.body.error.message).not.toMatch(/\b324 \(/); // zkSync has no Virtual Environments
   });
 
-  test("a decimal block number is the same fork point as its hex, answered in hex", async () => {
-    const { status, body } = await create({ display_name: unique(), network_configs: [{ network_id: "1", block_number: "21400000" }] });
+  test("a decimal block number is a 400 naming the field (the API takes hex, as the hosted service)", async () => {
+    const result = await create({ display_name: unique(), network_configs: [{ network_id: "1", block_number: "21400000" }] });
+    expectErrorBody(result, 400, "bad_request");
+    expect(result.body.error.data.field).toBe("/network_configs/0/block_number");
+  });
+
+  test("a hex block number in any spelling is one fork point, answered in canonical hex", async () => {
+    const { status, body } = await create({ display_name: unique(), network_configs: [{ network_id: "1", block_number: "0x014689C0" }] });
     expect(status).toBe(200);
     expect(body.networks[0].block_number).toBe("0x14689c0");
     expect(body.active_instance.vnets[0].fork_config.block_number).toBe("0x14689c0");

@@ -5,6 +5,7 @@
  */
 import { ApiError, type StopActionReturnType } from "../../../client";
 import { at, attr, defineResource, defineSchema, lengthBetween, requiresReplace, useStateForUnknown, type Model } from "../../framework";
+import { MAX_ACTION_ID_LENGTH } from "../../../domain/constants";
 import { reportError } from "../errors";
 import { requireProject, type ChainformProviderData } from "../provider-data";
 
@@ -17,7 +18,7 @@ export const actionStopSchema = defineSchema({
     action_id: attr.string({
       description: "Identifier of the Web3 Action to stop. Changing it stops the other action.",
       required: true,
-      validators: [lengthBetween(1, 100)],
+      validators: [lengthBetween(1, MAX_ACTION_ID_LENGTH)],
       planModifiers: [requiresReplace()],
     }),
     // Computed

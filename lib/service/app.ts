@@ -47,6 +47,8 @@ export interface ServiceOptions {
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
   /** At most this many chains run at once (`serve --max-chains`); default `DEFAULT_MAX_RUNNING_CHAINS` (64). */
   readonly maxChains?: number;
+  /** The deadline of every call to a chain, in ms (`serve --rpc-timeout SECONDS`); default 30000 (docs/chain-state.md). */
+  readonly rpcTimeoutMs?: number;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */
@@ -136,9 +138,10 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   }
   const context: ServiceContext = {
     store,
-    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains })))(
-      store,
-    ),
+    engine: (
+      options.createChainEngine ??
+      ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains, rpcTimeoutMs: options.rpcTimeoutMs }))
+    )(store),
     baseUrl: options.baseUrl,
   };
   app.decorate("service", context);

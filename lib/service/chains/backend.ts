@@ -18,6 +18,10 @@ export interface ChainNodeOptions {
   readonly genesisBlockNumber?: bigint;
   /** Fork an upstream network instead of starting fresh. */
   readonly fork?: { readonly url: string; readonly blockNumber?: bigint };
+  /** The deadline of every call to the node (./chain-timeout.ts). @default 30000 */
+  readonly rpcTimeoutMs?: number;
+  /** Called when the node saved its state to `statePath` as it stopped (the journal of writes since can go). */
+  readonly onStateSaved?: () => void;
 }
 
 /** A running chain. */
@@ -32,6 +36,11 @@ export interface ChainNode {
   stop(): Promise<void>;
   /** Stops the node at once; its state is being thrown away. */
   kill(): Promise<void>;
+  /**
+   * Saves the running node's state to `statePath` (complete or not at all, as a save at stop); resolves with the
+   * reason when it could not, undefined once saved. Absent for a node without a state path.
+   */
+  saveState?(): Promise<string | undefined>;
 }
 
 /** Where a backend reports what the operator must hear (pino's shape: fields first, then the message). */

@@ -16,16 +16,19 @@ import type {
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../api";
-import type { ChainBackend, ChainNode } from "./backend";
+import type { ChainBackend, ChainLog, ChainNode } from "./backend";
 import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
 import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
+import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import { ChainJournal } from "./journal";
 import { Forks } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
 import { simulateOnReplica } from "./network-simulation";
 import type { Receipt } from "./records";
 import { TransactionRecorder } from "./recorder";
+import { JournaledWrites, isJournaled, journalCall } from "./recovery";
 import { BridgeRelayer } from "./relayer";
 import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
@@ -56,6 +59,15 @@ export interface ChainEngineOptions {
   readonly upstreamTimeoutMs?: number;
   /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
   readonly maxRunningChains?: number;
+  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./chain-timeout.ts). @default 30000 */
+  readonly rpcTimeoutMs?: number;
+  /**
+   * A running chain's state is saved once this many writes are journaled since its last save, so that a recovery
+   * applies at most about this many again (docs/chain-state.md "What survives what"). @default 500
+   */
+  readonly saveAfterWrites?: number;
+  /** Where the engine reports recoveries and failed saves; default: nowhere. */
+  readonly log?: ChainLog;
 }
 
 /** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
@@ -67,6 +79,10 @@ export class BackendChainEngine implements ChainEngine {
   private readonly replicas: ChainPool;
   private readonly recorder: TransactionRecorder;
   private readonly relayer: BridgeRelayer;
+  /** The write journal and its replay (./recovery.ts). */
+  private readonly writes: JournaledWrites;
+  /** Saves in progress or queued, by vnet: one at a time. */
+  private readonly saving = new Set<string>();
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
@@ -99,19 +115,25 @@ export class BackendChainEngine implements ChainEngine {
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
+    const rpcTimeoutMs = options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
     this.vnets = new ChainPool({
       launch: (id) => this.launchVnet(id),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       keepRunning: (id) => this.snapshotted.has(id),
       budget,
+      rpcTimeoutMs,
+      log: options.log,
     });
     this.replicas = new ChainPool({
       launch: (id) => this.launchReplica(id),
       idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
       budget,
+      rpcTimeoutMs,
+      log: options.log,
     });
-    this.recorder = new TransactionRecorder(host, options.receiptTimeoutMs ?? 2_000);
-    this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.vnets.use(vnetId, "exclusive", work));
+    this.recorder = new TransactionRecorder(options.receiptTimeoutMs ?? 2_000);
+    this.writes = new JournaledWrites(host, new ChainJournal(host.db));
+    this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
   /** The running node of a Virtual Environment, if any (tests and benchmarks look at its processes). */
@@ -133,8 +155,12 @@ export class BackendChainEngine implements ChainEngine {
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]> {
     if (requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
       this.rpcSpec(vnetId);
-      // A chain that fails to answer is reported by the parsed path, which says so call by call.
-      const answer = await this.vnets.use(vnetId, "shared", (node) => node.rpc.sendRaw(raw).catch(() => null));
+      // A chain that fails to answer is reported by the parsed path, which says so call by call; one past the
+      // deadline is answered at once (the parsed path would wait as long again).
+      const answer = await this.vnets.use(vnetId, "shared", (node) =>
+        node.rpc.sendRaw(raw).catch((error: unknown) => (error instanceof ChainTimeoutError ? error : null)),
+      );
+      if (answer instanceof ChainTimeoutError) return timeoutAnswers(requests, batch, answer);
       if (answer) return answer;
     }
     return this.rpc(vnetId, batch ? [...requests] : requests[0], access);
@@ -154,9 +180,9 @@ export class BackendChainEngine implements ChainEngine {
     for (const request of requests) if (!passesThrough(request, access)) return false;
     const use = this.vnets.tryUse(vnetId, "shared");
     if (use === null) return false;
-    const answered = (answer: Buffer | null) => {
+    const answered = (answer: Buffer | ChainTimeoutError | null) => {
       use.finish();
-      done(answer);
+      done(answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, batch, answer))) : answer);
     };
     const sent =
       (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) || use.node.rpc.sendRawNow(raw, answered);
@@ -185,7 +211,8 @@ export class BackendChainEngine implements ChainEngine {
     const deposits: BridgeRelay[] = [];
     if (forwarded.length > 0) {
       const mode = forwarded.every(({ request }) => isReadOnlyMethod(request.method)) ? "shared" : "exclusive";
-      await this.vnets.use(vnetId, mode, async (node) => {
+      await this.useVnet(vnetId, mode, async (node) => {
+        const before = mode === "exclusive" ? await this.writes.begin(node) : 0n;
         const results = await forward(
           node.rpc,
           forwarded.map(({ request }) => request),
@@ -195,14 +222,15 @@ export class BackendChainEngine implements ChainEngine {
           request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
         );
         if (taken.length > 0) await this.noteSnapshots(node, vnetId, taken);
-        deposits.push(
-          ...(await this.recorder.recordRpcEffects(
-            node,
-            spec,
-            forwarded.map(({ request }, i) => ({ request, answer: results[i] })),
-          )),
-        );
+        const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
+        const effects = await this.recorder.recordRpcEffects(node, spec, calls);
+        // Read-only calls (the shared mode) journal and record nothing.
+        const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
+        const entries = journaled.map(({ request, answer }) => journalCall(request, answer));
+        await this.writes.commit(node, vnetId, before, entries, effects.records);
+        deposits.push(...effects.deposits);
       });
+      this.saveIfDue(vnetId);
     }
     await this.relayer.relay(deposits);
     return batch ? (answers as JsonRpcResponse[]) : answers[0]!;
@@ -211,31 +239,35 @@ export class BackendChainEngine implements ChainEngine {
   async sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction> {
     const spec = this.spec(vnetId);
     let deposits: BridgeRelay[] = [];
-    const record = await this.vnets.use(vnetId, "exclusive", async (node) => {
+    const record = await this.useVnet(vnetId, "exclusive", async (node) => {
       const tx: Record<string, string> = { from: callArgs.from };
       for (const key of ["to", "gas", "gasPrice", "value", "data"] as const) if (callArgs[key]) tx[key] = callArgs[key]!;
       if (!tx.gas) tx.gas = await estimateOrFail(node.rpc, tx);
+      const before = await this.writes.begin(node);
       const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {
         throw error instanceof JsonRpcError
           ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs")
           : error;
       });
       const result = await this.recorder.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
+      const sent = { method: "eth_sendTransactionSync", params: [tx], txHash: receipt.transactionHash };
+      await this.writes.commit(node, vnetId, before, [sent], [result.record]);
       deposits = result.deposits;
       return result.record;
     });
+    this.saveIfDue(vnetId);
     await this.relayer.relay(deposits);
     return record;
   }
 
   async simulateOnVnet(vnetId: string, request: VnetSimulationRequest): Promise<VnetSimulationResult> {
     this.spec(vnetId);
-    return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, false));
+    return this.useVnet(vnetId, "shared", (node) => simulate(node.rpc, request, false));
   }
 
   async simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult> {
     this.spec(vnetId);
-    return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, true));
+    return this.useVnet(vnetId, "shared", (node) => simulate(node.rpc, request, true));
   }
 
   async simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation> {
@@ -244,7 +276,7 @@ export class BackendChainEngine implements ChainEngine {
       throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
     }
     const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
-    return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request));
+    return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request)).catch(asGatewayTimeout);
   }
 
   async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {
@@ -268,6 +300,7 @@ export class BackendChainEngine implements ChainEngine {
         this.recorder.forget(vnetId);
         this.snapshotted.delete(vnetId);
         this.snapshotsTaken.delete(vnetId);
+        this.writes.journal.clear(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
@@ -283,6 +316,36 @@ export class BackendChainEngine implements ChainEngine {
 
   snapshots(vnetId: string): readonly VnetSnapshot[] {
     return this.snapshotsTaken.get(vnetId) ?? [];
+  }
+
+  /** `ChainPool.use` on a vnet's chain, a call past its deadline answered as a 504 naming the timeout. */
+  private useVnet<T>(vnetId: string, mode: "shared" | "exclusive", work: (node: ChainNode) => Promise<T>): Promise<T> {
+    return this.vnets.use(vnetId, mode, work).catch(asGatewayTimeout);
+  }
+
+  /**
+   * Saves a running chain's state once enough writes are journaled since its last save (in the background, with the
+   * chain held alone), so that a recovery stays short. A chain holding snapshots is not saved: its journal is what
+   * brings its snapshots back after a crash (anvil keeps them in memory only, and a saved state has none).
+   */
+  private saveIfDue(vnetId: string): void {
+    if (this.saving.has(vnetId) || this.snapshotted.has(vnetId)) return;
+    if (this.writes.journal.count(vnetId) < (this.options.saveAfterWrites ?? 500)) return;
+    this.saving.add(vnetId);
+    void this.vnets
+      .useIfRunning(vnetId, "exclusive", (node) => this.saveState(node, vnetId))
+      .catch((error: Error) =>
+        this.options.log?.warn({ vnetId, reason: error.message }, "a chain's state could not be saved; its journal is kept"),
+      )
+      .finally(() => this.saving.delete(vnetId));
+  }
+
+  /** Saves a running chain's state (call it with the chain held alone); its journal is cleared once the save is complete. */
+  private async saveState(node: ChainNode, vnetId: string): Promise<void> {
+    if (this.snapshotted.has(vnetId) || !node.saveState) return;
+    const failure = await node.saveState();
+    if (failure) this.options.log?.warn({ vnetId, reason: failure }, "a chain's state could not be saved; its journal is kept");
+    else this.writes.journal.clear(vnetId);
   }
 
   /** Keeps the chain running while it holds snapshots, and remembers them with the block they were taken at. */
@@ -326,6 +389,9 @@ export class BackendChainEngine implements ChainEngine {
         chainId: spec.chainId,
         statePath,
         ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock }),
+        rpcTimeoutMs: this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+        // anvil saved its state as it stopped: every write journaled is in it.
+        onStateSaved: () => this.writes.journal.clear(vnetId),
       })
       .catch((error: Error) => {
         throw new ChainRequestError(
@@ -344,7 +410,31 @@ export class BackendChainEngine implements ChainEngine {
           .run(vnetId, spec.networkId, spec.forkBlockNumber);
       }
     }
+    await this.replayJournal(node, vnetId, fresh).catch(async (error: Error) => {
+      await node.kill();
+      throw error instanceof ChainRequestError
+        ? error
+        : new ChainRequestError(
+            503,
+            `the chain of Virtual Environment ${vnetId} could not apply its writes since its last save again: ${error.message}`,
+          );
+    });
     return node;
+  }
+
+  /**
+   * Applies the writes journaled since the chain's last save (it died under the service, or the service did), then
+   * saves, so that the next recovery starts from here. Snapshots taken again are noted for the dashboard's list. A
+   * fresh chain is saved at once too: restarted after a crash, it then starts from this genesis (its timestamp, its
+   * hash), not a new one, so that the writes applied again on it mine the same blocks.
+   */
+  private async replayJournal(node: ChainNode, vnetId: string, fresh: boolean): Promise<void> {
+    const started = Date.now();
+    const report = await this.writes.replay(node, vnetId, async (call, answer) => {
+      if (call.method === "evm_snapshot" && "result" in answer) await this.noteSnapshots(node, vnetId, [String(answer.result)]);
+    });
+    JournaledWrites.report(this.options.log, vnetId, report, Date.now() - started);
+    if (fresh || report.calls > 0) await this.saveState(node, vnetId);
   }
 
   /** Funds the pre-funded accounts and, in a bridged environment, places and funds the bridge. */
@@ -378,6 +468,21 @@ export class BackendChainEngine implements ChainEngine {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }
+}
+
+/** The answers of calls past their deadline: the JSON-RPC error naming the timeout, with each caller's id. */
+function timeoutAnswers(
+  requests: readonly JsonRpcRequest[],
+  batch: boolean,
+  error: ChainTimeoutError,
+): JsonRpcResponse | JsonRpcResponse[] {
+  const answers = requests.map((request) => rpcError(request.id, -32000, error.message));
+  return batch ? answers : answers[0];
+}
+
+/** A call past its deadline as the API answers it: 504 naming the timeout and its setting. */
+function asGatewayTimeout(error: unknown): never {
+  throw error instanceof ChainTimeoutError ? new ChainRequestError(504, error.message) : error;
 }
 
 function hex(n: bigint): string {

@@ -1,0 +1,86 @@
+/**
+ * The write journal of a Virtual Environment's chain: every state-changing call the chain acknowledged since its
+ * state was last saved, in order, with the timestamps and hashes of the blocks those calls mined. A chain that dies
+ * under the service (a crash, `kill -9`, the OOM killer, a restart after a wedge) starts again from its saved state
+ * and the engine applies the journal to it before it answers anything else (./recovery.ts), so nothing a caller was
+ * told succeeded is lost. A completed save of the chain's state clears it: the journal always holds exactly the
+ * writes since the saved state (docs/chain-state.md "What survives what").
+ *
+ * Rows are appended in the same SQLite transaction as the transaction records of the same calls, after the chain
+ * acknowledged them and before the caller hears back: a record never claims a change the journal cannot bring back.
+ */
+import type { SqlDatabase } from "../store/sqlite";
+
+/** One state-changing call as it was sent to the chain. */
+export interface JournalCall {
+  readonly method: string;
+  /** Positional params (as sent: canonical JSON, re-serialised by the engine). */
+  readonly params: readonly unknown[];
+  /** The hash of the transaction the call sent, when it sent one: the replay checks it gets the same. */
+  readonly txHash?: string;
+}
+
+/** A block mined by journaled calls: replay mines it again at the same timestamp, so that its hash is the same. */
+export interface JournalBlock {
+  readonly number: bigint;
+  /** Seconds since the epoch. */
+  readonly timestamp: number;
+  readonly hash: string;
+}
+
+/** The journal of a service's chains: tables `chain_journal` and `chain_journal_blocks` (./schema.ts). */
+export class ChainJournal {
+  private readonly statements;
+
+  constructor(private readonly db: SqlDatabase) {
+    this.statements = {
+      insertCall: db.prepare("INSERT INTO chain_journal (vnet_id, method, params, tx_hash) VALUES (?, ?, ?, ?)"),
+      insertBlock: db.prepare("INSERT OR REPLACE INTO chain_journal_blocks (vnet_id, number, timestamp, hash) VALUES (?, ?, ?, ?)"),
+      calls: db.prepare("SELECT method, params, tx_hash FROM chain_journal WHERE vnet_id = ? ORDER BY seq"),
+      blocks: db.prepare("SELECT number, timestamp, hash FROM chain_journal_blocks WHERE vnet_id = ?"),
+      count: db.prepare("SELECT count(*) AS n FROM chain_journal WHERE vnet_id = ?"),
+      clearCalls: db.prepare("DELETE FROM chain_journal WHERE vnet_id = ?"),
+      clearBlocks: db.prepare("DELETE FROM chain_journal_blocks WHERE vnet_id = ?"),
+    };
+  }
+
+  /**
+   * Appends calls and the blocks they mined. Synchronous, so that callers run it inside the transaction that also
+   * writes the calls' records.
+   */
+  append(vnetId: string, calls: readonly JournalCall[], blocks: readonly JournalBlock[]): void {
+    for (const call of calls) this.statements.insertCall.run(vnetId, call.method, JSON.stringify(call.params), call.txHash ?? null);
+    for (const block of blocks) this.statements.insertBlock.run(vnetId, block.number.toString(), block.timestamp, block.hash);
+  }
+
+  /** The calls journaled for a vnet, oldest first. */
+  calls(vnetId: string): JournalCall[] {
+    const rows = this.statements.calls.all(vnetId) as { method: string; params: string; tx_hash: string | null }[];
+    return rows.map((row) => ({
+      method: row.method,
+      params: JSON.parse(row.params) as unknown[],
+      ...(row.tx_hash ? { txHash: row.tx_hash } : {}),
+    }));
+  }
+
+  /** The blocks those calls mined, by number. */
+  blocks(vnetId: string): Map<bigint, JournalBlock> {
+    const rows = this.statements.blocks.all(vnetId) as { number: string; timestamp: number; hash: string }[];
+    return new Map(
+      rows.map((row) => [BigInt(row.number), { number: BigInt(row.number), timestamp: Number(row.timestamp), hash: row.hash }]),
+    );
+  }
+
+  /** Number of calls journaled for a vnet. */
+  count(vnetId: string): number {
+    return Number((this.statements.count.get(vnetId) as { n: number }).n);
+  }
+
+  /** Forgets a vnet's journal: its state was saved (every call is in it), or the vnet is deleted. */
+  clear(vnetId: string): void {
+    this.db.transaction(() => {
+      this.statements.clearCalls.run(vnetId);
+      this.statements.clearBlocks.run(vnetId);
+    })();
+  }
+}

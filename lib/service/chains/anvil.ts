@@ -74,8 +74,10 @@ export function anvilArguments(options: ChainNodeOptions, dumpPath?: string, loa
     // The fork URL is chainform's recording proxy (lib/service/chains/fork): it is the only cache, and local.
     args.push("--fork-url", options.fork.url, "--no-storage-caching", "--no-rate-limit");
     if (options.fork.blockNumber !== undefined) args.push("--fork-block-number", options.fork.blockNumber.toString());
-  } else if (options.genesisBlockNumber !== undefined && options.genesisBlockNumber > 0n) {
-    args.push("--number", options.genesisBlockNumber.toString());
+  } else {
+    if (options.genesisBlockNumber !== undefined && options.genesisBlockNumber > 0n)
+      args.push("--number", options.genesisBlockNumber.toString());
+    if (options.genesisTimestamp !== undefined) args.push("--timestamp", String(options.genesisTimestamp));
   }
   return args;
 }

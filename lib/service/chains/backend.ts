@@ -16,6 +16,8 @@ export interface ChainNodeOptions {
   readonly statePath: string | null;
   /** Number of the genesis block of a fresh (not forked) chain: the Virtual Environment's fork point. */
   readonly genesisBlockNumber?: bigint;
+  /** Timestamp of the genesis block of a chain that is not forked (seconds), so that every start has the same genesis. */
+  readonly genesisTimestamp?: number;
   /** Fork an upstream network instead of starting fresh. */
   readonly fork?: { readonly url: string; readonly blockNumber?: bigint };
   /** The deadline of every call to the node (./chain-timeout.ts). @default 30000 */

@@ -226,7 +226,8 @@ export class BackendChainEngine implements ChainEngine {
         const effects = await this.recorder.recordRpcEffects(node, spec, calls);
         // Read-only calls (the shared mode) journal and record nothing.
         const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
-        const entries = journaled.map(({ request, answer }) => journalCall(request, answer));
+        const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
+        const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
         await this.writes.commit(node, vnetId, before, entries, effects.records);
         deposits.push(...effects.deposits);
       });
@@ -250,7 +251,7 @@ export class BackendChainEngine implements ChainEngine {
           : error;
       });
       const result = await this.recorder.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
-      const sent = { method: "eth_sendTransactionSync", params: [tx], txHash: receipt.transactionHash };
+      const sent = { method: "eth_sendTransactionSync", params: [tx], txHash: receipt.transactionHash, mined: true };
       await this.writes.commit(node, vnetId, before, [sent], [result.record]);
       deposits = result.deposits;
       return result.record;
@@ -300,7 +301,7 @@ export class BackendChainEngine implements ChainEngine {
         this.recorder.forget(vnetId);
         this.snapshotted.delete(vnetId);
         this.snapshotsTaken.delete(vnetId);
-        this.writes.journal.clear(vnetId);
+        this.writes.journal.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
@@ -384,11 +385,12 @@ export class BackendChainEngine implements ChainEngine {
     const forkBlock = BigInt(spec.forkBlockNumber);
     // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
     const forkUrl = forked ? await this.forks.proxyUrl(spec.networkId, forkBlock) : null;
+    const genesisTimestamp = forkUrl ? undefined : this.writes.journal.genesisTimestamp(vnetId);
     const node = await this.backend
       .start({
         chainId: spec.chainId,
         statePath,
-        ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock }),
+        ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock, genesisTimestamp }),
         rpcTimeoutMs: this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
         // anvil saved its state as it stopped: every write journaled is in it.
         onStateSaved: () => this.writes.journal.clear(vnetId),
@@ -410,6 +412,7 @@ export class BackendChainEngine implements ChainEngine {
           .run(vnetId, spec.networkId, spec.forkBlockNumber);
       }
     }
+    if (!forkUrl && genesisTimestamp === undefined) await this.keepGenesisTimestamp(node, vnetId);
     await this.replayJournal(node, vnetId, fresh).catch(async (error: Error) => {
       await node.kill();
       throw error instanceof ChainRequestError
@@ -420,6 +423,12 @@ export class BackendChainEngine implements ChainEngine {
           );
     });
     return node;
+  }
+
+  /** Keeps the timestamp of a chain's genesis (its earliest block), for its next starts. */
+  private async keepGenesisTimestamp(node: ChainNode, vnetId: string): Promise<void> {
+    const genesis = await node.rpc.request<{ timestamp: string } | null>("eth_getBlockByNumber", ["earliest", false]).catch(() => null);
+    if (genesis) this.writes.journal.keepGenesisTimestamp(vnetId, Number(BigInt(genesis.timestamp)));
   }
 
   /**

@@ -49,14 +49,26 @@ export function isJournaled(request: JsonRpcRequest, answer: JsonRpcResponse): b
   return "result" in answer && !isReadOnlyMethod(request.method) && !CHANGES_NOTHING.has(request.method);
 }
 
-/** The journal entry of an answered call (its transaction's hash, when it sent one). */
-export function journalCall(request: JsonRpcRequest, answer: JsonRpcResponse): JournalCall {
+/**
+ * The journal entry of an answered call: its transaction's hash when it sent one, and whether that transaction was
+ * mined by the time it was acknowledged (`minedHashes`, lower case: those the recorder found receipts for).
+ */
+export function journalCall(request: JsonRpcRequest, answer: JsonRpcResponse, minedHashes: ReadonlySet<string> = new Set()): JournalCall {
   const params = Array.isArray(request.params) ? request.params : [];
-  if (!TRANSACTION_METHODS.has(request.method) || !("result" in answer)) return { method: request.method, params };
-  const result = answer.result as string | Receipt | null;
-  const txHash = typeof result === "string" ? result : result?.transactionHash;
-  return { method: request.method, params, ...(txHash ? { txHash } : {}) };
+  const txHash = sentHash(request.method, answer);
+  if (txHash === undefined) return { method: request.method, params };
+  return { method: request.method, params, txHash, ...(minedHashes.has(txHash.toLowerCase()) ? { mined: true } : {}) };
 }
+
+/** The hash of the transaction a call sent, from its answer (a hash, or a receipt for the `Sync` methods). */
+function sentHash(method: string, answer: JsonRpcResponse): string | undefined {
+  if (!TRANSACTION_METHODS.has(method) || !("result" in answer)) return undefined;
+  const result = answer.result as string | Receipt | null;
+  return (typeof result === "string" ? result : result?.transactionHash) ?? undefined;
+}
+
+/** Longest a replay waits for a transaction mined before its call was acknowledged (automine mines at once). */
+const RECEIPT_WAIT_MS = 5_000;
 
 /** What a replay did. */
 export interface ReplayReport {
@@ -120,17 +132,33 @@ export class JournaledWrites {
     const blocks = this.journal.blocks(vnetId);
     const differences: string[] = [];
     for (const [index, call] of calls.entries()) {
+      let sent: { method: string; params: readonly unknown[] } = call;
       if (blocks.size > 0 && MAY_MINE.has(call.method)) {
         const next = BigInt(await node.rpc.request<string>("eth_blockNumber")) + 1n;
         const block = blocks.get(next);
-        if (block) await node.rpc.request("evm_setNextBlockTimestamp", [block.timestamp]);
+        if (block) {
+          if (block.baseFee !== undefined) {
+            await node.rpc
+              .request("anvil_setNextBlockBaseFeePerGas", [block.baseFee])
+              .catch((error: Error) => differences.push(`block ${next} could not be given its base fee: ${error.message}`));
+          }
+          // anvil's own evm_setNextBlockTimestamp also moves the chain's clock there, so later blocks follow on.
+          await node.rpc
+            .request("evm_setNextBlockTimestamp", [block.timestamp])
+            .catch((error: Error) => differences.push(`block ${next} could not be given its timestamp: ${error.message}`));
+          // The Admin RPC's evm_increaseTime moves the clock and mines one block: that block, at its timestamp, is all.
+          if (call.method === "evm_increaseTime") sent = { method: "evm_mine", params: [] };
+        }
       }
-      const [answer] = await forward(node.rpc, [{ jsonrpc: "2.0", id: index, method: call.method, params: call.params }]);
+      const [answer] = await forward(node.rpc, [{ jsonrpc: "2.0", id: index, method: sent.method, params: sent.params }]);
       if ("error" in answer) differences.push(`${call.method} (write ${index + 1}) was refused: ${answer.error.message}`);
       else if (call.txHash !== undefined) {
-        const { txHash } = journalCall({ jsonrpc: "2.0", method: call.method, params: call.params }, answer);
+        const txHash = sentHash(call.method, answer);
         if (txHash?.toLowerCase() !== call.txHash.toLowerCase())
           differences.push(`${call.method} (write ${index + 1}) sent another transaction`);
+        // anvil answers a send before its block is sealed: the next call must find it mined, as it did the first time.
+        else if (call.mined && !(await minedWithin(node.rpc, txHash, RECEIPT_WAIT_MS)))
+          differences.push(`${call.method} (write ${index + 1}) was not mined again`);
       }
       await noted(call, answer);
     }
@@ -157,6 +185,16 @@ export class JournaledWrites {
   }
 }
 
+/** Whether a transaction is mined within `ms`. */
+async function minedWithin(rpc: JsonRpcClient, hash: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+    if ((await rpc.request<unknown>("eth_getTransactionReceipt", [hash])) !== null) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
 /** The head, and the blocks after `before` (at most `MAX_BLOCKS_PER_WRITE` of them, from the first). */
 async function minedSince(rpc: JsonRpcClient, before: bigint): Promise<{ head: bigint; blocks: JournalBlock[] }> {
   const head = BigInt(await rpc.request<string>("eth_blockNumber"));
@@ -169,8 +207,13 @@ async function minedSince(rpc: JsonRpcClient, before: bigint): Promise<{ head: b
   const blocks: JournalBlock[] = [];
   for (const answer of answers) {
     if (!("result" in answer) || answer.result === null) continue;
-    const block = answer.result as { number: string; timestamp: string; hash: string };
-    blocks.push({ number: BigInt(block.number), timestamp: Number(BigInt(block.timestamp)), hash: block.hash });
+    const block = answer.result as { number: string; timestamp: string; hash: string; baseFeePerGas?: string };
+    blocks.push({
+      number: BigInt(block.number),
+      timestamp: Number(BigInt(block.timestamp)),
+      hash: block.hash,
+      ...(block.baseFeePerGas ? { baseFee: block.baseFeePerGas } : {}),
+    });
   }
   return { head, blocks };
 }

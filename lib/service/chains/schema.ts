@@ -29,7 +29,8 @@ export const CHAIN_TABLES = `
 
 /**
  * Migration 3: the write journal (journal.ts), one row per state-changing call since the chain's state was last
- * saved, and the blocks those calls mined; and the lookup of a relay by its transaction (the explorer's and the
+ * saved, and the blocks those calls mined; the genesis timestamp of each chain that is not a fork (anvil makes a new
+ * genesis block when it loads a state still at it, unless told its timestamp); and the lookup of a relay by its transaction (the explorer's and the
  * dashboard's pages of a relay ask `RelayStore.depositOf` by hash).
  */
 export const CHAIN_JOURNAL_TABLES = `
@@ -38,15 +39,18 @@ export const CHAIN_JOURNAL_TABLES = `
     vnet_id TEXT NOT NULL,
     method TEXT NOT NULL,
     params TEXT NOT NULL,
-    tx_hash TEXT
+    tx_hash TEXT,
+    mined INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX IF NOT EXISTS chain_journal_by_vnet ON chain_journal (vnet_id, seq);
   CREATE TABLE IF NOT EXISTS chain_journal_blocks (
     vnet_id TEXT NOT NULL,
     number TEXT NOT NULL,
     timestamp INTEGER NOT NULL,
+    base_fee TEXT,
     hash TEXT NOT NULL,
     PRIMARY KEY (vnet_id, number)
   );
+  CREATE TABLE IF NOT EXISTS chain_genesis (vnet_id TEXT PRIMARY KEY, timestamp INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS chain_bridge_relays_by_relay_tx ON chain_bridge_relays (relay_tx_hash);
 `;

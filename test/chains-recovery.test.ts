@@ -7,7 +7,7 @@
  * - A stopped anvil (`SIGSTOP`): a call errors at the deadline naming it, the chain is killed and starts again with its
  *   writes, and deleting the environment and closing the service finish.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import type { BackendChainEngine } from "../lib/service/chains";
 import type { Environment, Transaction } from "../lib/api";
 import { processAlive, temporaryDataDir } from "./chains-host";
@@ -147,6 +147,7 @@ test("a stopped anvil: a call errors at the deadline naming it, the chain starts
   const node = engine().runningNode(vnetId())!;
   const [, anvilPid] = node.pids;
   process.kill(anvilPid, "SIGSTOP");
+  await waitFor(() => stopped(anvilPid), 10_000); // every thread: a signal reaches a busy process's threads one by one
   try {
     const started = Date.now();
     const error = await rpc("eth_getBalance", [addressOf(99, 0), "latest"]).catch((e: Error) => e);
@@ -164,6 +165,7 @@ test("a stopped anvil: a call errors at the deadline naming it, the chain starts
   // Wedged again, deleting the environment and closing the service still finish.
   const again = engine().runningNode(vnetId())!;
   process.kill(again.pids[1], "SIGSTOP");
+  await waitFor(() => stopped(again.pids[1]), 10_000);
   const pending = rpc("eth_blockNumber").catch((e: Error) => e); // a call in flight holding the chain
   const started = Date.now();
   await call("DELETE", `/environments/${environment.id}`);
@@ -175,6 +177,16 @@ test("a stopped anvil: a call errors at the deadline naming it, the chain starts
   expect(Date.now() - closing).toBeLessThan(30_000);
   service = undefined as unknown as TestService;
 }, 120_000);
+
+/** Whether every thread of a process is stopped (Linux: state T in /proc). */
+function stopped(pid: number): boolean {
+  try {
+    const tasks = readdirSync(`/proc/${pid}/task`);
+    return tasks.every((task) => /^\d+ \(.*\) [tT] /.test(readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8")));
+  } catch {
+    return false;
+  }
+}
 
 async function retry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {

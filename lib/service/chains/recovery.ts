@@ -67,8 +67,11 @@ function sentHash(method: string, answer: JsonRpcResponse): string | undefined {
   return (typeof result === "string" ? result : result?.transactionHash) ?? undefined;
 }
 
-/** Longest a replay waits for a transaction mined before its call was acknowledged (automine mines at once). */
-const RECEIPT_WAIT_MS = 5_000;
+/** The methods that send and wait for the block, by the method they wait for. */
+const SYNC_FORMS: Readonly<Record<string, string>> = {
+  eth_sendTransaction: "eth_sendTransactionSync",
+  eth_sendRawTransaction: "eth_sendRawTransactionSync",
+};
 
 /** What a replay did. */
 export interface ReplayReport {
@@ -131,38 +134,26 @@ export class JournaledWrites {
     if (calls.length === 0) return { calls: 0, differences: [] };
     const blocks = this.journal.blocks(vnetId);
     const differences: string[] = [];
+    let head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
     for (const [index, call] of calls.entries()) {
+      const mayMine = MAY_MINE.has(call.method);
+      const block = mayMine ? blocks.get(head + 1n) : undefined;
       let sent: { method: string; params: readonly unknown[] } = call;
-      if (blocks.size > 0 && MAY_MINE.has(call.method)) {
-        const next = BigInt(await node.rpc.request<string>("eth_blockNumber")) + 1n;
-        const block = blocks.get(next);
-        if (block) {
-          if (block.baseFee !== undefined) {
-            await node.rpc
-              .request("anvil_setNextBlockBaseFeePerGas", [block.baseFee])
-              .catch((error: Error) => differences.push(`block ${next} could not be given its base fee: ${error.message}`));
-          }
-          // anvil's own evm_setNextBlockTimestamp also moves the chain's clock there, so later blocks follow on.
-          await node.rpc
-            .request("evm_setNextBlockTimestamp", [block.timestamp])
-            .catch((error: Error) => differences.push(`block ${next} could not be given its timestamp: ${error.message}`));
-          // The Admin RPC's evm_increaseTime moves the clock and mines one block: that block, at its timestamp, is all.
-          if (call.method === "evm_increaseTime") sent = { method: "evm_mine", params: [] };
-        }
+      if (block) {
+        await this.placeBlock(node, block, differences);
+        // The Admin RPC's evm_increaseTime moves the clock and mines one block: that block, at its timestamp, is all.
+        if (call.method === "evm_increaseTime") sent = { method: "evm_mine", params: [] };
       }
+      // anvil answers a send before it seals the block: a send that was mined when acknowledged goes as its `Sync`
+      // form (the same transaction), so that the next call finds it mined, as it did the first time.
+      if (call.mined && SYNC_FORMS[call.method]) sent = { method: SYNC_FORMS[call.method], params: call.params };
       const [answer] = await forward(node.rpc, [{ jsonrpc: "2.0", id: index, method: sent.method, params: sent.params }]);
       if ("error" in answer) differences.push(`${call.method} (write ${index + 1}) was refused: ${answer.error.message}`);
-      else if (call.txHash !== undefined) {
-        const txHash = sentHash(call.method, answer);
-        if (txHash?.toLowerCase() !== call.txHash.toLowerCase())
-          differences.push(`${call.method} (write ${index + 1}) sent another transaction`);
-        // anvil answers a send before its block is sealed: the next call must find it mined, as it did the first time.
-        else if (call.mined && !(await minedWithin(node.rpc, txHash, RECEIPT_WAIT_MS)))
-          differences.push(`${call.method} (write ${index + 1}) was not mined again`);
-      }
+      else if (call.txHash !== undefined && sentHash(sent.method, answer)?.toLowerCase() !== call.txHash.toLowerCase())
+        differences.push(`${call.method} (write ${index + 1}) sent another transaction`);
       await noted(call, answer);
+      if (mayMine) head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
     }
-    const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
     const last = [...blocks.values()].filter((b) => b.number <= head).sort((a, b) => (a.number < b.number ? 1 : -1))[0];
     if (last) {
       const block = await node.rpc.request<{ hash: string } | null>("eth_getBlockByNumber", [`0x${last.number.toString(16)}`, false]);
@@ -170,6 +161,20 @@ export class JournaledWrites {
     }
     this.heads.set(node, head);
     return { calls: calls.length, differences };
+  }
+
+  /**
+   * Makes the next block the one journaled: its base fee and its timestamp, in one batch (anvil's own
+   * evm_setNextBlockTimestamp also moves the chain's clock there, so later blocks follow on).
+   */
+  private async placeBlock(node: ChainNode, block: JournalBlock, differences: string[]): Promise<void> {
+    const calls = [
+      ...(block.baseFee === undefined ? [] : [{ method: "anvil_setNextBlockBaseFeePerGas", params: [block.baseFee] }]),
+      { method: "evm_setNextBlockTimestamp", params: [block.timestamp] },
+    ];
+    const answers = (await node.rpc.send(calls.map((c, id) => ({ jsonrpc: "2.0" as const, id, ...c })))) as JsonRpcResponse[];
+    for (const answer of answers)
+      if ("error" in answer) differences.push(`block ${block.number} could not be placed as it was: ${answer.error.message}`);
   }
 
   /** Logs what a replay did (the operator hears about every recovery, and loudly about a difference). */
@@ -185,35 +190,39 @@ export class JournaledWrites {
   }
 }
 
-/** Whether a transaction is mined within `ms`. */
-async function minedWithin(rpc: JsonRpcClient, hash: string, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
-    if ((await rpc.request<unknown>("eth_getTransactionReceipt", [hash])) !== null) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
-}
-
-/** The head, and the blocks after `before` (at most `MAX_BLOCKS_PER_WRITE` of them, from the first). */
+/**
+ * The head, and the blocks after `before` (at most `MAX_BLOCKS_PER_WRITE` of them, from the first): the newest block
+ * first, which is all when one block was mined (the common case: one call).
+ */
 async function minedSince(rpc: JsonRpcClient, before: bigint): Promise<{ head: bigint; blocks: JournalBlock[] }> {
-  const head = BigInt(await rpc.request<string>("eth_blockNumber"));
+  const latest = await rpc.request<RpcBlock>("eth_getBlockByNumber", ["latest", false]);
+  const head = BigInt(latest.number);
   if (head <= before) return { head, blocks: [] };
+  if (head === before + 1n) return { head, blocks: [journalBlock(latest)] };
   const numbers: bigint[] = [];
-  for (let n = before + 1n; n <= head && numbers.length < MAX_BLOCKS_PER_WRITE; n++) numbers.push(n);
+  for (let n = before + 1n; n < head && numbers.length < MAX_BLOCKS_PER_WRITE - 1; n++) numbers.push(n);
   const answers = (await rpc.send(
     numbers.map((n, id) => ({ jsonrpc: "2.0" as const, id, method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] })),
   )) as JsonRpcResponse[];
-  const blocks: JournalBlock[] = [];
-  for (const answer of answers) {
-    if (!("result" in answer) || answer.result === null) continue;
-    const block = answer.result as { number: string; timestamp: string; hash: string; baseFeePerGas?: string };
-    blocks.push({
-      number: BigInt(block.number),
-      timestamp: Number(BigInt(block.timestamp)),
-      hash: block.hash,
-      ...(block.baseFeePerGas ? { baseFee: block.baseFeePerGas } : {}),
-    });
-  }
-  return { head, blocks };
+  const blocks = answers.flatMap((answer) =>
+    "result" in answer && answer.result !== null ? [journalBlock(answer.result as RpcBlock)] : [],
+  );
+  return { head, blocks: [...blocks, journalBlock(latest)] };
+}
+
+/** A block as `eth_getBlockByNumber` answers it (the members the journal keeps). */
+interface RpcBlock {
+  readonly number: string;
+  readonly timestamp: string;
+  readonly hash: string;
+  readonly baseFeePerGas?: string;
+}
+
+function journalBlock(block: RpcBlock): JournalBlock {
+  return {
+    number: BigInt(block.number),
+    timestamp: Number(BigInt(block.timestamp)),
+    hash: block.hash,
+    ...(block.baseFeePerGas ? { baseFee: block.baseFeePerGas } : {}),
+  };
 }

@@ -2,41 +2,17 @@
  * Lazily started, idle-stopped chains keyed by id (a Virtual Environment id, or a network id for replicas).
  * Every use goes through the chain's readers-writer lock; the first use starts the node (concurrent first uses
  * share one start), an idle node is stopped with its state kept, and a destroyed one is killed. Pools may share a
- * `ChainBudget`, a cap on the nodes running at once: a start beyond it first stops the idlest node (state kept),
- * and is refused with a 503 when every running node is busy.
+ * `ChainBudget` (./chain-budget.ts), a cap on the nodes running at once. A node whose call missed its deadline is
+ * checked, and killed when it no longer answers; its next use starts it again (and the engine's start applies its
+ * journal again).
  */
 import type { ChainLog, ChainNode } from "./backend";
 import { DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import type { ChainBudget } from "./chain-budget";
 import { RwLock, type LockMode } from "./rw-lock";
-import { ChainRequestError } from "./types";
 
-/**
- * Default cap on running chains: an idle anvil takes about 20 MB and a busy one a few hundred, so 64 leave most of
- * a 24 GiB machine to everything else while no test suite or team on one machine reaches it (`serve --max-chains`).
- */
-export const DEFAULT_MAX_RUNNING_CHAINS = 64;
-
-/** A cap on the nodes running at once, shared by the pools given it. */
-export class ChainBudget {
-  /** @internal the pools that count against this budget */
-  readonly pools = new Set<ChainPool>();
-  /** @internal stops in progress to make room */
-  readonly evictions = new Set<Promise<void>>();
-
-  constructor(
-    /** At most this many nodes run (or start) at once. */
-    readonly max: number,
-  ) {
-    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`the cap on running chains must be a positive integer, got ${max}`);
-  }
-
-  /** Nodes running or starting, in every pool. */
-  get occupied(): number {
-    let n = 0;
-    for (const pool of this.pools) n += pool.occupied;
-    return n;
-  }
-}
+// The cap the pools share lives in ./chain-budget.ts; importers of the pool find it here too.
+export { ChainBudget, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-budget";
 
 /** @internal One key's node, lock and timers. */
 export interface Slot {
@@ -320,7 +296,7 @@ export class ChainPool {
     if (slot.node) return Promise.resolve(slot.node);
     // `starting` is set at once, so that this start counts against the budget before any await.
     slot.starting ??= Promise.resolve()
-      .then(() => this.makeRoom())
+      .then(() => this.options.budget?.makeRoom())
       .then(() => this.options.launch(slot.key))
       .then((node) => {
         slot.node = node;
@@ -335,36 +311,6 @@ export class ChainPool {
         slot.starting = null;
       });
     return slot.starting;
-  }
-
-  /**
-   * Waits until the budget has room for one more node (this one, already counted as starting): stops the idlest
-   * nodes of every pool sharing the budget, or refuses when every running node is busy.
-   */
-  private async makeRoom(): Promise<void> {
-    const budget = this.options.budget;
-    if (!budget) return;
-    for (;;) {
-      const excess = budget.occupied - budget.max;
-      if (excess <= 0) return;
-      if (budget.evictions.size >= excess) {
-        await Promise.race(budget.evictions);
-        continue;
-      }
-      let victim: { pool: ChainPool; slot: Slot; lastTouch: number } | undefined;
-      for (const pool of budget.pools) {
-        const candidate = pool.idlest();
-        if (candidate && (!victim || candidate.lastTouch < victim.lastTouch)) victim = { pool, ...candidate };
-      }
-      if (!victim) {
-        throw new ChainRequestError(
-          503,
-          `all ${budget.max} chains this service may run at once are busy: try again shortly (the operator can raise serve --max-chains)`,
-        );
-      }
-      const eviction: Promise<void> = victim.pool.evict(victim.slot).finally(() => budget.evictions.delete(eviction));
-      budget.evictions.add(eviction);
-    }
   }
 
   /**

@@ -4,7 +4,7 @@
  * rules and forwarding (rpc-proxy.ts), the transaction records (recorder.ts), the bridge relays (relayer.ts),
  * project-level simulation (network-simulation.ts) and vnet simulation (simulate.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../api";
@@ -17,10 +17,10 @@ import type {
   VnetSimulationResult,
 } from "../../api";
 import type { ChainBackend, ChainLog, ChainNode } from "./backend";
-import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
-import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
+import type { BridgeRelay } from "./bridge";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
 import { ChainJournal } from "./journal";
 import { Forks } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
@@ -29,6 +29,9 @@ import { simulateOnReplica } from "./network-simulation";
 import type { Receipt } from "./records";
 import { TransactionRecorder } from "./recorder";
 import { JournaledWrites, isJournaled, journalCall } from "./recovery";
+import { SnapshotBook } from "./snapshots";
+import { launchVnet } from "./vnet-launch";
+import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./vnet-states";
 import { BridgeRelayer } from "./relayer";
 import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
@@ -81,18 +84,16 @@ export class BackendChainEngine implements ChainEngine {
   private readonly relayer: BridgeRelayer;
   /** The write journal and its replay (./recovery.ts). */
   private readonly writes: JournaledWrites;
-  /** Saves in progress or queued, by vnet: one at a time. */
-  private readonly saving = new Set<string>();
+  /** When chains' states are saved, and their recovery (./vnet-states.ts). */
+  private readonly states: VnetStates;
+  /** The snapshots each vnet's chain holds (./snapshots.ts). */
+  private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
   readonly forks: Forks;
   /** The block each forked network's replica forks, pinned at its first start for the service's life. */
   private readonly replicaBlocks = new Map<string, bigint | null>();
-  /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
-  private readonly snapshotted = new Set<string>();
-  /** The snapshots taken through the RPC URLs, by vnet (for the dashboard). */
-  private readonly snapshotsTaken = new Map<string, VnetSnapshot[]>();
   /**
    * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
@@ -117,9 +118,10 @@ export class BackendChainEngine implements ChainEngine {
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
     const rpcTimeoutMs = options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
     this.vnets = new ChainPool({
-      launch: (id) => this.launchVnet(id),
+      launch: (id) =>
+        launchVnet({ host, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs }, this.spec(id)),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
-      keepRunning: (id) => this.snapshotted.has(id),
+      keepRunning: (id) => this.snapshotBook.holds(id),
       budget,
       rpcTimeoutMs,
       log: options.log,
@@ -133,6 +135,9 @@ export class BackendChainEngine implements ChainEngine {
     });
     this.recorder = new TransactionRecorder(options.receiptTimeoutMs ?? 2_000);
     this.writes = new JournaledWrites(host, new ChainJournal(host.db));
+    const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
+    const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
+    this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
     this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
@@ -221,7 +226,7 @@ export class BackendChainEngine implements ChainEngine {
         const taken = forwarded.flatMap(({ request }, i) =>
           request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
         );
-        if (taken.length > 0) await this.noteSnapshots(node, vnetId, taken);
+        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
         const effects = await this.recorder.recordRpcEffects(node, spec, calls);
         // Read-only calls (the shared mode) journal and record nothing.
@@ -231,7 +236,7 @@ export class BackendChainEngine implements ChainEngine {
         await this.writes.commit(node, vnetId, before, entries, effects.records);
         deposits.push(...effects.deposits);
       });
-      this.saveIfDue(vnetId);
+      if (mode === "exclusive") this.states.saveIfDue(vnetId);
     }
     await this.relayer.relay(deposits);
     return batch ? (answers as JsonRpcResponse[]) : answers[0]!;
@@ -256,7 +261,7 @@ export class BackendChainEngine implements ChainEngine {
       deposits = result.deposits;
       return result.record;
     });
-    this.saveIfDue(vnetId);
+    this.states.saveIfDue(vnetId);
     await this.relayer.relay(deposits);
     return record;
   }
@@ -299,9 +304,8 @@ export class BackendChainEngine implements ChainEngine {
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);
         this.recorder.forget(vnetId);
-        this.snapshotted.delete(vnetId);
-        this.snapshotsTaken.delete(vnetId);
-        this.writes.journal.forget(vnetId);
+        this.snapshotBook.forget(vnetId);
+        this.states.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
@@ -316,47 +320,12 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   snapshots(vnetId: string): readonly VnetSnapshot[] {
-    return this.snapshotsTaken.get(vnetId) ?? [];
+    return this.snapshotBook.list(vnetId);
   }
 
   /** `ChainPool.use` on a vnet's chain, a call past its deadline answered as a 504 naming the timeout. */
   private useVnet<T>(vnetId: string, mode: "shared" | "exclusive", work: (node: ChainNode) => Promise<T>): Promise<T> {
     return this.vnets.use(vnetId, mode, work).catch(asGatewayTimeout);
-  }
-
-  /**
-   * Saves a running chain's state once enough writes are journaled since its last save (in the background, with the
-   * chain held alone), so that a recovery stays short. A chain holding snapshots is not saved: its journal is what
-   * brings its snapshots back after a crash (anvil keeps them in memory only, and a saved state has none).
-   */
-  private saveIfDue(vnetId: string): void {
-    if (this.saving.has(vnetId) || this.snapshotted.has(vnetId)) return;
-    if (this.writes.journal.count(vnetId) < (this.options.saveAfterWrites ?? 500)) return;
-    this.saving.add(vnetId);
-    void this.vnets
-      .useIfRunning(vnetId, "exclusive", (node) => this.saveState(node, vnetId))
-      .catch((error: Error) =>
-        this.options.log?.warn({ vnetId, reason: error.message }, "a chain's state could not be saved; its journal is kept"),
-      )
-      .finally(() => this.saving.delete(vnetId));
-  }
-
-  /** Saves a running chain's state (call it with the chain held alone); its journal is cleared once the save is complete. */
-  private async saveState(node: ChainNode, vnetId: string): Promise<void> {
-    if (this.snapshotted.has(vnetId) || !node.saveState) return;
-    const failure = await node.saveState();
-    if (failure) this.options.log?.warn({ vnetId, reason: failure }, "a chain's state could not be saved; its journal is kept");
-    else this.writes.journal.clear(vnetId);
-  }
-
-  /** Keeps the chain running while it holds snapshots, and remembers them with the block they were taken at. */
-  private async noteSnapshots(node: ChainNode, vnetId: string, ids: readonly string[]): Promise<void> {
-    this.snapshotted.add(vnetId);
-    const blockNumber = await node.rpc.request<string>("eth_blockNumber").catch(() => "0x0");
-    const takenAt = new Date().toISOString();
-    const list = this.snapshotsTaken.get(vnetId) ?? [];
-    for (const id of ids) if (!list.some((s) => s.id === id)) list.push({ id, blockNumber, takenAt });
-    this.snapshotsTaken.set(vnetId, list);
   }
 
   private spec(vnetId: string): VnetChainSpec {
@@ -376,96 +345,6 @@ export class BackendChainEngine implements ChainEngine {
     return statePathOf(this.chainsDir, vnetId);
   }
 
-  private async launchVnet(vnetId: string): Promise<ChainNode> {
-    const spec = this.spec(vnetId);
-    const statePath = this.statePath(vnetId);
-    const fresh = !existsSync(statePath);
-    const wasForked = this.host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
-    const forked = fresh ? this.forks.forked(spec.networkId) : wasForked;
-    const forkBlock = BigInt(spec.forkBlockNumber);
-    // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
-    const forkUrl = forked ? await this.forks.proxyUrl(spec.networkId, forkBlock) : null;
-    const genesisTimestamp = forkUrl ? undefined : this.writes.journal.genesisTimestamp(vnetId);
-    const node = await this.backend
-      .start({
-        chainId: spec.chainId,
-        statePath,
-        ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock, genesisTimestamp }),
-        rpcTimeoutMs: this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
-        // anvil saved its state as it stopped: every write journaled is in it.
-        onStateSaved: () => this.writes.journal.clear(vnetId),
-      })
-      .catch((error: Error) => {
-        throw new ChainRequestError(
-          forkUrl ? 502 : 503,
-          `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`,
-        );
-      });
-    if (fresh) {
-      await this.prepareFreshChain(node, spec).catch(async (error: Error) => {
-        await node.kill();
-        throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
-      });
-      if (forked) {
-        this.host.db
-          .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
-          .run(vnetId, spec.networkId, spec.forkBlockNumber);
-      }
-    }
-    if (!forkUrl && genesisTimestamp === undefined) await this.keepGenesisTimestamp(node, vnetId);
-    await this.replayJournal(node, vnetId, fresh).catch(async (error: Error) => {
-      await node.kill();
-      throw error instanceof ChainRequestError
-        ? error
-        : new ChainRequestError(
-            503,
-            `the chain of Virtual Environment ${vnetId} could not apply its writes since its last save again: ${error.message}`,
-          );
-    });
-    return node;
-  }
-
-  /** Keeps the timestamp of a chain's genesis (its earliest block), for its next starts. */
-  private async keepGenesisTimestamp(node: ChainNode, vnetId: string): Promise<void> {
-    const genesis = await node.rpc.request<{ timestamp: string } | null>("eth_getBlockByNumber", ["earliest", false]).catch(() => null);
-    if (genesis) this.writes.journal.keepGenesisTimestamp(vnetId, Number(BigInt(genesis.timestamp)));
-  }
-
-  /**
-   * Applies the writes journaled since the chain's last save (it died under the service, or the service did), then
-   * saves, so that the next recovery starts from here. Snapshots taken again are noted for the dashboard's list. A
-   * fresh chain is saved at once too: restarted after a crash, it then starts from this genesis (its timestamp, its
-   * hash), not a new one, so that the writes applied again on it mine the same blocks.
-   */
-  private async replayJournal(node: ChainNode, vnetId: string, fresh: boolean): Promise<void> {
-    const started = Date.now();
-    const report = await this.writes.replay(node, vnetId, async (call, answer) => {
-      if (call.method === "evm_snapshot" && "result" in answer) await this.noteSnapshots(node, vnetId, [String(answer.result)]);
-    });
-    JournaledWrites.report(this.options.log, vnetId, report, Date.now() - started);
-    if (fresh || report.calls > 0) await this.saveState(node, vnetId);
-  }
-
-  /** Funds the pre-funded accounts and, in a bridged environment, places and funds the bridge. */
-  private async prepareFreshChain(node: ChainNode, spec: VnetChainSpec): Promise<void> {
-    const { setBalance, setCode } = this.backend.cheats;
-    const calls: [string, unknown[]][] = spec.accounts.map((a) => [setBalance, [a.address, a.balance]]);
-    if (spec.bridge) {
-      calls.push(
-        [setCode, [BRIDGE_ADDRESS, bridgeCode()]],
-        [setBalance, [BRIDGE_ADDRESS, BRIDGE_LIQUIDITY]],
-        [setBalance, [RELAYER_ADDRESS, RELAYER_FUNDS]],
-      );
-    }
-    if (calls.length === 0) return;
-    const answers = await forward(
-      node.rpc,
-      calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })),
-    );
-    const failed = answers.find((a) => "error" in a);
-    if (failed && "error" in failed) throw new Error(failed.error.message);
-  }
-
   private async launchReplica(networkId: string): Promise<ChainNode> {
     // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
     // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
@@ -473,25 +352,11 @@ export class BackendChainEngine implements ChainEngine {
     this.replicaBlocks.set(networkId, block);
     const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
     const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
-    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork }).catch((error: Error) => {
+    const rpcTimeoutMs = this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork, rpcTimeoutMs }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }
-}
-
-/** The answers of calls past their deadline: the JSON-RPC error naming the timeout, with each caller's id. */
-function timeoutAnswers(
-  requests: readonly JsonRpcRequest[],
-  batch: boolean,
-  error: ChainTimeoutError,
-): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requests.map((request) => rpcError(request.id, -32000, error.message));
-  return batch ? answers : answers[0];
-}
-
-/** A call past its deadline as the API answers it: 504 naming the timeout and its setting. */
-function asGatewayTimeout(error: unknown): never {
-  throw error instanceof ChainTimeoutError ? new ChainRequestError(504, error.message) : error;
 }
 
 function hex(n: bigint): string {

@@ -142,6 +142,23 @@ test("20 kill -9 of a vnet's anvil at random points of a write workload: no ackn
   }
 }, 240_000);
 
+test("snapshots taken since the last save come back with the same ids after a kill -9, and the dashboard's list keeps them", async () => {
+  const address = addressOf(98, 0);
+  await rpc("tenderly_setBalance", [address, hex(1)]);
+  const id = await rpc<string>("evm_snapshot");
+  await rpc("tenderly_setBalance", [address, hex(2)]);
+  process.kill(engine().runningNode(vnetId())!.pids[1], "SIGKILL");
+  expect(BigInt(await retry(() => rpc<string>("eth_getBalance", [address, "latest"])))).toBe(2n);
+  expect(
+    engine()
+      .snapshots(vnetId())
+      .map((s) => s.id),
+  ).toContain(id);
+  // The id reverts to the state it was taken at, on the chain started again.
+  expect(await rpc("evm_revert", [id])).toBe(true);
+  expect(BigInt(await rpc<string>("eth_getBalance", [address, "latest"]))).toBe(1n);
+}, 60_000);
+
 test("a stopped anvil: a call errors at the deadline naming it, the chain starts again with its writes, and delete and close finish", async () => {
   await rpc("tenderly_setBalance", [addressOf(99, 0), hex(12345)]);
   const node = engine().runningNode(vnetId())!;
@@ -162,7 +179,17 @@ test("a stopped anvil: a call errors at the deadline naming it, the chain starts
     if (processAlive(anvilPid)) process.kill(anvilPid, "SIGCONT");
   }
 
-  // Wedged again, deleting the environment and closing the service still finish.
+  // Wedged again, deleting the environment and closing the service still finish (another environment's chain is
+  // wedged at the close).
+  const other = await call<Environment>("POST", "/environments", {
+    display_name: "wedged at close",
+    network_configs: [{ network_id: "1" }],
+  });
+  const otherAdmin = other.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  await fetch(otherAdmin, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) });
+  const wedgedAtClose = engine().runningNode(other.active_instance.vnets[0].id)!;
+  process.kill(wedgedAtClose.pids[1], "SIGSTOP");
+  await waitFor(() => stopped(wedgedAtClose.pids[1]), 10_000);
   const again = engine().runningNode(vnetId())!;
   process.kill(again.pids[1], "SIGSTOP");
   await waitFor(() => stopped(again.pids[1]), 10_000);
@@ -170,11 +197,12 @@ test("a stopped anvil: a call errors at the deadline naming it, the chain starts
   const started = Date.now();
   await call("DELETE", `/environments/${environment.id}`);
   expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 30_000);
-  expect(String(await pending)).toMatch(/did not answer|not found|closed/);
+  expect(String(await pending)).toMatch(/did not answer|not found|no Virtual Environment|closed/);
   await waitFor(() => again.pids.every((pid) => !processAlive(pid)), 30_000);
   const closing = Date.now();
   await service.close();
   expect(Date.now() - closing).toBeLessThan(30_000);
+  expect(wedgedAtClose.pids.filter(processAlive)).toEqual([]);
   service = undefined as unknown as TestService;
 }, 120_000);
 

@@ -167,6 +167,9 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
       killQuietly(anvilPid, "SIGKILL");
     }
     child.stdin.end();
+    // A stopped anvil (SIGSTOP, a debugger) would hold the supervisor's SIGTERM until the kill below: let it go on, to
+    // save its state and exit now.
+    if (!signalAnvil) killQuietly(anvilPid, "SIGCONT");
     const timer = setTimeout(() => {
       if (statePath && !discardDump)
         log?.error({ statePath, stopTimeoutMs }, "a chain did not stop in time and was killed: its state since it started is lost");

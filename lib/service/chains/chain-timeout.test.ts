@@ -33,11 +33,9 @@ async function ipcServer(path: string, state: { answering: boolean }): Promise<S
 const close = (server: Server | HttpServer) => new Promise((resolve) => server.close(resolve));
 
 test("the message names the deadline and the setting that changes it", () => {
-  expect(timeoutMessage(30_000)).toBe(
-    "the chain did not answer within 30 s, the service's RPC timeout (chainform serve --rpc-timeout SECONDS)",
-  );
-  expect(timeoutMessage(1_500)).toMatch(/within 1\.5 s/);
-  expect(timeoutMessage(200)).toMatch(/within 200 ms/);
+  expect(timeoutMessage(30_000)).toBe("it took longer than the service's RPC timeout of 30 s (chainform serve --rpc-timeout SECONDS)");
+  expect(timeoutMessage(1_500)).toMatch(/of 1\.5 s/);
+  expect(timeoutMessage(200)).toMatch(/of 200 ms/);
 });
 
 test("CoalescingIpc: a call not answered fails at its deadline; a later call on a new socket is answered", async () => {
@@ -99,7 +97,7 @@ test("JsonRpcClient: a parsed call (undici) fails at its deadline and tells onTi
   try {
     const error = await client.request("eth_chainId").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChainTimeoutError);
-    expect((error as Error).message).toMatch(/did not answer within 200 ms.*--rpc-timeout/);
+    expect((error as Error).message).toMatch(/RPC timeout of 200 ms.*--rpc-timeout/);
     expect(told).toBe(1);
     // A probe's own deadline: fails, but is not a missed deadline of a caller's call (nothing told).
     await expect(client.request("eth_chainId", [], 50)).rejects.toBeInstanceOf(ChainTimeoutError);

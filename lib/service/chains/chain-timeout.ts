@@ -16,8 +16,11 @@ export class ChainTimeoutError extends Error {
   }
 }
 
-/** What a caller is told: the deadline and the setting that changes it. */
+/**
+ * Why the chain did not answer: the deadline and the setting that changes it. Callers hear it after "the chain did not
+ * answer: " (./deadline-answers.ts, and ./rpc-proxy.ts `forward` for the calls it sends).
+ */
 export function timeoutMessage(timeoutMs: number): string {
   const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
-  return `the chain did not answer within ${seconds}, the service's RPC timeout (chainform serve --rpc-timeout SECONDS)`;
+  return `it took longer than the service's RPC timeout of ${seconds} (chainform serve --rpc-timeout SECONDS)`;
 }

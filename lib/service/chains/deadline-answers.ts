@@ -12,11 +12,16 @@ export function timeoutAnswers(
   batch: boolean,
   error: ChainTimeoutError,
 ): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requests.map((request) => rpcError(request.id, -32000, error.message));
+  const answers = requests.map((request) => rpcError(request.id, -32000, didNotAnswer(error)));
   return batch ? answers : answers[0];
 }
 
 /** A call past its deadline as the API answers it: 504 naming the timeout and its setting. */
 export function asGatewayTimeout(error: unknown): never {
-  throw error instanceof ChainTimeoutError ? new ChainRequestError(504, error.message) : error;
+  throw error instanceof ChainTimeoutError ? new ChainRequestError(504, didNotAnswer(error)) : error;
+}
+
+/** The message callers get, as `forward` words a chain that did not answer. */
+function didNotAnswer(error: ChainTimeoutError): string {
+  return `the chain did not answer: ${error.message}`;
 }

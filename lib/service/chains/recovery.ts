@@ -31,17 +31,13 @@ const CHANGES_NOTHING: ReadonlySet<string> = new Set([
   "txpool_status",
 ]);
 
-/** Calls that may mine a block: a replay sets the next block's timestamp before each. */
-const MAY_MINE: ReadonlySet<string> = new Set([
-  ...TRANSACTION_METHODS,
-  ...MINING_METHODS,
-  "anvil_mine_detailed",
-  "hardhat_mine",
-  "anvil_mine",
-  "evm_mine",
-]);
+/** Calls that may mine a block: a replay places the next block (its timestamp, its base fee) before each. */
+const MAY_MINE: ReadonlySet<string> = new Set([...TRANSACTION_METHODS, ...MINING_METHODS]);
 
-/** Most blocks of one write whose timestamps are kept (one batch call): a longer `anvil_mine` keeps its first. */
+/**
+ * Most blocks of one write that are journaled (one batch call): of a longer `anvil_mine`, the first ones and the last
+ * (the replay places the first of a run, and the rest follow from it as they did).
+ */
 const MAX_BLOCKS_PER_WRITE = 256;
 
 /** Whether an answered call goes in the journal: it succeeded and may have changed the chain. */
@@ -117,7 +113,7 @@ export class JournaledWrites {
       this.journal.append(vnetId, calls, blocks.blocks);
       also?.();
     })();
-    this.heads.set(node, blocks.head);
+    if (calls.length > 0) this.heads.set(node, blocks.head);
   }
 
   /**
@@ -218,6 +214,7 @@ interface RpcBlock {
   readonly baseFeePerGas?: string;
 }
 
+/** A block as the journal keeps it. */
 function journalBlock(block: RpcBlock): JournalBlock {
   return {
     number: BigInt(block.number),

@@ -301,7 +301,8 @@ export class ChainPool {
       .then((node) => {
         slot.node = node;
         node.rpc.onTimeout = () => void this.check(slot, node);
-        // A crashed node is forgotten; the next use starts it again from its last dumped state.
+        // A node that died (crash, kill -9) is forgotten; the next use starts it again from its saved state, and the
+        // launch applies the writes journaled since (./vnet-states.ts).
         void node.exited.then(() => {
           if (slot.node === node) slot.node = null;
         });

@@ -1,8 +1,8 @@
 /**
  * `chainform serve` on a full disk (a small tmpfs, filled by the test): writes answer 503 with a reason instead of
  * an opaque 500, delete included, and work again once space is freed; a chain's state that cannot be saved at
- * shutdown keeps the previous state instead of leaving an empty file, and the journal brings the writes since back; and an unreadable state file's error, with
- * the server's paths, never reaches a Public RPC caller. Needs root (mount); skipped with a message where mounting is
+ * shutdown keeps the previous state instead of leaving an empty file (and the journal brings the writes since back);
+ * and an unreadable state file's error, with the server's paths, never reaches a Public RPC caller. Needs root (mount); skipped with a message where mounting is
  * not allowed.
  */
 import { execFileSync } from "node:child_process";
@@ -111,44 +111,41 @@ whenMounted("a full disk: creates and deletes answer 503 with a reason, never 50
   }
 });
 
-whenMounted(
-  "a full disk at shutdown keeps the chain's previous state; after a restart the chain answers with it and the writes since",
-  async () => {
-    const dataDir = join(root, "shutdown");
-    // GIVEN a chain whose saved state has the balance 0x111
-    let served = startServe(["--data-dir", dataDir]);
-    let ready = await served.ready;
-    const environment = (await create(ready, "chain")).body;
-    expect((await rpc(rpcUrl(ready, environment, "Admin RPC"), "tenderly_setBalance", [ADDRESS, "0x111"])).error).toBeUndefined();
-    expect(await stopServe(served)).toEqual({ code: 0, signal: null });
-    const statePath = join(dataDir, "chains", `${environment.active_instance.vnets[0].id}.json`);
-    const saved = readFileSync(statePath);
-    expect(saved.length).toBeGreaterThan(0);
-    // WHEN the balance becomes 0x222 and the disk is full when the service stops
-    served = startServe(["--data-dir", dataDir]);
-    ready = await served.ready;
-    expect((await rpc(rpcUrl(ready, environment, "Admin RPC"), "tenderly_setBalance", [ADDRESS, "0x222"])).error).toBeUndefined();
-    fillDisk();
-    try {
-      await stopServe(served);
-      // THEN the saved state is the previous one, whole, no dump is left half-written, and the log says what happened
-      expect(readFileSync(statePath).equals(saved)).toBe(true);
-      expect(readdirSync(join(dataDir, "chains")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-      expect(served.stderr()).toMatch(/a chain's state could not be saved; its previous state is kept/);
-    } finally {
-      freeDisk();
-    }
-    // and after a restart the chain answers from the state saved last, with the write acknowledged since applied again
-    // from the journal (docs/chain-state.md "What survives what"): the full disk lost nothing
-    served = startServe(["--data-dir", dataDir]);
-    ready = await served.ready;
-    try {
-      expect(await rpc(rpcUrl(ready, environment, "Public RPC"), "eth_getBalance", [ADDRESS, "latest"])).toMatchObject({ result: "0x222" });
-    } finally {
-      await stopServe(served);
-    }
-  },
-);
+whenMounted("a full disk at shutdown keeps the chain's previous state; a restart adds the writes since", async () => {
+  const dataDir = join(root, "shutdown");
+  // GIVEN a chain whose saved state has the balance 0x111
+  let served = startServe(["--data-dir", dataDir]);
+  let ready = await served.ready;
+  const environment = (await create(ready, "chain")).body;
+  expect((await rpc(rpcUrl(ready, environment, "Admin RPC"), "tenderly_setBalance", [ADDRESS, "0x111"])).error).toBeUndefined();
+  expect(await stopServe(served)).toEqual({ code: 0, signal: null });
+  const statePath = join(dataDir, "chains", `${environment.active_instance.vnets[0].id}.json`);
+  const saved = readFileSync(statePath);
+  expect(saved.length).toBeGreaterThan(0);
+  // WHEN the balance becomes 0x222 and the disk is full when the service stops
+  served = startServe(["--data-dir", dataDir]);
+  ready = await served.ready;
+  expect((await rpc(rpcUrl(ready, environment, "Admin RPC"), "tenderly_setBalance", [ADDRESS, "0x222"])).error).toBeUndefined();
+  fillDisk();
+  try {
+    await stopServe(served);
+    // THEN the saved state is the previous one, whole, no dump is left half-written, and the log says what happened
+    expect(readFileSync(statePath).equals(saved)).toBe(true);
+    expect(readdirSync(join(dataDir, "chains")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(served.stderr()).toMatch(/a chain's state could not be saved; its previous state is kept/);
+  } finally {
+    freeDisk();
+  }
+  // and after a restart the chain answers from the state saved last, with the write acknowledged since applied again
+  // from the journal (docs/chain-state.md "What survives what"): the full disk lost nothing
+  served = startServe(["--data-dir", dataDir]);
+  ready = await served.ready;
+  try {
+    expect(await rpc(rpcUrl(ready, environment, "Public RPC"), "eth_getBalance", [ADDRESS, "latest"])).toMatchObject({ result: "0x222" });
+  } finally {
+    await stopServe(served);
+  }
+});
 
 whenMounted("an unreadable state file: Public RPC callers get a short error without the server's paths", async () => {
   const dataDir = join(root, "unreadable");

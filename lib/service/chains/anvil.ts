@@ -186,6 +186,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     exited,
     stop: () => stopWith(false),
     kill: () => stopWith(true),
+    currentState: () => currentState(rpc),
     ...(statePath ? { saveState: () => saveRunningState(rpc, statePath) } : {}),
   };
 }
@@ -197,8 +198,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
 async function saveRunningState(rpc: JsonRpcClient, statePath: string): Promise<string | undefined> {
   let state: Buffer;
   try {
-    const dumped = await rpc.request<string>("anvil_dumpState");
-    state = gunzipSync(Buffer.from(dumped.slice(2), "hex"));
+    state = await currentState(rpc);
   } catch (error) {
     return `the chain did not hand its state over: ${(error as Error).message}`;
   }
@@ -210,6 +210,12 @@ async function saveRunningState(rpc: JsonRpcClient, statePath: string): Promise<
     return `the state could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }
   return commitDump(temporaryPath, statePath);
+}
+
+/** A running anvil's state as `--load-state` reads it (JSON): `anvil_dumpState`'s answer, unzipped. */
+async function currentState(rpc: JsonRpcClient): Promise<Buffer> {
+  const dumped = await rpc.request<string>("anvil_dumpState");
+  return gunzipSync(Buffer.from(dumped.slice(2), "hex"));
 }
 
 function readListeningLine(

@@ -43,6 +43,8 @@ export interface ChainNode {
    * reason when it could not, undefined once saved. Absent for a node without a state path.
    */
   saveState?(): Promise<string | undefined>;
+  /** The running node's whole state as its backend loads it (anvil: the JSON of `--load-state`), saving nothing. */
+  currentState?(): Promise<Buffer>;
 }
 
 /** Where a backend reports what the operator must hear (pino's shape: fields first, then the message). */

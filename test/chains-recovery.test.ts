@@ -159,17 +159,6 @@ test("snapshots taken since the last save come back with the same ids after a ki
   expect(BigInt(await rpc<string>("eth_getBalance", [address, "latest"]))).toBe(1n);
 }, 60_000);
 
-test("a chain's current state, for an export, holds the writes its saved state does not (still in the journal)", async () => {
-  const address = addressOf(97, 0);
-  await rpc("tenderly_setBalance", [address, hex(4242)]);
-  const node = engine().runningNode(vnetId())!;
-  process.kill(node.pids[1], "SIGKILL");
-  await node.exited;
-  const state = JSON.parse((await engine().currentChainState(vnetId())).toString()) as { accounts: Record<string, { balance: string }> };
-  const account = Object.entries(state.accounts).find(([key]) => key.toLowerCase() === address)?.[1];
-  expect(BigInt(account!.balance)).toBe(4242n);
-}, 60_000);
-
 test("a stopped anvil: a call errors at the deadline naming it, the chain starts again with its writes, and delete and close finish", async () => {
   await rpc("tenderly_setBalance", [addressOf(99, 0), hex(12345)]);
   const node = engine().runningNode(vnetId())!;

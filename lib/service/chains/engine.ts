@@ -357,19 +357,6 @@ export class BackendChainEngine implements ChainEngine {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }
-
-  /**
-   * A vnet's chain state as it is now, whole (its saved state is not: the writes since are in the journal), for an
-   * export or a clone: the chain is started if it is not running (and then applies its journal), held alone while
-   * its state is read, and nothing is saved or cleared. A 504 past the deadline.
-   */
-  async currentChainState(vnetId: string): Promise<Buffer> {
-    this.spec(vnetId);
-    return this.useVnet(vnetId, "exclusive", async (node) => {
-      if (!node.currentState) throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} cannot hand its state over`);
-      return node.currentState();
-    });
-  }
 }
 
 function hex(n: bigint): string {

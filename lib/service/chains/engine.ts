@@ -138,6 +138,8 @@ export class BackendChainEngine implements ChainEngine {
     const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
     const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
+    // Journals of environments deleted while the service died (kill -9 during a delete) go, as their state files do.
+    for (const vnetId of this.writes.journal.vnetIds()) if (host.resolveVnet(vnetId) === undefined) this.states.forget(vnetId);
     this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 

@@ -32,6 +32,7 @@ test("calls and blocks come back in order, per vnet; a clear forgets them; the g
   expect(journal.count("a")).toBe(2);
   expect(journal.count("b")).toBe(1);
 
+  expect(journal.vnetIds().sort()).toEqual(["a", "b"]);
   journal.clear("a");
   expect(journal.calls("a")).toEqual([]);
   expect(journal.blocks("a").size).toBe(0);

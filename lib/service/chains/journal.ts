@@ -50,6 +50,7 @@ export class ChainJournal {
       genesis: db.prepare("SELECT timestamp FROM chain_genesis WHERE vnet_id = ?"),
       setGenesis: db.prepare("INSERT OR IGNORE INTO chain_genesis (vnet_id, timestamp) VALUES (?, ?)"),
       forgetGenesis: db.prepare("DELETE FROM chain_genesis WHERE vnet_id = ?"),
+      vnets: db.prepare("SELECT vnet_id FROM chain_journal UNION SELECT vnet_id FROM chain_genesis"),
     };
   }
 
@@ -109,6 +110,11 @@ export class ChainJournal {
   /** Keeps a chain's genesis timestamp (the first one kept stays). */
   keepGenesisTimestamp(vnetId: string, timestamp: number): void {
     this.statements.setGenesis.run(vnetId, timestamp);
+  }
+
+  /** The vnets the journal holds anything of. */
+  vnetIds(): string[] {
+    return (this.statements.vnets.all() as { vnet_id: string }[]).map((row) => row.vnet_id);
   }
 
   /** Forgets everything of a deleted vnet. */

@@ -1,15 +1,22 @@
 /**
  * Chain engine benchmark (`npm run bench -- chains`): time from creating an environment of 1 and of 3 networks to
- * every RPC URL answering, simulations per second on one vnet (HTTP API), and memory with 20 live vnets.
+ * every RPC URL answering, simulations per second on one vnet (HTTP API), memory with 20 live vnets, and the
+ * recovery of a chain killed (`kill -9`) with 1,000 writes journaled since its last save: from the kill to the next
+ * call answered, against a restart with nothing to apply again (docs/chain-state.md "What survives what").
  * The last line is one JSON object with the figures and their ratios to the targets (ratio >= 1 meets it).
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startServer } from "../lib/service/listen";
-import type { BackendChainEngine } from "../lib/service/chains";
+import { createAnvilEngine, type BackendChainEngine } from "../lib/service/chains";
 import type { Environment } from "../lib/api";
 
 const TARGET_READY_3_MS = 1000;
 const TARGET_SIMULATIONS_PER_SECOND = 100;
+/** A chain with 1,000 writes since its last save answers again within this (the deadline of a call is 30 s). */
+const TARGET_RECOVERY_MS = 5000;
+const RECOVERY_WRITES = 1000;
 const LIMITS = { rateLimit: 1e9, burstLimit: 1e9, unauthenticatedLimit: 1e9, rpcLimit: 1e9 };
 const FROM = "0x00000000000000000000000000000000000a11ce";
 
@@ -133,6 +140,8 @@ async function main(): Promise<void> {
   );
   await fresh.close();
 
+  const recovery = await recoveryFigures();
+
   const figures = {
     benchmark: "chains",
     ready1NetworkMs: Math.round(median(ready1)),
@@ -143,12 +152,97 @@ async function main(): Promise<void> {
     chainProcessesRssMb: Math.round(chainsRssKb / 1024),
     totalRssMb: Math.round((serviceRssKb + chainsRssKb) / 1024),
     perVnetOverheadMb: Number((perVnetKb / 1024).toFixed(1)),
+    ...recovery.figures,
     ratios: {
+      recovery1000WritesVsTarget5000Ms: Number((TARGET_RECOVERY_MS / recovery.figures.recovery1000WritesMs).toFixed(2)),
+      recovery1000WritesVsRestart: Number((recovery.figures.recovery1000WritesMs / recovery.figures.restartNothingToApplyMs).toFixed(2)),
       ready3NetworksVsTarget1000Ms: Number((TARGET_READY_3_MS / median(ready3)).toFixed(2)),
       simulationsPerSecondVsTarget100: Number((simulationsPerSecond / TARGET_SIMULATIONS_PER_SECOND).toFixed(2)),
     },
   };
   console.log(JSON.stringify(figures));
+}
+
+/**
+ * A data-dir service whose chains save only at stop (so the journal keeps every write): 1,000 writes (a third each
+ * `tenderly_setBalance`, `eth_sendTransaction` through the Admin RPC, `evm_mine`), then kill -9 of the anvil and the
+ * time to the next answered call; the same kill with nothing journaled; and the default's bound (a save every 500
+ * writes) after 1,000 writes.
+ */
+async function recoveryFigures(): Promise<{ figures: Record<string, number> }> {
+  const measure = async (saveAfterWrites: number) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "chainform-bench-recovery-"));
+    const service = await startServer({
+      dataDir,
+      port: 0,
+      rateLimits: LIMITS,
+      createChainEngine: (host) => createAnvilEngine(host, { saveAfterWrites }),
+    });
+    try {
+      const engine = service.app.service.engine as BackendChainEngine;
+      const response = await fetch(
+        `${service.baseUrl}/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`,
+        {
+          method: "POST",
+          headers: { "X-Access-Key": service.accessKey, "content-type": "application/json" },
+          body: JSON.stringify({
+            display_name: "recovery",
+            network_configs: [{ network_id: "1", accounts: [{ address: FROM, balance: "0xd3c21bcecceda1000000" }] }],
+          }),
+        },
+      );
+      const environment = (await response.json()) as Environment;
+      const vnet = environment.active_instance.vnets[0];
+      const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
+      const call = async (method: string, params: unknown[] = []) => {
+        const answer = await fetch(admin, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        });
+        const body = (await answer.json()) as { result?: unknown; error?: { message: string } };
+        if (body.error) throw new Error(`${method}: ${body.error.message}`);
+        return body.result;
+      };
+      const killAndTime = async () => {
+        process.kill(engine.runningNode(vnet.id)!.pids[1], "SIGKILL");
+        const started = performance.now();
+        while (engine.runningNode(vnet.id) !== null) await new Promise((resolve) => setTimeout(resolve, 1));
+        await call("eth_blockNumber");
+        return performance.now() - started;
+      };
+      await call("eth_blockNumber");
+      const restartMs = await killAndTime();
+      const writesStarted = performance.now();
+      for (let i = 0; i < RECOVERY_WRITES; i++) {
+        const to = `0x${(0xbe00000 + i).toString(16).padStart(40, "0")}`;
+        if (i % 3 === 0) await call("tenderly_setBalance", [to, "0x1"]);
+        else if (i % 3 === 1) await call("eth_sendTransaction", [{ from: FROM, to, value: "0x1" }]);
+        else await call("evm_mine");
+      }
+      const writesPerSecond = RECOVERY_WRITES / ((performance.now() - writesStarted) / 1000);
+      const recoveryMs = await killAndTime();
+      return { restartMs, recoveryMs, writesPerSecond };
+    } finally {
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+  const everything = await measure(1_000_000);
+  const bounded = await measure(500);
+  console.log(
+    `recovery after kill -9: ${everything.recoveryMs.toFixed(0)} ms with ${RECOVERY_WRITES} writes to apply again, ` +
+      `${everything.restartMs.toFixed(0)} ms with none; ${bounded.recoveryMs.toFixed(0)} ms after ${RECOVERY_WRITES} writes with a save every 500; ` +
+      `journaled writes ${everything.writesPerSecond.toFixed(0)}/s (Admin RPC, one at a time)`,
+  );
+  return {
+    figures: {
+      recovery1000WritesMs: Math.round(everything.recoveryMs),
+      restartNothingToApplyMs: Math.round(everything.restartMs),
+      recoveryAfter1000WritesSavingEvery500Ms: Math.round(bounded.recoveryMs),
+      journaledWritesPerSecond: Math.round(everything.writesPerSecond),
+    },
+  };
 }
 
 main().catch((error) => {

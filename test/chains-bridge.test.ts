@@ -105,3 +105,37 @@ test("delayedRelay: the relay waits its delay, and survives a restart of the ser
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test("a relay is a journaled write: kill -9 of both chains after an autoRelay deposit loses neither the deposit nor the payout", async () => {
+  const dataDir = temporaryDataDir();
+  const host = new TestChainHost(dataDir);
+  const engine = createAnvilEngine(host);
+  const [source, destination] = twoNetworks(host, "autoRelay", 0);
+  try {
+    await engine.sendTransaction(source.vnetId, { from: ALICE, to: BRIDGE_ADDRESS, value: hex(3n * ETHER), data: deposit(7002) });
+    expect(await balance(engine, destination.vnetId, RECIPIENT)).toBe(3n * ETHER);
+    const relay = host.transactions(destination.vnetId).find((t) => t.origin === "bridge")!;
+    for (const vnetId of [source.vnetId, destination.vnetId]) {
+      const node = engine.runningNode(vnetId)!;
+      process.kill(node.pids[1], "SIGKILL");
+      await node.exited;
+    }
+    // Started again from their saved states with their journals applied again: the deposit and its payout.
+    expect(await balance(engine, destination.vnetId, RECIPIENT)).toBe(3n * ETHER);
+    expect(await balance(engine, source.vnetId, BRIDGE_ADDRESS)).toBeGreaterThanOrEqual(3n * ETHER);
+    const onChain = (await engine.rpc(
+      destination.vnetId,
+      { jsonrpc: "2.0", id: 1, method: "eth_getTransactionByHash", params: [relay.tx_hash] },
+      "public",
+    )) as JsonRpcResponse;
+    // In the block its record names (a record made before its block was sealed names no hash: then by number).
+    expect("result" in onChain && onChain.result).toMatchObject({
+      hash: relay.tx_hash,
+      blockNumber: relay.block_number,
+      ...(relay.block_hash ? { blockHash: relay.block_hash } : {}),
+    });
+  } finally {
+    await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -1,8 +1,8 @@
 /**
  * `chainform serve` on a full disk (a small tmpfs, filled by the test): writes answer 503 with a reason instead of
  * an opaque 500, delete included, and work again once space is freed; a chain's state that cannot be saved at
- * shutdown keeps the previous state instead of leaving an empty file; and an unreadable state file's error, with
- * the server's paths, never reaches a Public RPC caller. Needs root (mount); skipped with a message where mounting is
+ * shutdown keeps the previous state instead of leaving an empty file (and the journal brings the writes since back);
+ * and an unreadable state file's error, with the server's paths, never reaches a Public RPC caller. Needs root (mount); skipped with a message where mounting is
  * not allowed.
  */
 import { execFileSync } from "node:child_process";
@@ -111,7 +111,7 @@ whenMounted("a full disk: creates and deletes answer 503 with a reason, never 50
   }
 });
 
-whenMounted("a full disk at shutdown keeps the chain's previous state; after a restart the chain answers with it", async () => {
+whenMounted("a full disk at shutdown keeps the chain's previous state; a restart adds the writes since", async () => {
   const dataDir = join(root, "shutdown");
   // GIVEN a chain whose saved state has the balance 0x111
   let served = startServe(["--data-dir", dataDir]);
@@ -136,11 +136,12 @@ whenMounted("a full disk at shutdown keeps the chain's previous state; after a r
   } finally {
     freeDisk();
   }
-  // and after a restart the chain answers, with the state saved last
+  // and after a restart the chain answers from the state saved last, with the write acknowledged since applied again
+  // from the journal (docs/chain-state.md "What survives what"): the full disk lost nothing
   served = startServe(["--data-dir", dataDir]);
   ready = await served.ready;
   try {
-    expect(await rpc(rpcUrl(ready, environment, "Public RPC"), "eth_getBalance", [ADDRESS, "latest"])).toMatchObject({ result: "0x111" });
+    expect(await rpc(rpcUrl(ready, environment, "Public RPC"), "eth_getBalance", [ADDRESS, "latest"])).toMatchObject({ result: "0x222" });
   } finally {
     await stopServe(served);
   }

@@ -1,6 +1,7 @@
 /**
  * `chainform serve` as a child process: the ready line, persistence of projects, environments, simulations and
- * action state across a restart, `chainform token`, and a clean exit on SIGTERM. Needs `npm run build` first
+ * action state across a restart, chains' acknowledged writes across a kill -9, `chainform token`, and a clean exit
+ * on SIGTERM. Needs `npm run build` first
  * (`npm test` builds).
  */
 import { spawn, execFile, type ChildProcess } from "node:child_process";
@@ -133,6 +134,54 @@ test("state survives a restart; SIGTERM exits cleanly", async () => {
     expect(await stop(second)).toEqual({ code: 0, signal: null });
   }
   expect(second.stderr()).not.toContain(first.ready.accessKey);
+}, 60_000);
+
+test("writes acknowledged just before a kill -9 of the service survive it, with their records (the write journal)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chainform-restart-kill-"));
+  const funded = "0x00000000000000000000000000000000000f00d5";
+  const first = await serve(dir);
+  const envPath = `/public/v1/account/${first.ready.accountSlug}/project/${first.ready.projectSlug}/environments`;
+  const environment = await api(first.ready, "POST", envPath, {
+    display_name: "Journal",
+    network_configs: [{ network_id: "1", accounts: [{ address: funded, balance: "0xd3c21bcecceda1000000" }] }],
+  });
+  expect(environment.status).toBe(200);
+  const adminPath = new URL(environment.body.active_instance.vnets[0].rpcs.find((r: { name: string }) => r.name === "Admin RPC").url)
+    .pathname;
+  const call = async (ready: Ready, method: string, params: unknown[]) => {
+    const response = await fetch(`${ready.baseUrl}${adminPath}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    return (await response.json()) as { result?: any; error?: { message: string } };
+  };
+  // GIVEN writes the service acknowledged: a cheatcode and a transaction
+  expect(await call(first.ready, "tenderly_setBalance", [`0x${"ab".repeat(20)}`, "0x1234"])).toMatchObject({ result: null });
+  const sent = await call(first.ready, "eth_sendTransaction", [{ from: funded, to: `0x${"cd".repeat(20)}`, value: "0x77" }]);
+  expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/);
+  const record = await api(
+    first.ready,
+    "GET",
+    `${envPath}/${environment.body.id}/instance/${environment.body.active_instance.id}/transactions/${sent.result}`,
+  );
+  expect(record.status).toBe(200);
+  // WHEN the service is killed (no state saved: its chain's supervisor sees the pipe close, but nobody commits the dump)
+  const killed = new Promise((resolve) => first.child.once("exit", resolve));
+  first.child.kill("SIGKILL");
+  await killed;
+  // THEN after a restart the chain has both writes, and the transaction is in the block its record names
+  const second = await serve(dir);
+  try {
+    expect(await call(second.ready, "eth_getBalance", [`0x${"ab".repeat(20)}`, "latest"])).toMatchObject({ result: "0x1234" });
+    expect(await call(second.ready, "eth_getBalance", [`0x${"cd".repeat(20)}`, "latest"])).toMatchObject({ result: "0x77" });
+    const onChain = await call(second.ready, "eth_getTransactionByHash", [sent.result]);
+    expect(onChain.result).toMatchObject({ hash: sent.result, blockNumber: record.body.block_number });
+    if (record.body.block_hash) expect(onChain.result.blockHash).toBe(record.body.block_hash);
+  } finally {
+    expect(await stop(second)).toEqual({ code: 0, signal: null });
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 60_000);
 
 test("CHAINFORM_ACCESS_KEY fixes the first user's key", async () => {

@@ -49,7 +49,7 @@ export interface ServiceOptions {
   readonly createChainEngine?: (host: ChainHost) => ChainEngine;
   /** At most this many chains run at once (`serve --max-chains`); default `DEFAULT_MAX_RUNNING_CHAINS` (64). */
   readonly maxChains?: number;
-  /** How long one call to a chain may take before it fails (`--rpc-timeout`, in ms); default the engine's. */
+  /** The deadline of every call to a chain, in ms (`serve --rpc-timeout SECONDS`); default 30000 (docs/chain-state.md). */
   readonly rpcTimeoutMs?: number;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
@@ -115,9 +115,10 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
   }
   const context: ServiceContext = {
     store,
-    engine: (options.createChainEngine ?? ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains })))(
-      store,
-    ),
+    engine: (
+      options.createChainEngine ??
+      ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains, rpcTimeoutMs: options.rpcTimeoutMs }))
+    )(store),
     limiter,
     rateLimits,
     bodyLimit: BODY_LIMIT_BYTES,

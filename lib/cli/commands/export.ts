@@ -4,14 +4,18 @@
  */
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { clientFromEnv, exportEnvironment, getEnvironmentBySlug, type Client, type Environment } from "../../client";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The options of `chainform export`. */
+const OPTIONS = { output: { type: "string" } } as const satisfies ParseArgsConfig["options"];
+
 const exportCommand: Command = {
+  options: OPTIONS,
   name: "export",
   summary: "write an environment (id or slug) as a fixture file: its chains, records and verified contracts",
   usage: `usage: chainform export ENVIRONMENT [--output FILE]
@@ -26,7 +30,7 @@ here or on another machine; \`chainform serve --import FILE\` does at start (doc
 Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
 `,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { output: { type: "string" } } });
+    const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: OPTIONS });
     if (positionals.length !== 1) throw new UsageError("give one environment to export, by id or slug: chainform export ENVIRONMENT");
     const client = clientFromEnv();
     try {

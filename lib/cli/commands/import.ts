@@ -3,14 +3,18 @@
  * file (docs/fixtures.md) and prints it (without Admin RPC URLs, as `chainform environments --json`). The file is
  * checked here first: a bad one is refused in one line naming it, and nothing is sent.
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ApiError, clientFromEnv, importEnvironment } from "../../client";
 import { readFixture, readFixtureFile } from "../../service/fixtures";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 import { withoutAdminRpcUrls } from "./environments";
 
+/** The options of `chainform import`. */
+const OPTIONS = { slug: { type: "string" }, "display-name": { type: "string" } } as const satisfies ParseArgsConfig["options"];
+
 const importCommand: Command = {
+  options: OPTIONS,
   name: "import",
   summary: "make a new environment from a fixture file (chainform export)",
   usage: `usage: chainform import FILE [--slug SLUG] [--display-name NAME]
@@ -29,7 +33,7 @@ Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAIN
       args,
       strict: true,
       allowPositionals: true,
-      options: { slug: { type: "string" }, "display-name": { type: "string" } },
+      options: OPTIONS,
     });
     if (positionals.length !== 1) throw new UsageError("give one fixture file to import: chainform import FILE");
     const path = positionals[0];

@@ -9,11 +9,12 @@
  * exits 0, and the previous state must survive that.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { resolveAnvilPath } from "./anvil-binary";
 import type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./backend";
-import { ipcSocketPath } from "./chain-sockets";
+import { ipcSocketPath } from "./ipc-path";
 import { JsonRpcClient } from "./json-rpc";
 import { commitDump, temporaryStatePath, unloadableState } from "./state-files";
 
@@ -57,8 +58,10 @@ export function anvilArguments(options: ChainNodeOptions, dumpPath?: string, loa
     // The fork URL is chainform's recording proxy (lib/service/chains/fork): it is the only cache, and local.
     args.push("--fork-url", options.fork.url, "--no-storage-caching", "--no-rate-limit");
     if (options.fork.blockNumber !== undefined) args.push("--fork-block-number", options.fork.blockNumber.toString());
-  } else if (options.genesisBlockNumber !== undefined && options.genesisBlockNumber > 0n) {
-    args.push("--number", options.genesisBlockNumber.toString());
+  } else {
+    if (options.genesisBlockNumber !== undefined && options.genesisBlockNumber > 0n)
+      args.push("--number", options.genesisBlockNumber.toString());
+    if (options.genesisTimestamp !== undefined) args.push("--timestamp", String(options.genesisTimestamp));
   }
   return args;
 }
@@ -115,6 +118,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
         else {
           const failure = commitDump(dumpPath, statePath);
           if (failure) log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
+          else options.onStateSaved?.();
         }
       }
       resolve();
@@ -133,7 +137,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     if (statePath) log?.error({ statePath, detail: stderr.trim().split("\n").slice(-3).join(" ") }, "a chain did not start");
     throw error;
   });
-  const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`, ipcPath);
+  const rpc = new JsonRpcClient(`http://127.0.0.1:${port}`, ipcPath, options.rpcTimeoutMs);
   // anvil prints each call's method on its stdout, which only the service reads, to drop it: a write for anvil and a
   // wake-up for the service per call, a third of a core at 50,000 calls a second. Its node log goes off; what it
   // still says is drained as before. A chain that cannot take the call still starts, only slower to call.
@@ -147,6 +151,9 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
       killQuietly(anvilPid, "SIGKILL");
     }
     child.stdin.end();
+    // A stopped anvil (SIGSTOP, a debugger) would hold the supervisor's SIGTERM until the kill below: let it go on, to
+    // save its state and exit now.
+    if (!signalAnvil) killQuietly(anvilPid, "SIGCONT");
     const timer = setTimeout(() => {
       if (statePath && !discardDump)
         log?.error({ statePath, stopTimeoutMs }, "a chain did not stop in time and was killed: its state since it started is lost");
@@ -163,7 +170,36 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     exited,
     stop: () => stopWith(false),
     kill: () => stopWith(true),
+    currentState: () => currentState(rpc),
+    ...(statePath ? { saveState: () => saveRunningState(rpc, statePath) } : {}),
   };
+}
+
+/**
+ * Saves a running anvil's state without stopping it: `anvil_dumpState` answers the state as it would dump it at exit,
+ * gzipped, which is unzipped to the JSON `--load-state` reads and moved into place as a dump at stop is.
+ */
+async function saveRunningState(rpc: JsonRpcClient, statePath: string): Promise<string | undefined> {
+  let state: Buffer;
+  try {
+    state = await currentState(rpc);
+  } catch (error) {
+    return `the chain did not hand its state over: ${(error as Error).message}`;
+  }
+  const temporaryPath = temporaryStatePath(statePath);
+  try {
+    writeFileSync(temporaryPath, state);
+  } catch (error) {
+    rmSync(temporaryPath, { force: true });
+    return `the state could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+  }
+  return commitDump(temporaryPath, statePath);
+}
+
+/** A running anvil's state as `--load-state` reads it (JSON): `anvil_dumpState`'s answer, unzipped. */
+async function currentState(rpc: JsonRpcClient): Promise<Buffer> {
+  const dumped = await rpc.request<string>("anvil_dumpState");
+  return gunzipSync(Buffer.from(dumped.slice(2), "hex"));
 }
 
 function readListeningLine(

@@ -16,8 +16,14 @@ export interface ChainNodeOptions {
   readonly statePath: string | null;
   /** Number of the genesis block of a fresh (not forked) chain: the Virtual Environment's fork point. */
   readonly genesisBlockNumber?: bigint;
+  /** Timestamp of the genesis block of a chain that is not forked (seconds), so that every start has the same genesis. */
+  readonly genesisTimestamp?: number;
   /** Fork an upstream network instead of starting fresh. */
   readonly fork?: { readonly url: string; readonly blockNumber?: bigint };
+  /** The deadline of every call to the node (./chain-timeout.ts). @default 30000 */
+  readonly rpcTimeoutMs?: number;
+  /** Called when the node saved its state to `statePath` as it stopped (the journal of writes since can go). */
+  readonly onStateSaved?: () => void;
 }
 
 /** A running chain. */
@@ -32,6 +38,13 @@ export interface ChainNode {
   stop(): Promise<void>;
   /** Stops the node at once; its state is being thrown away. */
   kill(): Promise<void>;
+  /**
+   * Saves the running node's state to `statePath` (complete or not at all, as a save at stop); resolves with the
+   * reason when it could not, undefined once saved. Absent for a node without a state path.
+   */
+  saveState?(): Promise<string | undefined>;
+  /** The running node's whole state as its backend loads it (anvil: the JSON of `--load-state`), saving nothing. */
+  currentState?(): Promise<Buffer>;
 }
 
 /** Where a backend reports what the operator must hear (pino's shape: fields first, then the message). */

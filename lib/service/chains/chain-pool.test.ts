@@ -5,7 +5,7 @@ import { ChainRequestError } from "./types";
 
 function fakeNode(): ChainNode & { stops: number } {
   const node = {
-    rpc: undefined as unknown as ChainNode["rpc"],
+    rpc: { onTimeout: null } as unknown as ChainNode["rpc"],
     pids: [],
     exited: new Promise<void>(() => {}),
     stops: 0,

@@ -2,40 +2,17 @@
  * Lazily started, idle-stopped chains keyed by id (a Virtual Environment id, or a network id for replicas).
  * Every use goes through the chain's readers-writer lock; the first use starts the node (concurrent first uses
  * share one start), an idle node is stopped with its state kept, and a destroyed one is killed. Pools may share a
- * `ChainBudget`, a cap on the nodes running at once: a start beyond it first stops the idlest node (state kept),
- * and is refused with a 503 when every running node is busy.
+ * `ChainBudget` (./chain-budget.ts), a cap on the nodes running at once. A node whose call missed its deadline is
+ * checked, and killed when it no longer answers; its next use starts it again (and the engine's start applies its
+ * journal again).
  */
-import type { ChainNode } from "./backend";
+import type { ChainLog, ChainNode } from "./backend";
+import { DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import type { ChainBudget } from "./chain-budget";
 import { RwLock, type LockMode } from "./rw-lock";
-import { ChainRequestError } from "./types";
 
-/**
- * Default cap on running chains: an idle anvil takes about 20 MB and a busy one a few hundred, so 64 leave most of
- * a 24 GiB machine to everything else while no test suite or team on one machine reaches it (`serve --max-chains`).
- */
-export const DEFAULT_MAX_RUNNING_CHAINS = 64;
-
-/** A cap on the nodes running at once, shared by the pools given it. */
-export class ChainBudget {
-  /** @internal the pools that count against this budget */
-  readonly pools = new Set<ChainPool>();
-  /** @internal stops in progress to make room */
-  readonly evictions = new Set<Promise<void>>();
-
-  constructor(
-    /** At most this many nodes run (or start) at once. */
-    readonly max: number,
-  ) {
-    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`the cap on running chains must be a positive integer, got ${max}`);
-  }
-
-  /** Nodes running or starting, in every pool. */
-  get occupied(): number {
-    let n = 0;
-    for (const pool of this.pools) n += pool.occupied;
-    return n;
-  }
-}
+// The cap the pools share lives in ./chain-budget.ts; importers of the pool find it here too.
+export { ChainBudget, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-budget";
 
 /** @internal One key's node, lock and timers. */
 export interface Slot {
@@ -66,12 +43,25 @@ export interface ChainPoolOptions {
   readonly keepRunning?: (key: string) => boolean;
   /** The cap on running nodes this pool counts against (shared with other pools); none by default. */
   readonly budget?: ChainBudget;
+  /**
+   * The deadline of a call to a node (./chain-timeout.ts): a node whose call missed it is checked, and killed when it
+   * does not answer (the next use starts it again); a deletion waits this long for calls in flight, then kills.
+   * @default 30000
+   */
+  readonly rpcTimeoutMs?: number;
+  /** Where the pool reports a chain it killed because it stopped answering; default: nowhere. */
+  readonly log?: ChainLog;
 }
+
+/** Longest a check of a node that missed a deadline waits for its answer. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** The running chains of one kind. */
 export class ChainPool {
   private readonly slots = new Map<string, Slot>();
   private closed = false;
+  /** Nodes being checked after a missed deadline. */
+  private readonly checking = new WeakSet<ChainNode>();
 
   constructor(private readonly options: ChainPoolOptions) {
     options.budget?.pools.add(this);
@@ -84,6 +74,21 @@ export class ChainPool {
     const release = slot.lock.tryAcquire(mode) ?? (await slot.lock.acquire(mode));
     try {
       return await work(slot.node ?? (await this.ensureStarted(slot)));
+    } finally {
+      this.release(slot, release);
+    }
+  }
+
+  /**
+   * Runs `work` with the lock held in `mode` if the key's node is running once the lock is held (else nothing, and
+   * undefined): for work on a running node that must not start a stopped one, such as saving its state.
+   */
+  async useIfRunning<T>(key: string, mode: LockMode, work: (node: ChainNode) => Promise<T>): Promise<T | undefined> {
+    const slot = this.runningSlot(key);
+    if (slot === null) return undefined;
+    const release = await slot.lock.acquire(mode);
+    try {
+      return slot.node && !this.closed ? await work(slot.node) : undefined;
     } finally {
       this.release(slot, release);
     }
@@ -149,11 +154,14 @@ export class ChainPool {
     return n;
   }
 
-  /** Kills a key's node (waiting for work in progress) and forgets it. */
+  /**
+   * Kills a key's node (waiting for work in progress, at most a call's deadline: then the node is killed under the
+   * calls, which fail, so that a wedged chain cannot hold a deletion) and forgets it.
+   */
   async destroy(key: string): Promise<void> {
     const slot = this.slots.get(key);
     if (!slot) return;
-    const release = await slot.lock.acquire("exclusive");
+    const release = await this.acquireOrKill(slot);
     try {
       this.clearIdleTimer(slot);
       const node = slot.node ?? (await slot.starting?.catch(() => null)) ?? null;
@@ -196,6 +204,52 @@ export class ChainPool {
     }
   }
 
+  /**
+   * The slot's lock alone; when calls in flight hold it past a call's deadline (and a bit), the node is killed first,
+   * which ends them.
+   */
+  private async acquireOrKill(slot: Slot): Promise<() => void> {
+    const acquiring = slot.lock.acquire("exclusive");
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.rpcTimeoutMs + 1_000)));
+    const first = await Promise.race([acquiring, late]);
+    clearTimeout(timer);
+    if (first !== "late") return first;
+    const node = slot.node;
+    if (node) {
+      this.options.log?.warn({ key: slot.key }, "a chain's calls outlived their deadline; it is killed to let its stop go on");
+      slot.node = null;
+      await node.kill();
+    }
+    return acquiring;
+  }
+
+  private get rpcTimeoutMs(): number {
+    return this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  }
+
+  /**
+   * Checks a node one of whose calls missed its deadline, with a cheap call of its own short deadline: a node that
+   * does not answer it (wedged, stopped, out of memory) is killed; the next use starts it again from its saved state
+   * and the writes journaled since (the engine's launch). One check at a time per node.
+   */
+  private async check(slot: Slot, node: ChainNode): Promise<void> {
+    if (this.checking.has(node) || slot.node !== node) return;
+    this.checking.add(node);
+    try {
+      const alive = await node.rpc
+        .request("eth_chainId", [], Math.min(PROBE_TIMEOUT_MS, this.rpcTimeoutMs))
+        .then(() => true)
+        .catch(() => false);
+      if (alive || slot.node !== node) return;
+      this.options.log?.error({ key: slot.key }, "a chain stopped answering; it is killed and starts again at its next use");
+      slot.node = null;
+      await node.kill();
+    } finally {
+      this.checking.delete(node);
+    }
+  }
+
   /** Stops every node, keeping state. */
   async close(): Promise<void> {
     this.closed = true;
@@ -227,11 +281,13 @@ export class ChainPool {
     if (slot.node) return Promise.resolve(slot.node);
     // `starting` is set at once, so that this start counts against the budget before any await.
     slot.starting ??= Promise.resolve()
-      .then(() => this.makeRoom())
+      .then(() => this.options.budget?.makeRoom())
       .then(() => this.options.launch(slot.key))
       .then((node) => {
         slot.node = node;
-        // A crashed node is forgotten; the next use starts it again from its last dumped state.
+        node.rpc.onTimeout = () => void this.check(slot, node);
+        // A node that died (crash, kill -9) is forgotten; the next use starts it again from its saved state, and the
+        // launch applies the writes journaled since (./vnet-states.ts).
         void node.exited.then(() => {
           if (slot.node === node) slot.node = null;
         });
@@ -241,36 +297,6 @@ export class ChainPool {
         slot.starting = null;
       });
     return slot.starting;
-  }
-
-  /**
-   * Waits until the budget has room for one more node (this one, already counted as starting): stops the idlest
-   * nodes of every pool sharing the budget, or refuses when every running node is busy.
-   */
-  private async makeRoom(): Promise<void> {
-    const budget = this.options.budget;
-    if (!budget) return;
-    for (;;) {
-      const excess = budget.occupied - budget.max;
-      if (excess <= 0) return;
-      if (budget.evictions.size >= excess) {
-        await Promise.race(budget.evictions);
-        continue;
-      }
-      let victim: { pool: ChainPool; slot: Slot; lastTouch: number } | undefined;
-      for (const pool of budget.pools) {
-        const candidate = pool.idlest();
-        if (candidate && (!victim || candidate.lastTouch < victim.lastTouch)) victim = { pool, ...candidate };
-      }
-      if (!victim) {
-        throw new ChainRequestError(
-          503,
-          `all ${budget.max} chains this service may run at once are busy: try again shortly (the operator can raise serve --max-chains)`,
-        );
-      }
-      const eviction: Promise<void> = victim.pool.evict(victim.slot).finally(() => budget.evictions.delete(eviction));
-      budget.evictions.add(eviction);
-    }
   }
 
   /**
@@ -313,7 +339,7 @@ export class ChainPool {
   }
 
   private async stopSlot(slot: Slot): Promise<void> {
-    const release = await slot.lock.acquire("exclusive");
+    const release = await this.acquireOrKill(slot);
     try {
       this.clearIdleTimer(slot);
       const node = slot.node ?? (await slot.starting?.catch(() => null)) ?? null;

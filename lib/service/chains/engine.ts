@@ -4,7 +4,7 @@
  * rules and forwarding (rpc-proxy.ts), the transaction records (recorder.ts), the bridge relays (relayer.ts),
  * project-level simulation (network-simulation.ts) and vnet simulation (simulate.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,15 +18,21 @@ import type {
   VnetSimulationResult,
 } from "../../api";
 import type { ChainBackend, ChainLog, ChainNode } from "./backend";
-import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode, type BridgeRelay } from "./bridge";
-import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
+import type { BridgeRelay } from "./bridge";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
+import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
+import { ChainJournal } from "./journal";
 import { Forks } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
 import { simulateOnReplica } from "./network-simulation";
 import type { Receipt } from "./records";
 import { TransactionRecorder } from "./recorder";
+import { JournaledWrites, isJournaled, journalCall } from "./recovery";
+import { SnapshotBook } from "./snapshots";
+import { launchVnet } from "./vnet-launch";
+import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./vnet-states";
 import { BridgeRelayer } from "./relayer";
 import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
@@ -60,7 +66,14 @@ export interface ChainEngineOptions {
   readonly upstreamMaxAnswerBytes?: number;
   /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
   readonly maxRunningChains?: number;
-  /** Where the engine reports what the operator must hear; default: nowhere. */
+  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./chain-timeout.ts). @default 30000 */
+  readonly rpcTimeoutMs?: number;
+  /**
+   * A running chain's state is saved once this many writes are journaled since its last save, so that a recovery
+   * applies at most about this many again (docs/chain-state.md "What survives what"). @default 500
+   */
+  readonly saveAfterWrites?: number;
+  /** Where the engine reports recoveries and failed saves; default: nowhere. */
   readonly log?: ChainLog;
 }
 
@@ -73,16 +86,18 @@ export class BackendChainEngine implements ChainEngine {
   private readonly replicas: ChainPool;
   private readonly recorder: TransactionRecorder;
   private readonly relayer: BridgeRelayer;
+  /** The write journal and its replay (./recovery.ts). */
+  private readonly writes: JournaledWrites;
+  /** When chains' states are saved, and their recovery (./vnet-states.ts). */
+  private readonly states: VnetStates;
+  /** The snapshots each vnet's chain holds (./snapshots.ts). */
+  private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
   readonly forks: Forks;
   /** The block each forked network's replica forks, pinned at its first start for the service's life. */
   private readonly replicaBlocks = new Map<string, bigint | null>();
-  /** Virtual Environments whose chain holds evm_snapshot ids: anvil keeps snapshots in memory only. */
-  private readonly snapshotted = new Set<string>();
-  /** The snapshots taken through the RPC URLs, by vnet (for the dashboard). */
-  private readonly snapshotsTaken = new Map<string, VnetSnapshot[]>();
   /**
    * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
@@ -108,19 +123,31 @@ export class BackendChainEngine implements ChainEngine {
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
+    const rpcTimeoutMs = options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
     this.vnets = new ChainPool({
-      launch: (id) => this.launchVnet(id),
+      launch: (id) =>
+        launchVnet({ host, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs }, this.spec(id)),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
-      keepRunning: (id) => this.snapshotted.has(id),
+      keepRunning: (id) => this.snapshotBook.holds(id),
       budget,
+      rpcTimeoutMs,
+      log: options.log,
     });
     this.replicas = new ChainPool({
       launch: (id) => this.launchReplica(id),
       idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
       budget,
+      rpcTimeoutMs,
+      log: options.log,
     });
-    this.recorder = new TransactionRecorder(host, options.receiptTimeoutMs ?? 2_000);
-    this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.vnets.use(vnetId, "exclusive", work));
+    this.recorder = new TransactionRecorder(options.receiptTimeoutMs ?? 2_000);
+    this.writes = new JournaledWrites(host, new ChainJournal(host.db));
+    const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
+    const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
+    this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
+    // Journals of environments deleted while the service died (kill -9 during a delete) go, as their state files do.
+    for (const vnetId of this.writes.journal.vnetIds()) if (host.resolveVnet(vnetId) === undefined) this.states.forget(vnetId);
+    this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
   /** The running node of a Virtual Environment, if any (tests and benchmarks look at its processes). */
@@ -142,8 +169,12 @@ export class BackendChainEngine implements ChainEngine {
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]> {
     if (requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
       this.rpcSpec(vnetId);
-      // A chain that fails to answer is reported by the parsed path, which says so call by call.
-      const answer = await this.vnets.use(vnetId, "shared", (node) => node.rpc.sendRaw(raw).catch(() => null));
+      // A chain that fails to answer is reported by the parsed path, which says so call by call; one past the
+      // deadline is answered at once (the parsed path would wait as long again).
+      const answer = await this.vnets.use(vnetId, "shared", (node) =>
+        node.rpc.sendRaw(raw).catch((error: unknown) => (error instanceof ChainTimeoutError ? error : null)),
+      );
+      if (answer instanceof ChainTimeoutError) return timeoutAnswers(requests, batch, answer);
       if (answer) return answer;
     }
     return this.rpc(vnetId, batch ? [...requests] : requests[0], access);
@@ -163,9 +194,9 @@ export class BackendChainEngine implements ChainEngine {
     for (const request of requests) if (!passesThrough(request, access)) return false;
     const use = this.vnets.tryUse(vnetId, "shared");
     if (use === null) return false;
-    const answered = (answer: Buffer | null) => {
+    const answered = (answer: Buffer | ChainTimeoutError | null) => {
       use.finish();
-      done(answer);
+      done(answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, batch, answer))) : answer);
     };
     const sent =
       (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) || use.node.rpc.sendRawNow(raw, answered);
@@ -183,7 +214,8 @@ export class BackendChainEngine implements ChainEngine {
     const deposits: BridgeRelay[] = [];
     if (forwarded.length > 0) {
       const mode = forwarded.every(({ request }) => isReadOnlyMethod(request.method)) ? "shared" : "exclusive";
-      await this.vnets.use(vnetId, mode, async (node) => {
+      await this.useVnet(vnetId, mode, async (node) => {
+        const before = mode === "exclusive" ? await this.writes.begin(node) : 0n;
         const results = await forward(
           node.rpc,
           forwarded.map(({ request }) => request),
@@ -192,15 +224,17 @@ export class BackendChainEngine implements ChainEngine {
         const taken = forwarded.flatMap(({ request }, i) =>
           request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
         );
-        if (taken.length > 0) await this.noteSnapshots(node, vnetId, taken);
-        deposits.push(
-          ...(await this.recorder.recordRpcEffects(
-            node,
-            spec,
-            forwarded.map(({ request }, i) => ({ request, answer: results[i] })),
-          )),
-        );
+        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
+        const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
+        const effects = await this.recorder.recordRpcEffects(node, spec, calls);
+        // Read-only calls (the shared mode) journal and record nothing.
+        const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
+        const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
+        const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
+        await this.writes.commit(node, vnetId, before, entries, effects.records);
+        deposits.push(...effects.deposits);
       });
+      if (mode === "exclusive") this.states.saveIfDue(vnetId);
     }
     await this.relayer.relay(deposits);
     return batch ? (answers as JsonRpcResponse[]) : answers[0]!;
@@ -209,31 +243,35 @@ export class BackendChainEngine implements ChainEngine {
   async sendTransaction(vnetId: string, callArgs: CallArgs & { from: string }): Promise<Transaction> {
     const spec = this.spec(vnetId);
     let deposits: BridgeRelay[] = [];
-    const record = await this.vnets.use(vnetId, "exclusive", async (node) => {
+    const record = await this.useVnet(vnetId, "exclusive", async (node) => {
       const tx: Record<string, string> = { from: callArgs.from };
       for (const key of ["to", "gas", "gasPrice", "value", "data"] as const) if (callArgs[key]) tx[key] = callArgs[key]!;
       if (!tx.gas) tx.gas = await estimateOrFail(node.rpc, tx);
+      const before = await this.writes.begin(node);
       const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {
         throw error instanceof JsonRpcError
           ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs")
           : error;
       });
       const result = await this.recorder.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
+      const sent = { method: "eth_sendTransactionSync", params: [tx], txHash: receipt.transactionHash, mined: true };
+      await this.writes.commit(node, vnetId, before, [sent], [result.record]);
       deposits = result.deposits;
       return result.record;
     });
+    this.states.saveIfDue(vnetId);
     await this.relayer.relay(deposits);
     return record;
   }
 
   async simulateOnVnet(vnetId: string, request: VnetSimulationRequest): Promise<VnetSimulationResult> {
     this.spec(vnetId);
-    return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, false));
+    return this.useVnet(vnetId, "shared", (node) => simulate(node.rpc, request, false));
   }
 
   async simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult> {
     this.spec(vnetId);
-    return this.vnets.use(vnetId, "shared", (node) => simulate(node.rpc, request, true));
+    return this.useVnet(vnetId, "shared", (node) => simulate(node.rpc, request, true));
   }
 
   async simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation> {
@@ -242,7 +280,7 @@ export class BackendChainEngine implements ChainEngine {
       throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
     }
     const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
-    return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request));
+    return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request)).catch(asGatewayTimeout);
   }
 
   async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {
@@ -264,8 +302,8 @@ export class BackendChainEngine implements ChainEngine {
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);
         this.recorder.forget(vnetId);
-        this.snapshotted.delete(vnetId);
-        this.snapshotsTaken.delete(vnetId);
+        this.snapshotBook.forget(vnetId);
+        this.states.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
@@ -280,17 +318,12 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   snapshots(vnetId: string): readonly VnetSnapshot[] {
-    return this.snapshotsTaken.get(vnetId) ?? [];
+    return this.snapshotBook.list(vnetId);
   }
 
-  /** Keeps the chain running while it holds snapshots, and remembers them with the block they were taken at. */
-  private async noteSnapshots(node: ChainNode, vnetId: string, ids: readonly string[]): Promise<void> {
-    this.snapshotted.add(vnetId);
-    const blockNumber = await node.rpc.request<string>("eth_blockNumber").catch(() => "0x0");
-    const takenAt = new Date().toISOString();
-    const list = this.snapshotsTaken.get(vnetId) ?? [];
-    for (const id of ids) if (!list.some((s) => s.id === id)) list.push({ id, blockNumber, takenAt });
-    this.snapshotsTaken.set(vnetId, list);
+  /** `ChainPool.use` on a vnet's chain, a call past its deadline answered as a 504 naming the timeout. */
+  private useVnet<T>(vnetId: string, mode: "shared" | "exclusive", work: (node: ChainNode) => Promise<T>): Promise<T> {
+    return this.vnets.use(vnetId, mode, work).catch(asGatewayTimeout);
   }
 
   private spec(vnetId: string): VnetChainSpec {
@@ -310,61 +343,6 @@ export class BackendChainEngine implements ChainEngine {
     return statePathOf(this.chainsDir, vnetId);
   }
 
-  private async launchVnet(vnetId: string): Promise<ChainNode> {
-    const spec = this.spec(vnetId);
-    const statePath = this.statePath(vnetId);
-    const fresh = !existsSync(statePath);
-    const wasForked = this.host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
-    const forked = fresh ? this.forks.forked(spec.networkId) : wasForked;
-    const forkBlock = BigInt(spec.forkBlockNumber);
-    // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
-    const forkUrl = forked ? await this.forks.proxyUrl(spec.networkId, forkBlock) : null;
-    const node = await this.backend
-      .start({
-        chainId: spec.chainId,
-        statePath,
-        ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock }),
-      })
-      .catch((error: Error) => {
-        throw new ChainRequestError(
-          forkUrl ? 502 : 503,
-          `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`,
-        );
-      });
-    if (fresh) {
-      await this.prepareFreshChain(node, spec).catch(async (error: Error) => {
-        await node.kill();
-        throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
-      });
-      if (forked) {
-        this.host.db
-          .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
-          .run(vnetId, spec.networkId, spec.forkBlockNumber);
-      }
-    }
-    return node;
-  }
-
-  /** Funds the pre-funded accounts and, in a bridged environment, places and funds the bridge. */
-  private async prepareFreshChain(node: ChainNode, spec: VnetChainSpec): Promise<void> {
-    const { setBalance, setCode } = this.backend.cheats;
-    const calls: [string, unknown[]][] = spec.accounts.map((a) => [setBalance, [a.address, a.balance]]);
-    if (spec.bridge) {
-      calls.push(
-        [setCode, [BRIDGE_ADDRESS, bridgeCode()]],
-        [setBalance, [BRIDGE_ADDRESS, BRIDGE_LIQUIDITY]],
-        [setBalance, [RELAYER_ADDRESS, RELAYER_FUNDS]],
-      );
-    }
-    if (calls.length === 0) return;
-    const answers = await forward(
-      node.rpc,
-      calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })),
-    );
-    const failed = answers.find((a) => "error" in a);
-    if (failed && "error" in failed) throw new Error(failed.error.message);
-  }
-
   private async launchReplica(networkId: string): Promise<ChainNode> {
     // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
     // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
@@ -374,7 +352,8 @@ export class BackendChainEngine implements ChainEngine {
     this.replicaBlocks.set(networkId, block);
     const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
     const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
-    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork }).catch((error: Error) => {
+    const rpcTimeoutMs = this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork, rpcTimeoutMs }).catch((error: Error) => {
       throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
     });
   }

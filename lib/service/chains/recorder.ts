@@ -1,6 +1,7 @@
 /**
  * The transaction records of the RPC URLs and the API: what a forwarded call changed (mined transactions, cheatcode
- * writes) becomes a transaction record through the host, and the bridge deposits it made are handed back for relay.
+ * writes) becomes a transaction record, and the bridge deposits it made are handed back for relay. The records are
+ * handed back, not written: the engine writes them with the calls' journal rows, in one transaction (./recovery.ts).
  */
 import type { Transaction, TransactionOrigin } from "../../api";
 import type { ChainNode } from "./backend";
@@ -8,7 +9,7 @@ import { depositsIn, type BridgeRelay } from "./bridge";
 import type { JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS } from "./methods";
 import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
-import type { ChainHost, JsonRpcRequest, JsonRpcResponse, VnetChainSpec } from "./types";
+import type { JsonRpcRequest, JsonRpcResponse, VnetChainSpec } from "./types";
 
 /** Records what calls did to a Virtual Environment's chain. */
 export class TransactionRecorder {
@@ -16,18 +17,18 @@ export class TransactionRecorder {
   private readonly unminedHashes = new Map<string, Map<string, string>>();
 
   constructor(
-    private readonly host: ChainHost,
     /** How long to wait for the receipt of a transaction sent through an RPC URL. */
     private readonly receiptTimeoutMs: number,
   ) {}
 
-  /** Records the transactions and cheatcodes that forwarded calls made; returns the bridge deposits seen. */
+  /** The records of the transactions and cheatcodes that forwarded calls made, and the bridge deposits seen. */
   async recordRpcEffects(
     node: ChainNode,
     spec: VnetChainSpec,
     calls: readonly { request: JsonRpcRequest; answer: JsonRpcResponse }[],
-  ): Promise<BridgeRelay[]> {
+  ): Promise<{ records: Transaction[]; deposits: BridgeRelay[] }> {
     const deposits: BridgeRelay[] = [];
+    const records: Transaction[] = [];
     let head: string | null = null;
     let mined = false;
     for (const { request, answer } of calls) {
@@ -35,19 +36,26 @@ export class TransactionRecorder {
       if (TRANSACTION_METHODS.has(request.method)) {
         const result = answer.result as string | Receipt;
         const receipt = typeof result === "string" ? await this.waitForReceipt(node.rpc, result) : result;
-        if (receipt) deposits.push(...(await this.recordReceipt(node, spec, receipt, "rpc", request.method)).deposits);
-        else this.unmined(spec.vnetId).set(result as string, request.method);
+        if (receipt) {
+          const made = await this.recordReceipt(node, spec, receipt, "rpc", request.method);
+          records.push(made.record);
+          deposits.push(...made.deposits);
+        } else this.unmined(spec.vnetId).set(result as string, request.method);
       } else if (STATE_CHEATCODES.has(request.method)) {
         head ??= await node.rpc.request<string>("eth_blockNumber");
-        this.host.recordTransaction(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
+        records.push(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
         mined ||= MINING_METHODS.has(request.method);
       }
     }
-    if (mined) deposits.push(...(await this.recordNewlyMined(node, spec)));
-    return deposits;
+    if (mined) {
+      const made = await this.recordNewlyMined(node, spec);
+      records.push(...made.records);
+      deposits.push(...made.deposits);
+    }
+    return { records, deposits };
   }
 
-  /** Records a mined transaction; returns its record and the bridge deposits it made. */
+  /** The record of a mined transaction, and the bridge deposits it made. */
   async recordReceipt(
     node: ChainNode,
     spec: VnetChainSpec,
@@ -57,7 +65,6 @@ export class TransactionRecorder {
   ): Promise<{ record: Transaction; deposits: BridgeRelay[] }> {
     const details = await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
     const record = minedTransaction(spec, receipt, details, origin, rpcMethod);
-    this.host.recordTransaction(record);
     return { record, deposits: depositsIn(spec, receipt, Date.now()) };
   }
 
@@ -66,17 +73,20 @@ export class TransactionRecorder {
     this.unminedHashes.delete(vnetId);
   }
 
-  /** Records transactions sent earlier whose receipts were missing (automine off) and now exist. */
-  private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<BridgeRelay[]> {
+  /** The records of transactions sent earlier whose receipts were missing (automine off) and now exist. */
+  private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<{ records: Transaction[]; deposits: BridgeRelay[] }> {
     const deposits: BridgeRelay[] = [];
+    const records: Transaction[] = [];
     const hashes = this.unmined(spec.vnetId);
     for (const [hash, method] of [...hashes]) {
       const receipt = await node.rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
       if (!receipt) continue;
       hashes.delete(hash);
-      deposits.push(...(await this.recordReceipt(node, spec, receipt, "rpc", method)).deposits);
+      const made = await this.recordReceipt(node, spec, receipt, "rpc", method);
+      records.push(made.record);
+      deposits.push(...made.deposits);
     }
-    return deposits;
+    return { records, deposits };
   }
 
   private unmined(vnetId: string): Map<string, string> {

@@ -6,6 +6,7 @@ import type { ChainNode } from "./backend";
 import { RelayStore, relayCall, relayedCall, type BridgeRelay } from "./bridge";
 import type { Receipt } from "./records";
 import type { TransactionRecorder } from "./recorder";
+import type { JournaledWrites } from "./recovery";
 import type { ChainHost } from "./types";
 
 /** Runs a function on a Virtual Environment's chain, alone (the engine's pool). */
@@ -22,6 +23,8 @@ export class BridgeRelayer {
     private readonly host: ChainHost,
     private readonly recorder: TransactionRecorder,
     private readonly useExclusive: ExclusiveChainUse,
+    /** A relay is a write like any other: journaled with its record and its outcome (./recovery.ts). */
+    private readonly writes: JournaledWrites,
   ) {
     this.relays = new RelayStore(host.db);
     this.schedule();
@@ -74,9 +77,14 @@ export class BridgeRelayer {
       await this.useExclusive(destination.vnetId, async (node) => {
         const done = await node.rpc.request<string>("eth_call", [relayedCall(relay), "latest"]);
         if (BigInt(done) !== 0n) return this.relays.settle(relay, { status: "relayed" });
-        const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [relayCall(relay)]);
+        const before = await this.writes.begin(node);
+        const call = relayCall(relay);
+        const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [call]);
         const { record } = await this.recorder.recordReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
-        this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash });
+        const sent = { method: "eth_sendTransactionSync", params: [call], txHash: receipt.transactionHash, mined: true };
+        await this.writes.commit(node, destination.vnetId, before, [sent], [record], () =>
+          this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash }),
+        );
       });
     } catch (error) {
       // Leave it pending when the engine is shutting down: the next start relays it.

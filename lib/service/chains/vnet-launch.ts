@@ -1,0 +1,94 @@
+/**
+ * The start of a Virtual Environment's chain: from its saved state (or fresh, prepared: prefunded accounts, the bridge),
+ * as a fork through the recording proxy when it is one, and then what ./vnet-states.ts does so that nothing
+ * acknowledged is lost (the journal applied again, the genesis kept, the state saved).
+ */
+import { existsSync } from "node:fs";
+import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
+import type { ChainBackend, ChainNode } from "./backend";
+import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge";
+import type { Forks } from "./fork";
+import { forward } from "./rpc-proxy";
+import { ChainRequestError, type ChainHost, type VnetChainSpec } from "./types";
+import type { VnetStates } from "./vnet-states";
+
+/** What a start needs from the engine. */
+export interface VnetLaunchContext {
+  readonly host: ChainHost;
+  readonly backend: ChainBackend;
+  readonly forks: Forks;
+  readonly states: VnetStates;
+  /** The vnet's state file. */
+  readonly statePath: string;
+  /** The deadline of every call to the chain (./chain-timeout.ts). */
+  readonly rpcTimeoutMs: number;
+}
+
+/** Starts a vnet's chain and makes it whole: prepared when fresh, its journal applied again when it died. */
+export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec): Promise<ChainNode> {
+  const { host, backend, forks, states, statePath } = context;
+  const { vnetId } = spec;
+  const fresh = !existsSync(statePath);
+  const wasForked = host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
+  const forked = fresh ? forks.forked(spec.networkId) : wasForked;
+  const forkBlock = BigInt(spec.forkBlockNumber);
+  // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
+  const forkUrl = forked ? await forks.proxyUrl(spec.networkId, forkBlock) : null;
+  const genesisTimestamp = forkUrl ? undefined : states.genesisTimestamp(vnetId);
+  const node = await backend
+    .start({
+      chainId: spec.chainId,
+      statePath,
+      ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock, genesisTimestamp }),
+      rpcTimeoutMs: context.rpcTimeoutMs,
+      onStateSaved: () => states.stateSaved(vnetId),
+    })
+    .catch((error: Error) => {
+      throw new ChainRequestError(
+        forkUrl ? 502 : 503,
+        `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`,
+      );
+    });
+  if (fresh) {
+    await prepareFreshChain(backend, node, spec).catch(async (error: Error) => {
+      await node.kill();
+      throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
+    });
+    if (forked) {
+      host.db
+        .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
+        .run(vnetId, spec.networkId, spec.forkBlockNumber);
+    }
+  }
+  const keepGenesis = !forkUrl && genesisTimestamp === undefined;
+  await states.started(node, vnetId, { fresh, keepGenesis }).catch(async (error: Error) => {
+    await node.kill();
+    throw error instanceof ChainRequestError
+      ? error
+      : new ChainRequestError(
+          503,
+          `the chain of Virtual Environment ${vnetId} could not apply its writes since its last save again: ${error.message}`,
+        );
+  });
+  return node;
+}
+
+/** Funds the pre-funded accounts and, in a bridged environment, places and funds the bridge. */
+async function prepareFreshChain(backend: ChainBackend, node: ChainNode, spec: VnetChainSpec): Promise<void> {
+  const { setBalance, setCode } = backend.cheats;
+  const calls: [string, unknown[]][] = spec.accounts.map((a) => [setBalance, [a.address, a.balance]]);
+  if (spec.bridge) {
+    calls.push(
+      [setCode, [BRIDGE_ADDRESS, bridgeCode()]],
+      [setBalance, [BRIDGE_ADDRESS, BRIDGE_LIQUIDITY]],
+      [setBalance, [RELAYER_ADDRESS, RELAYER_FUNDS]],
+    );
+  }
+  if (calls.length === 0) return;
+  const answers = await forward(
+    node.rpc,
+    calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })),
+  );
+  const failed = answers.find((a) => "error" in a);
+  if (failed && "error" in failed) throw new Error(failed.error.message);
+}

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BLOCK_INPUTS_MARK, ringDumpCall } from "../lib/service/chains/fork/block-inputs";
+import { BLOCK_INPUTS_MARK, HISTORY_CONTRACT, ringDumpCall } from "../lib/service/chains/fork/block-inputs";
 import { callKey } from "../lib/service/chains/fork";
 import { readFixture } from "../lib/service/fixtures";
 import { call } from "./helpers/http";
@@ -67,6 +67,8 @@ interface WorkloadResults {
   readonly movedSeconds: boolean;
   readonly revertedTo: bigint;
   readonly aliceNonce: string;
+  /** The hash of the block before the fork point, as the EIP-2935 history contract answers it after the new blocks. */
+  readonly parentHash: string;
 }
 
 /**
@@ -111,6 +113,10 @@ async function workload(url: string): Promise<WorkloadResults> {
     movedSeconds: after - before >= 86_400n,
     revertedTo: BigInt(await rpc<string>(url, "eth_blockNumber")) - snapshotHead,
     aliceNonce: await rpc<string>(url, "eth_getTransactionCount", [ALICE, "latest"]),
+    parentHash: await rpc<string>(url, "eth_call", [
+      { from: CAROL, to: HISTORY_CONTRACT, data: `0x${(upstream.history.aliceFunded - 1n).toString(16).padStart(64, "0")}` },
+      "latest",
+    ]),
   };
 }
 
@@ -166,6 +172,9 @@ test("a fork exported live imports elsewhere and takes writes; offline, with the
     tokenTransferStatus: "0x1",
     tokens: { alice: 92n, bob: 1003n, carol: 47n },
     minedBlocks: 23n,
+    parentHash: (
+      await rpc<{ hash: string }>(upstream.url, "eth_getBlockByNumber", [`0x${(upstream.history.aliceFunded - 1n).toString(16)}`, false])
+    ).hash,
     movedSeconds: true,
     revertedTo: 0n,
   });

@@ -1,10 +1,10 @@
 /**
  * A forked environment carried as a fixture: exported live from a service forking an upstream, and imported into a
- * service forking the same upstream (where it takes writes and mines), and into an `offline` service on another data
- * dir once the upstream is gone: the fixture brings the recordings its fork reads and what its creation recorded for
- * building blocks, so the imported environment answers the same reads, keeps its local changes, and takes
- * transactions, a deploy and cheatcodes and mines blocks with the same results as a copy beside the upstream. No
- * upstream URL (nor the API key in it) is in the file.
+ * service forking the same upstream (where it takes writes and mines), into an `offline` service on another data dir
+ * once the upstream is gone, and into a service started with no flags: the fixture brings the recordings its fork
+ * reads and what its creation recorded for building blocks, so the imported environment answers the same reads,
+ * keeps its local changes, and takes transactions, a deploy and cheatcodes and mines blocks with the same results as
+ * a copy beside the upstream. No upstream URL (nor the API key in it) is in the file.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -233,4 +233,25 @@ test("offline, the imported fork takes transactions (a transfer, a deploy) and c
   const head = BigInt(await rpc<string>(copy, "eth_blockNumber"));
   expect((await transfer(copy, ALICE, CAROL, 1n)).status).toBe("0x1");
   expect(BigInt(await rpc<string>(copy, "eth_blockNumber"))).toBe(head + 1n);
+});
+
+// A colleague's service, started with no flags at all (no --fork, no --offline): the imported fork is served from the
+// recordings it brought, and mines.
+test("a service with no upstream and no --offline serves the imported fork from its recordings, and mines", async () => {
+  expect(exported).toBeDefined();
+  const plain = await startTestService({ dataDir: join(root, "plain") });
+  running.push(plain);
+  const imported = await importFixture(plain, exported!);
+  expect([imported.status, imported.body?.error?.message]).toEqual([201, undefined]);
+  const copy = adminRpc(imported.body as CreatedEnvironment, 0);
+  const head = BigInt(await rpc<string>(copy, "eth_blockNumber"));
+  expect([await balanceOf(copy, CAROL), await balanceOf(copy, ALICE)]).toEqual([47n, 95n]);
+  expect((await transfer(copy, ALICE, CAROL, 5n)).status).toBe("0x1");
+  await rpc(copy, "anvil_mine", ["0x14"]);
+  expect(BigInt(await rpc<string>(copy, "eth_blockNumber"))).toBe(head + 21n);
+  expect([await balanceOf(copy, CAROL), await balanceOf(copy, ALICE)]).toEqual([52n, 90n]);
+  // A read nobody recorded names why only recordings are served.
+  await expect(rpc(copy, "eth_getBalance", ["0x00000000000000000000000000000000000fe5a1", "latest"])).rejects.toThrow(
+    /never recorded: eth_getBalance of account .* no upstream is configured for network 1/,
+  );
 });

@@ -68,7 +68,7 @@ export const Slug = Type.String({
   description: "URL-safe slug: lowercase letters, digits and single dashes",
 });
 
-/** Pagination query (spec: Limits 1): `page` positive integers only (up to MAX_PAGE); `perPage` 1 to 100, default 20. */
+/** Pagination query (docs/api.md "Limits"): `page` positive integers only (up to MAX_PAGE); `perPage` 1 to 100, default 20. */
 export const PaginationQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: "Page number, 1-based" })),

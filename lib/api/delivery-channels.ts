@@ -6,7 +6,7 @@ export const EmailChannelInformation = Type.Object({ email: Type.String(), email
 /** `information` of a slack channel. */
 export const SlackChannelInformation = Type.Object({ team_name: Type.String(), channel_name: Type.String() });
 
-/** Delivery channel (spec: Resources). Types seen: `email`, `slack`. */
+/** Delivery channel (docs/api.md "Resources"). Types seen: `email`, `slack`. */
 export const DeliveryChannel = Type.Object({
   id: Uuid,
   type: Type.String({ description: "Values seen: email, slack" }),

@@ -10,7 +10,7 @@ import {
 } from "../domain/environment-rules";
 import type { RelayMode } from "../domain/environment-rules";
 
-// Explorer page visibility of verified contracts (spec: Create an environment): a rule of environment-rules.ts.
+// Explorer page visibility of verified contracts (docs/api.md "Create an environment"): a rule of environment-rules.ts.
 export { VERIFICATION_VISIBILITY_VALUES, type VerificationVisibility } from "../domain/environment-rules";
 import { MAX_BATCH_DELETE_IDS, RPC_NAMES } from "../domain/constants";
 
@@ -110,7 +110,7 @@ export const EnvironmentNetwork = Type.Object({
 export type EnvironmentNetwork = Static<typeof EnvironmentNetwork>;
 
 /**
- * Environment (spec: Resources), with the documented fields only (docs/api.md "Resources"). What the environment was
+ * Environment, with the documented fields only (docs/api.md "Resources"). What the environment was
  * created with (`network_configs`, `bridge_config`, chain-id overrides, accounts) is kept by the service but never
  * returned: the hosted service documents none of it, so no client may depend on it. The Terraform provider keeps
  * those settings in its state instead.

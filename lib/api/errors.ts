@@ -3,7 +3,7 @@ import { RID_VALUES, type Rid } from "../domain/constants";
 
 export { RID_VALUES, type Rid };
 
-/** Error slugs by HTTP status (spec: Errors; 402 is chainform's choice, the spec does not show it). */
+/** Error slugs by HTTP status (docs/api.md "Errors"; 402 is chainform's choice, which the hosted service does not show). */
 export const ERROR_SLUGS = {
   400: "bad_request",
   401: "unauthorized",
@@ -21,7 +21,7 @@ export type ErrorStatus = keyof typeof ERROR_SLUGS;
 /** A slug of `error.slug`. */
 export type ErrorSlug = (typeof ERROR_SLUGS)[ErrorStatus];
 
-/** The error body of every 4xx/5xx answer (spec: Errors). `data` may carry further keys. */
+/** The error body of every 4xx/5xx answer (docs/api.md "Errors"). `data` may carry further keys. */
 export const ErrorBody = Type.Object({
   error: Type.Object({
     id: Type.String({ description: "Error ID to quote in bug reports" }),

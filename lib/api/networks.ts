@@ -6,7 +6,7 @@ export { SUPPORTED_FEATURES };
 /** A feature of a supported network. */
 export type { SupportedFeature } from "../domain/constants";
 
-/** Supported network (spec: Resources). */
+/** Supported network (docs/api.md "Resources"). */
 export const SupportedNetwork = Type.Object({
   network_name: Type.String(),
   chain_id: Type.String(),

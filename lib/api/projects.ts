@@ -4,7 +4,7 @@ import { DateTime, Uuid } from "./common";
 
 export { PROJECT_PERMISSION_NAMES };
 
-/** Project Owner (spec: Resources). */
+/** Project Owner (docs/api.md "Resources"). */
 export const ProjectOwner = Type.Object({
   id: Uuid,
   username: Type.String(),
@@ -36,7 +36,7 @@ export const ProjectMember = Type.Object({
 });
 export type ProjectMember = Static<typeof ProjectMember>;
 
-/** Project (spec: Resources). `owner`, `permissions` for members only; `members` per the listing rules. */
+/** Project (docs/api.md "Resources"). `owner`, `permissions` for members only; `members` per the listing rules. */
 export const Project = Type.Object({
   id: Uuid,
   name: Type.String(),

@@ -84,7 +84,7 @@ export const TraceEntry = Type.Object({
 });
 export type TraceEntry = Static<typeof TraceEntry>;
 
-/** Virtual Environment simulation result (spec: Resources). */
+/** Virtual Environment simulation result (docs/api.md "Resources"). */
 export const VnetSimulationResult = Type.Object({
   blockNumber: HexQuantity,
   cumulativeGasUsed: HexQuantity,
@@ -132,7 +132,7 @@ export type AccessList = Static<typeof AccessList>;
 export const DEFAULT_SIMULATION_NETWORK_ID = "1";
 
 /**
- * POST /v1/.../simulate body (spec: Simulate a transaction, project level). Every field is optional
+ * POST /v1/.../simulate body (docs/api.md "Endpoints"). Every field is optional
  * (docs/service.md): `network_id` defaults to "1", `from` to the zero address, the block to the latest.
  */
 export const ProjectSimulationRequest = Type.Object(

@@ -3,8 +3,8 @@
  * and the client share (docs/service.md "Domain rules"). All arithmetic is bigint: no amount is ever a float.
  *
  * A balance is written as hex wei (`0x56bc75e2d63100000`), decimal wei (`1000`) or a decimal amount with a unit
- * (`100ether`, `0.5 ether`, `5gwei`, `42wei`; `eth` is `ether`). The service's API itself takes only hex wei (spec:
- * accounts[].balance); the other spellings are for people, and are turned into canonical hex before any request.
+ * (`100ether`, `0.5 ether`, `5gwei`, `42wei`; `eth` is `ether`). The service's API itself takes only hex wei
+ * (`accounts[].balance`, docs/api.md "Create an environment"); the other spellings are for people, and are turned into canonical hex before any request.
  */
 
 /** 2^256-1, the largest EVM word: the bound of balances and token amounts. */

@@ -25,7 +25,7 @@ export const MAX_ACTION_ID_LENGTH = 100;
 /** Most ids in one batch delete. */
 export const MAX_BATCH_DELETE_IDS = 100;
 
-/** Resource types named in `error.data.rid` (spec: Errors). */
+/** Resource types named in `error.data.rid` (docs/api.md "Errors"). */
 export const RID_VALUES = [
   "rid:account",
   "rid:project",
@@ -46,9 +46,9 @@ export type Rid = (typeof RID_VALUES)[number];
 /** Largest page number: chainform's bound, so that offsets stay exact integers. */
 export const MAX_PAGE = 10_000_000;
 
-/** Default page size (spec: Limits 1). */
+/** Default page size (docs/api.md "Limits"). */
 export const DEFAULT_PER_PAGE = 20;
-/** Largest page size (spec: Limits 1). */
+/** Largest page size (docs/api.md "Limits"). */
 export const MAX_PER_PAGE = 100;
 
 /** The names of Project Permissions, all boolean. */

@@ -1,4 +1,4 @@
-/** Slugs derived from names (spec: a slug is URL-safe and generated from the display name when omitted). */
+/** Slugs derived from names (a slug is URL-safe and generated from the display name when omitted: docs/api.md "Create an environment"). */
 
 /** Longest slug. */
 export const MAX_SLUG_LENGTH = 100;

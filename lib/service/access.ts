@@ -1,5 +1,5 @@
 /**
- * Who may see what (spec: List projects rules; docs/service.md "Access"). An organization's accepted members see its
+ * Who may see what (docs/api.md "Endpoints", docs/service.md "Access"). An organization's accepted members see its
  * open projects and the restricted ones they are explicit members of; a personal account is its user's alone.
  * Non-members get 404, as if nothing were there (no existence leak); pending invitees, who know of the
  * account, get 403.

@@ -1,5 +1,5 @@
 /**
- * Cross-origin headers exactly as the spec lists them (Conventions 8): the origin echoed, credentials allowed,
+ * Cross-origin headers exactly as docs/api.md "Conventions" lists them: the origin echoed, credentials allowed,
  * the methods, the `X-Svc-*` headers exposed, and a max age. Preflights are answered by the app's request hook.
  * The API authenticates with headers a page of another origin must supply itself, so echoing the origin is safe
  * there. The dashboard authenticates with a cookie the browser adds on its own (and a page on another port of the

@@ -1,6 +1,6 @@
 /**
  * The service's error codes, in one table, and the one function that renders the spec's error body
- * (`{ error: { id, slug, message, data? } }`, spec: Errors).
+ * (`{ error: { id, slug, message, data? } }`, docs/api.md "Errors").
  */
 import { randomUUID } from "node:crypto";
 import { ERROR_SLUGS, type ErrorBody, type ErrorStatus, type Rid } from "../api";

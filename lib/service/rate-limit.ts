@@ -1,10 +1,10 @@
 /**
- * Sliding-window rate limiting (spec: Limits; docs/service.md "Access"): each request counts for 60 s from when it
+ * Sliding-window rate limiting (docs/api.md "Limits", docs/service.md "Access"): each request counts for 60 s from when it
  * is made; requests refused with 429 do not count. `remaining = min(limit, burst) - counted`, and the reset
  * timestamp is when the oldest counted request expires.
  */
 
-/** The window every request counts in (spec: Limits 4). */
+/** The window every request counts in (docs/api.md "Limits"). */
 export const RATE_WINDOW_MS = 60_000;
 
 /** The limits of the service (all per window). Tests lower them; benchmarks raise them. */

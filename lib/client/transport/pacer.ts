@@ -1,4 +1,4 @@
-/** The rate limit headers of one answer (spec: Limits 5). */
+/** The rate limit headers of one answer (docs/api.md "Limits"). */
 export interface RateLimitState {
   /** `X-Svc-Remaining`: requests left in the window. */
   remaining: number;

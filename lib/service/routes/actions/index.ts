@@ -1,4 +1,4 @@
-/** POST /v1/account/{accountSlug}/project/{projectSlug}/actions/action/{actionId}/stop (spec: Stop a Web3 Action). */
+/** POST /v1/account/{accountSlug}/project/{projectSlug}/actions/action/{actionId}/stop (docs/api.md "Endpoints"). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { ActionParams, StopActionResponse } from "../../../api";

@@ -1,4 +1,4 @@
-/** GET /v1/account/{accountSlug}/delivery-channels (spec: List delivery channels), paginated (spec: Limits 1). */
+/** GET /v1/account/{accountSlug}/delivery-channels (docs/api.md "Endpoints"), paginated (docs/api.md "Limits"). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { AccountParams, DeliveryChannelList, PaginationQuery } from "../../../api";

@@ -414,7 +414,7 @@ describe("DELETE environments/{id} and batch DELETE environments", () => {
     expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "bob" }), 403, "insufficient_permissions");
     expectErrorBody(await call(service, "DELETE", `${base}/${id}`, { as: "outsider" }), 404, "resource_not_found");
     expectErrorBody(await call(service, "DELETE", `${base}/${id}`), 401, "unauthorized");
-    // Deleting what does not exist is a not-found, malformed ids included (spec: Conventions 4).
+    // Deleting what does not exist is a not-found, malformed ids included (docs/api.md "Conventions").
     expectErrorBody(await call(service, "DELETE", `${base}/12345`, { as: "alice" }), 404, "resource_not_found");
     expectErrorBody(await call(service, "DELETE", `${base}/not-a-uuid`, { as: "alice" }), 404, "resource_not_found");
     expect((await call(service, "GET", `${base}/${id}`, { as: "alice" })).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Environments (spec: Environments; docs/service.md "Shapes"): create, list, get, delete, batch delete under
+ * Environments (docs/api.md "Endpoints", docs/service.md "Shapes"): create, list, get, delete, batch delete under
  * `/public/v1/account/{accountSlug}/project/{projectSlug}/environments`. Creating only writes rows; chains
  * start lazily on first use. Deleting destroys the chains of the deleted vnets.
  */
@@ -31,7 +31,7 @@ const AnyEnvironmentIdParams = Type.Composite([
 /** Path prefix of the environment endpoints. */
 export const ENVIRONMENTS_PATH = "/public/v1/account/:accountSlug/project/:projectSlug/environments";
 
-/** Whether the caller may receive Admin RPC URLs: only callers who may write (decisions: never a read-only key). */
+/** Whether the caller may receive Admin RPC URLs: only callers who may write (docs/service.md "Access": never a read-only key). */
 function audienceOf(request: FastifyRequest): Audience {
   return { mayWrite: request.requester != null && !request.requester.readOnly };
 }
@@ -98,7 +98,7 @@ export default async function environmentRoutes(app: FastifyInstance): Promise<v
     },
   );
 
-  // Any id, malformed ones included: deleting what does not exist is a 404 (spec: Conventions 4; docs/service.md).
+  // Any id, malformed ones included: deleting what does not exist is a 404 (docs/api.md "Conventions").
   routes.delete(
     `${ENVIRONMENTS_PATH}/:environmentId`,
     { schema: { params: AnyEnvironmentIdParams, response: replies({ 204: Type.Null() }) } },

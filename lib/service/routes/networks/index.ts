@@ -1,4 +1,4 @@
-/** GET /v1/supported-networks (spec: Check supported networks): public, a top-level array. */
+/** GET /v1/supported-networks (docs/api.md "Endpoints"): public, a top-level array. */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { SupportedNetworkList } from "../../../api";

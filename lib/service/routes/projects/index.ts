@@ -1,4 +1,4 @@
-/** GET /v1/account/{accountSlug}/projects (spec: List projects), paginated (spec: Limits 1). */
+/** GET /v1/account/{accountSlug}/projects (docs/api.md "Endpoints"), paginated (docs/api.md "Limits"). */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { AccountParams, PaginationQuery, ProjectList, type Project, type ProjectOwner } from "../../../api";

@@ -167,7 +167,7 @@ describe("spec fidelity: shared projects are reachable, lists are paginated", ()
     const seed = structuredClone(DEFAULT_SEED) as typeof DEFAULT_SEED & {
       projects: { account: string; slug: string; name: string; restricted: boolean; members: { username: string; accepted: boolean }[] }[];
     };
-    // bob is an accepted member of alice's personal project: it is shared with him (spec: List projects, rule 1).
+    // bob is an accepted member of alice's personal project: it is shared with him (docs/api.md "Endpoints": projects shared with the caller).
     seed.projects.find((p) => p.slug === "sandbox")!.members.push({ username: "bob", accepted: true });
     for (let i = 0; i < 25; i++)
       seed.projects.push({ account: "acme", slug: `extra-${i}`, name: `Extra ${i}`, restricted: false, members: [] });

@@ -1,6 +1,6 @@
 /**
- * Simulations (spec: Simulate a transaction, project level; List simulations; Simulate a transaction on a
- * Virtual Environment). The engine simulates; the service gives project simulations their id and time and
+ * Simulations: project level, their list, and on a Virtual Environment (docs/api.md "Endpoints", docs/service.md
+ * "Simulations"). The engine simulates; the service gives project simulations their id and time and
  * keeps them when `save` is true.
  */
 import { randomUUID } from "node:crypto";

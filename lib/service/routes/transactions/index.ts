@@ -1,6 +1,6 @@
 /**
- * Environment-instance transactions (spec: List/Get/Send a transaction, Simulate a transaction under
- * Environments; docs/service.md "Transaction record"): records are bare objects and lists bare arrays, as the
+ * Environment-instance transactions: list, get, send and simulate (docs/api.md "Endpoints", docs/service.md
+ * "Transaction record"): records are bare objects and lists bare arrays, as the
  * hosted service documents them. Listing and getting read the records the chain engine reported;
  * sending and simulating go to the engine once ids and access are resolved.
  */

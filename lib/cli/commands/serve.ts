@@ -51,8 +51,8 @@ const serve: Command = {
   usage: `usage: chainform serve [--host HOST] [--port N] [--data-dir DIR | --in-memory] [--seed FILE]
                        [--tls | --tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL]
                        [--rate-limit N] [--burst-limit N] [--rpc-rate-limit N|off] [--fork ID=URL]...
-                       [--fork-cache DIR] [--offline] [--max-chains N] [--log-file FILE] [--log-level LEVEL]
-                       [--rpc-timeout SECONDS] [--import FILE]...
+                       [--fork-cache DIR] [--offline] [--offline-empty-accounts] [--max-chains N] [--log-file FILE]
+                       [--log-level LEVEL] [--rpc-timeout SECONDS] [--import FILE]...
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
 {"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.

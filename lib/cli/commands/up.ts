@@ -27,8 +27,8 @@ const up: Command = {
   options: OPTIONS,
   summary: "the whole job offline: local service, synth, plan, apply, check the RPC URLs, destroy",
   usage: `usage: chainform up [APP_DIR] [--keep] [--persist | --data-dir DIR] [--port N] [--stack NAME] [--show-secrets]
-                    [--fork ID=URL]... [--fork-cache DIR] [--offline] [--max-chains N] [--log-file FILE]
-                    [--rpc-timeout SECONDS]
+                    [--fork ID=URL]... [--fork-cache DIR] [--offline] [--offline-empty-accounts] [--max-chains N]
+                    [--log-file FILE] [--rpc-timeout SECONDS]
 
 Without CHAINFORM_BASE_URL, starts the local service in this process (in memory, default seed, a free port)
 and points the app and terraform at it. Then synthesizes the app, runs terraform init (offline provider mirror),

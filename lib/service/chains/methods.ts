@@ -92,10 +92,13 @@ export const MINING_METHODS: ReadonlySet<string> = new Set([
   "evm_setNextBlockTimestamp",
 ]);
 
-/** Methods that only read, so they may run beside other reads and simulations. */
+/**
+ * Methods that only read, so they may run beside other reads and simulations. `eth_fillTransaction` (which viem calls
+ * before every send, to fill the nonce, gas and fees) only reads and signs nothing.
+ */
 export function isReadOnlyMethod(method: string): boolean {
   if (TRANSACTION_METHODS.has(method) || SIGNER_METHODS.has(method)) return false;
-  return /^(eth_(get|call|estimateGas|chainId|blockNumber|gasPrice|maxPriorityFeePerGas|feeHistory|blobBaseFee|syncing|protocolVersion|accounts|createAccessList|simulateV1|coinbase|mining|hashrate)|net_|web3_|debug_trace|trace_|ots_)/.test(
+  return /^(eth_(get|call|estimateGas|fillTransaction|chainId|blockNumber|gasPrice|maxPriorityFeePerGas|feeHistory|blobBaseFee|syncing|protocolVersion|accounts|createAccessList|simulateV1|coinbase|mining|hashrate)|net_|web3_|debug_trace|trace_|ots_)/.test(
     method,
   );
 }

@@ -49,6 +49,10 @@ const MEMBERS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params
  * // { batch: false, requests: [...], invalid: [], order: [null], text: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' }
  */
 export function readRpcBody(body: Buffer | string): RpcBody {
+  // Bytes read as Latin-1 are one character per byte: equal texts are equal bytes (`SingleCalls` relies on it).
+  const key = typeof body === "string" ? body : body.length <= LONGEST_REMEMBERED ? body.toString("latin1") : null;
+  const known = key === null ? null : SINGLE_CALLS.read(key);
+  if (known !== null) return known;
   if (typeof body !== "string" && !isUtf8(body)) return { response: rpcError(null, -32700, PARSE_ERROR) };
   let json: unknown;
   try {
@@ -75,7 +79,124 @@ export function readRpcBody(body: Buffer | string): RpcBody {
   }
   if (!isRequest(json)) return { response: rpcError(idOf(json), -32600, INVALID_REQUEST) };
   const request = canonical(json);
-  return { batch: false, requests: [request], invalid: [], order: [null], text: JSON.stringify(request) };
+  const text = JSON.stringify(request);
+  if (key !== null) SINGLE_CALLS.remember(key, request, text);
+  return { batch: false, requests: [request], invalid: [], order: [null], text };
+}
+
+/** How a canonical request with an id begins: its id's text follows. */
+const CANONICAL_HEAD = '{"jsonrpc":"2.0","id":';
+/** A body longer than this is never remembered (nor looked up). */
+const LONGEST_REMEMBERED = 2048;
+/** Texts remembered at the most; the texts come from callers, so the map is emptied when full. */
+const MOST_REMEMBERED = 1024;
+/** What may follow an id's value in JSON: whitespace, a comma, the object's end (not `.0` or `e0` of a number). */
+const ID_ENDS: ReadonlySet<number> = new Set([0x20, 0x09, 0x0a, 0x0d, 0x2c, 0x7d]);
+const SINGLE: readonly (JsonRpcResponse | null)[] = Object.freeze([null]);
+const NONE: JsonRpcResponse[] = Object.freeze([]) as unknown as JsonRpcResponse[];
+
+/**
+ * Single requests read before, so that a call that differs from an earlier one only in its id is not parsed, checked
+ * and written again: a test suite makes the same few calls over and over with a new id each time. Each is kept by
+ * its text with the id's text taken out (`A` + `B` of a text `A` + id + `B`), and what it was read as: its method and
+ * params (frozen, shared by every call that reuses them) and the canonical text after its id.
+ *
+ * A text is remembered only when it is ASCII (so that its characters are the same whether it came as bytes or as a
+ * WebSocket message), has no backslash, has `"id":` once, and its id's text is an id written as JSON.stringify
+ * writes it (a safe integer, an ASCII string with no quote or backslash, or null) followed by what ends a value. Then
+ * `"id":` in `A` is the request's own id member (no other, escaped or not, can be there) and any other such id in its
+ * place makes a text that JSON.parse reads as the same request with that id: the same verdicts, the same canonical
+ * text with that id. Equal keys are equal texts around the id (bytes read as Latin-1), so nothing else is checked.
+ */
+class SingleCalls {
+  private readonly known = new Map<string, { readonly method: string; readonly params: unknown; readonly after: string }>();
+
+  /** The body `text` is, when it differs from a remembered one only in its id; null otherwise. */
+  read(text: string): RpcBody | null {
+    if (this.known.size === 0) return null;
+    const found = findId(text);
+    if (found === null) return null;
+    const known = this.known.get(text.slice(0, found.start) + text.slice(found.end));
+    if (known === undefined) return null;
+    const { id } = found;
+    const request: JsonRpcRequest =
+      known.params === undefined
+        ? { jsonrpc: "2.0", id, method: known.method }
+        : { jsonrpc: "2.0", id, method: known.method, params: known.params };
+    return {
+      batch: false,
+      requests: [request],
+      invalid: NONE,
+      order: SINGLE,
+      text: CANONICAL_HEAD + text.slice(found.start, found.end) + known.after,
+    };
+  }
+
+  /** Remembers a single request read from `text` (canonical: `request`'s text), when it may be (see the class). */
+  remember(text: string, request: JsonRpcRequest, canonicalText: string): void {
+    if (request.id === undefined || text.includes("\\") || !isAscii(text)) return;
+    const found = findId(text);
+    // `"id"` once: the one found ends at `found.start`.
+    if (found === null || found.id !== request.id || text.indexOf('"id"') !== found.start - 5 || text.includes('"id"', found.start)) return;
+    if (this.known.size >= MOST_REMEMBERED) this.known.clear();
+    const idText = text.slice(found.start, found.end);
+    this.known.set(text.slice(0, found.start) + text.slice(found.end), {
+      method: request.method,
+      params: deepFreeze(request.params),
+      after: canonicalText.slice(CANONICAL_HEAD.length + idText.length),
+    });
+  }
+}
+
+const SINGLE_CALLS = new SingleCalls();
+
+/**
+ * Where the value of the first `"id":` of a text is, when it is an id written as JSON.stringify writes it and what
+ * follows may end a value: its start, end and value. Null otherwise.
+ */
+function findId(text: string): { start: number; end: number; id: string | number | null } | null {
+  const at = text.indexOf('"id":');
+  if (at < 0) return null;
+  const start = at + 5;
+  const first = text.charCodeAt(start);
+  let end = start;
+  let id: string | number | null;
+  if (first === 0x22 /* " */) {
+    end = text.indexOf('"', start + 1);
+    if (end < 0 || end - start > 256) return null;
+    for (let i = start + 1; i < end; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x5c /* \ */) return null;
+    }
+    end += 1;
+    id = text.slice(start + 1, end - 1);
+  } else if (first === 0x6e /* n */) {
+    if (!text.startsWith("null", start)) return null;
+    end = start + 4;
+    id = null;
+  } else {
+    if (first === 0x2d /* - */) end += 1;
+    while (end - start <= 17 && text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end += 1;
+    const digits = text.slice(start, end);
+    id = Number(digits);
+    // Its digits exactly as JSON.stringify writes a safe integer: no leading zero, no `-0`.
+    if (!Number.isSafeInteger(id) || String(id) !== digits) return null;
+  }
+  return ID_ENDS.has(text.charCodeAt(end)) ? { start, end, id } : null;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Freezes a parsed JSON value all the way down: params shared by many calls must not be changed by one. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** A request with its four members only, in the order anvil writes them (members left out stay out). */

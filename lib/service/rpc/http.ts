@@ -66,12 +66,14 @@ function serveCall(
   const limit = pipeline.context.bodyLimit;
   const { length, origin } = readHeaders(request.rawHeaders);
   const answer = (bytes: Buffer | null) => pipeline.answer(route, request.socket.remoteAddress, origin, bytes, sent);
-  if (length > limit) return answer(null);
-  // A call's head and body mostly come in one read, which Node's parser goes through before this turn ends: the body
-  // is then whole in the request's buffer, and is taken from there without the stream's events.
+  if (length !== undefined && length > limit) return answer(null);
+  // A call's head and body mostly come in one read, which Node's parser goes through before this tick: the body is
+  // then whole in the request's buffer (its Content-Length of bytes, which is how Node's parser frames it), and is
+  // taken from there without the stream's events. Node marks the request complete only in a later callback, so its
+  // `complete` cannot tell.
   process.nextTick(() => {
-    if (request.complete && !request.readableFlowing && request.readableLength <= limit) {
-      return answer((request.read() as Buffer | null) ?? EMPTY);
+    if (length !== undefined && !request.readableFlowing && request.readableLength === length) {
+      return answer(length === 0 ? EMPTY : (request.read() as Buffer));
     }
     readBody(request, limit, answer, () => response.destroy());
   });
@@ -81,10 +83,11 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * The two headers a call needs, read from Node's list of raw headers (names in any case), so that Node need not make
- * the request's header object: the declared Content-Length (0 when none) and the Origin.
+ * the request's header object: the declared Content-Length (undefined when none: Node's parser has refused a request
+ * with two that differ or one that is not a number) and the Origin.
  */
-function readHeaders(raw: readonly string[]): { length: number; origin: string | undefined } {
-  let length = 0;
+function readHeaders(raw: readonly string[]): { length: number | undefined; origin: string | undefined } {
+  let length: number | undefined;
   let origin: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];

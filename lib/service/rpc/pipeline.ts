@@ -57,10 +57,15 @@ export interface RpcReply {
   readonly close?: boolean;
 }
 
-/** The pipeline's state: the Admin secrets and Public ids of existing vnets seen, nothing else. */
+/** Targets remembered at the most (spellings of existing vnets' URLs: one each, unless a caller varies the query). */
+const MOST_ROUTES = 1024;
+
+/** The pipeline's state: the Admin secrets and Public ids of existing vnets seen, and their targets, nothing else. */
 export class RpcPipeline {
   /** `admin:{secret}` and `public:{id}` of existing vnets seen, to their vnet (at most one entry per URL of a vnet). */
   private readonly known = new Map<string, RpcTarget>();
+  /** Targets (any spelling, with a query) of the URLs in `known`, to their route. */
+  private readonly routes = new Map<string, RpcRoute | null>();
   /** Whether the engine itself refuses a deleted vnet (404): only then may a URL be resolved from memory. */
   private readonly engineKnowsVnets: boolean;
 
@@ -70,7 +75,14 @@ export class RpcPipeline {
 
   /** Step 1: what a request target names (null: not under `/rpc/`, the API's). */
   route(target: string): RpcRoute | null {
-    return routeRpc(target);
+    // A suite calls one or two URLs over and over: the target of an existing vnet's URL is decoded and split once.
+    const remembered = this.routes.get(target);
+    if (remembered !== undefined) return remembered;
+    const route = routeRpc(target);
+    if (route?.kind === "rpc" && this.known.has(`${route.access}:${route.key}`) && this.routes.size < MOST_ROUTES) {
+      this.routes.set(target, route);
+    }
+    return route;
   }
 
   /** Step 2: the vnet an RPC URL names, or undefined when none exists. */
@@ -90,7 +102,9 @@ export class RpcPipeline {
 
   /** Forgets a URL whose vnet the engine says is gone. */
   forget(route: RpcRoute): void {
-    if (route.kind === "rpc") this.known.delete(`${route.access}:${route.key}`);
+    if (route.kind !== "rpc") return;
+    this.known.delete(`${route.access}:${route.key}`);
+    this.routes.clear(); // rare: a vnet deleted
   }
 
   /**

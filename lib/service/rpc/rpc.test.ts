@@ -119,4 +119,36 @@ describe("readRpcBody", () => {
       response: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } },
     });
   });
+  test("a call that differs from an earlier one only in its id is read as a fresh read would read it", () => {
+    /** What a first read of a text gives: JSON.parse, the four members in anvil's order, JSON.stringify. */
+    const fresh = (text: string) => {
+      const { id, method, params } = JSON.parse(text) as { id?: unknown; method: string; params?: unknown };
+      const request = { jsonrpc: "2.0", ...(id !== undefined && { id }), method, ...(params !== undefined && { params }) };
+      return { batch: false, requests: [request], invalid: [], order: [null], text: JSON.stringify(request) };
+    };
+    const templates = [
+      '{"jsonrpc":"2.0","id":ID,"method":"eth_getBalance","params":["0x00000000000000000000000000000000000a11ce","latest"]}',
+      '{"method":"eth_call","params":[{"to":"0x04","data":"0x12"},"latest"],"id":ID,"jsonrpc":"2.0"}',
+      ' { "jsonrpc" : "2.0", "id":ID , "method":"eth_blockNumber", "params": [] } ',
+    ];
+    const ids = ["1", "0", "42", "-7", "9007199254740991", '"abc"', '""', '"a b"', "null"];
+    // Texts whose id is not written as JSON.stringify writes it, or that hold more than one id: read in full.
+    const odd = ["01", "-0", "1.0", "1e0", "2e3", '"\\u0041"', '"é"', '1, "id":2'];
+    for (const template of templates) {
+      for (const id of [...ids, ...odd, ...ids]) {
+        const text = template.replace("ID", id);
+        let expected: unknown;
+        try {
+          expected = fresh(text);
+        } catch {
+          expected = { response: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } } };
+        }
+        const read = readRpcBody(Buffer.from(text));
+        expect({ text, read }).toEqual({ text, read: expected });
+      }
+      // The second read of a call with a plain id reuses the first's params (frozen, so that no call changes them).
+      const read = readRpcBody(template.replace("ID", "77"));
+      expect("requests" in read && Object.isFrozen(read.requests[0].params)).toBe(true);
+    }
+  });
 });

@@ -125,7 +125,10 @@ test("a fork exported live imports elsewhere and takes writes; offline, with the
   running.push(live);
   const created = await call(live, "POST", ENVIRONMENTS, {
     as: "alice",
-    body: { display_name: "Forked", network_configs: [{ network_id: "1", block_number: upstream.history.aliceFunded.toString() }] },
+    body: {
+      display_name: "Forked",
+      network_configs: [{ network_id: "1", block_number: `0x${upstream.history.aliceFunded.toString(16)}` }],
+    },
   });
   expect(created.status).toBe(200);
   const environment = created.body as CreatedEnvironment;

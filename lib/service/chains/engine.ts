@@ -217,8 +217,8 @@ export class BackendChainEngine implements ChainEngine {
       await this.useVnet(vnetId, mode, async (node) => {
         const before = mode === "exclusive" ? await this.writes.begin(node) : 0n;
         // A fork served from recordings only answers a send that would read what was never recorded without sending it.
-        const send = this.forks.replaysOnly(node) ? forwardToReplayedFork : forward;
-        const results = await send(
+        const forwardTo = this.forks.replaysOnly(node) ? forwardToReplayedFork : forward;
+        const results = await forwardTo(
           node.rpc,
           forwarded.map(({ request }) => request),
         );

@@ -2,9 +2,10 @@
 /**
  * The action's main step: deploy a chainform app (the `app` input) or an environment described inline (`networks`
  * and the inputs beside it) against a service (the local one, started here, unless `base-url` is given; with
- * `fixture`, the local service imports that file as it starts, and an app is optional), then hand
- * the RPC settings to later steps as outputs and environment variables, Admin RPC URLs masked. Everything the post
- * step needs to clean up is saved as state before it is created, so that a failed or cancelled step leaves nothing.
+ * `fixture`, the local service imports that file as it starts, and an app is optional; with `offline-empty-accounts`,
+ * it reads accounts its forks never recorded as empty), then hand the RPC settings to later steps as outputs and
+ * environment variables, Admin RPC URLs masked. Everything the post step needs to clean up is saved as state before
+ * it is created, so that a failed or cancelled step leaves nothing.
  * Node's own modules only: GitHub runs this file from the action's checkout without installing anything.
  */
 const { randomBytes } = require("node:crypto");
@@ -58,6 +59,13 @@ async function main() {
     throw new runner.InputError(
       "fixture",
       `names ${fixtureInput}, which is not in the workspace: build it with \`chainform export\` (a cached file: check the cache step's key)`,
+    );
+  }
+  const emptyAccounts = runner.booleanInput("offline-empty-accounts", false);
+  if (emptyAccounts && baseUrl) {
+    throw new runner.InputError(
+      "offline-empty-accounts",
+      "is a setting of the local service; the service at base-url has its own (chainform serve --offline-empty-accounts)",
     );
   }
   const remote = { accessKey: runner.input("access-key"), account: runner.input("account"), project: runner.input("project") };
@@ -115,12 +123,10 @@ async function main() {
   } else {
     runner.info("No base-url: starting the local chainform service on the runner");
     // A fixture is imported as the service starts (`serve --import`): its environments are there at the ready line.
-    service = await startService(
-      cli,
-      join(workDir, "service"),
-      (pid) => runner.saveState("service_pid", String(pid)),
-      fixture === null ? [] : ["--import", fixture],
-    );
+    service = await startService(cli, join(workDir, "service"), (pid) => runner.saveState("service_pid", String(pid)), [
+      ...(fixture === null ? [] : ["--import", fixture]),
+      ...(emptyAccounts ? ["--offline-empty-accounts"] : []),
+    ]);
     // A throw-away key, but a key: masked, and kept for the post step (inputs hold no key for this service).
     runner.mask(service.accessKey);
     runner.saveState("local_access_key", service.accessKey);

@@ -6,8 +6,10 @@
  * (test/helpers/fork-upstream.ts). Targets: a replayed fork answers its first call within 2x a fresh chain's time,
  * and runs the workload within 1.5x of the fresh chain's. A live creation also records what a chain needs to mine
  * offline (lib/service/chains/fork/block-inputs.ts): its extra upstream calls, HTTP requests and milliseconds, and
- * the size of the recordings a live run leaves, are reported too. The last line is one JSON object of figures and
- * ratios.
+ * the size of the recordings a live run leaves, are reported too. Then 50 value transfers with
+ * `eth_sendTransactionSync` on each: a fork served from recordings only runs each send as a call first
+ * (lib/service/chains/fork/sends.ts), live forks and fresh chains do not. The last line is one JSON object of
+ * figures and ratios.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import { encodeDeployData, encodeFunctionData } from "../test/helpers/viem";
 
 const UPSTREAM_DELAY_MS = 50;
 const WORKLOAD_CALLS = 200;
+const SENDS = 50;
 const TARGET_FIRST_CALL_RATIO = 2;
 const TARGET_WORKLOAD_RATIO = 1.5;
 const RUNS = 5;
@@ -88,14 +91,22 @@ async function workload(url: string, token: string): Promise<number> {
   return performance.now() - started;
 }
 
+/** 50 transfers of 1 wei from ALICE to BOB (both read by the workload, so recorded), one at a time, each mined. */
+async function sends(url: string): Promise<number> {
+  await rpc(url, "tenderly_setBalance", [ALICE, "0x56bc75e2d63100000"]);
+  const started = performance.now();
+  for (let i = 0; i < SENDS; i += 1) await rpc(url, "eth_sendTransactionSync", [{ from: ALICE, to: BOB, value: "0x1" }]);
+  return performance.now() - started;
+}
+
 async function main(): Promise<void> {
   // Enough blocks that a fork records the whole window of blocks BLOCKHASH reaches, as on a real network.
   const upstream = await startForkUpstream({ delayMs: UPSTREAM_DELAY_MS, emptyBlocks: 300 });
   const root = mkdtempSync(join(tmpdir(), "chainform-bench-fork-"));
   const cacheDir = join(root, "fork-cache");
-  const fresh = { first: [] as number[], work: [] as number[] };
-  const live = { first: [] as number[], work: [] as number[] };
-  const replayed = { first: [] as number[], work: [] as number[] };
+  const fresh = { first: [] as number[], work: [] as number[], sends: [] as number[] };
+  const live = { first: [] as number[], work: [] as number[], sends: [] as number[] };
+  const replayed = { first: [] as number[], work: [] as number[], sends: [] as number[] };
   /** Per live run: what recording the block inputs cost, and the upstream calls the whole creation made. */
   const blockInputs = { calls: [] as number[], requests: [] as number[], ms: [] as number[], creationCalls: [] as number[] };
   let recordingBytes = 0;
@@ -111,6 +122,7 @@ async function main(): Promise<void> {
         const data = encodeDeployData({ abi: TOKEN.abi, bytecode: TOKEN.bytecode, args: ["Fresh Token", "FRT", 18, 1000n] });
         const receipt = await rpc<{ contractAddress: string }>(url, "eth_sendTransactionSync", [{ from: DEPLOYER, data, gas: "0x300000" }]);
         fresh.work.push(await workload(url, receipt.contractAddress));
+        fresh.sends.push(await sends(url));
       } finally {
         await service.close();
       }
@@ -136,6 +148,7 @@ async function main(): Promise<void> {
         blockInputs.requests.push(cost.requests);
         blockInputs.ms.push(cost.ms);
         live.work.push(await workload(url, upstream.history.token));
+        live.sends.push(await sends(url));
       } finally {
         await service.close();
       }
@@ -153,6 +166,7 @@ async function main(): Promise<void> {
         const { ms, url } = await firstCall(service, `replayed ${run}`);
         replayed.first.push(ms);
         replayed.work.push(await workload(url, upstream.history.token));
+        replayed.sends.push(await sends(url));
       } finally {
         await service.close();
       }
@@ -172,6 +186,9 @@ async function main(): Promise<void> {
     `${WORKLOAD_CALLS}-call read workload (median): fresh ${m(fresh.work)} ms, live fork ${m(live.work)} ms, replayed fork ${m(replayed.work)} ms`,
   );
   console.log(
+    `${SENDS} eth_sendTransactionSync transfers (median): fresh ${m(fresh.sends)} ms, live fork ${m(live.sends)} ms, replayed fork ${m(replayed.sends)} ms (checked first)`,
+  );
+  console.log(
     `recording for blocks at a live creation (median): ${m(blockInputs.calls)} upstream calls in ${m(blockInputs.requests)} HTTP requests, ${m(blockInputs.ms)} ms of the ${m(live.first)} ms to the first call; recordings after a live run: ${recordingBytes} bytes`,
   );
   const figures = {
@@ -187,11 +204,14 @@ async function main(): Promise<void> {
     },
     firstCallMs: { fresh: m(fresh.first), live: m(live.first), replayed: m(replayed.first) },
     workloadMs: { calls: WORKLOAD_CALLS, fresh: m(fresh.work), live: m(live.work), replayed: m(replayed.work) },
+    sendsMs: { sends: SENDS, fresh: m(fresh.sends), live: m(live.sends), replayed: m(replayed.sends) },
     ratios: {
       replayedFirstCallVsFresh: ratio(replayed.first, fresh.first),
       replayedWorkloadVsFresh: ratio(replayed.work, fresh.work),
       liveFirstCallVsFresh: ratio(live.first, fresh.first),
       liveWorkloadVsFresh: ratio(live.work, fresh.work),
+      replayedSendsVsFresh: ratio(replayed.sends, fresh.sends),
+      liveSendsVsFresh: ratio(live.sends, fresh.sends),
     },
     targets: { replayedFirstCallVsFresh: TARGET_FIRST_CALL_RATIO, replayedWorkloadVsFresh: TARGET_WORKLOAD_RATIO },
     met: {

@@ -23,7 +23,7 @@ import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
 import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
 import { ChainJournal } from "./journal";
-import { Forks } from "./fork";
+import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
 import { simulateOnReplica } from "./network-simulation";
@@ -216,7 +216,9 @@ export class BackendChainEngine implements ChainEngine {
       const mode = forwarded.every(({ request }) => isReadOnlyMethod(request.method)) ? "shared" : "exclusive";
       await this.useVnet(vnetId, mode, async (node) => {
         const before = mode === "exclusive" ? await this.writes.begin(node) : 0n;
-        const results = await forward(
+        // A fork served from recordings only answers a send that would read what was never recorded without sending it.
+        const forwardTo = this.forks.replaysOnly(node) ? forwardToReplayedFork : forward;
+        const results = await forwardTo(
           node.rpc,
           forwarded.map(({ request }) => request),
         );
@@ -246,6 +248,8 @@ export class BackendChainEngine implements ChainEngine {
     const record = await this.useVnet(vnetId, "exclusive", async (node) => {
       const tx: Record<string, string> = { from: callArgs.from };
       for (const key of ["to", "gas", "gasPrice", "value", "data"] as const) if (callArgs[key]) tx[key] = callArgs[key]!;
+      const unrecorded = this.forks.replaysOnly(node) ? await unrecordedRead(node.rpc, tx) : null;
+      if (unrecorded) throw new ChainRequestError(400, unrecorded, "/callArgs");
       if (!tx.gas) tx.gas = await estimateOrFail(node.rpc, tx);
       const before = await this.writes.begin(node);
       const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [tx]).catch((error: unknown) => {

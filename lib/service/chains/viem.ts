@@ -17,6 +17,8 @@ export const {
   hexToBytes,
   keccak256,
   parseAbi,
+  parseTransaction,
+  recoverTransactionAddress,
   stringToHex,
   toEventSelector,
   toFunctionSelector,

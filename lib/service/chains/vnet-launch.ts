@@ -49,6 +49,7 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
         `the chain of Virtual Environment ${vnetId} (network ${spec.networkId}) did not start: ${error.message}`,
       );
     });
+  if (forkUrl) forks.chainStarted(node, spec.networkId);
   if (fresh) {
     await prepareFreshChain(backend, node, spec).catch(async (error: Error) => {
       await node.kill();

@@ -3,7 +3,7 @@
  * (one per network and block) that forked chains read through, recording what the upstream answers so that a fork
  * can be replayed with no upstream at all (docs/forking.md).
  */
-import type { ChainLog } from "../backend";
+import type { ChainLog, ChainNode } from "../backend";
 import { ChainRequestError } from "../types";
 import { JsonRpcError } from "../json-rpc";
 import { BLOCK_INPUTS_MARK, recordBlockInputs, type BlockInputsCost } from "./block-inputs";
@@ -14,6 +14,7 @@ import { Upstream, UpstreamError } from "./upstream";
 
 export { ForkProxy, NOT_RECORDED, UPSTREAM_READ_METHODS, type ForkProxyStats } from "./proxy";
 export { describeCall } from "./describe";
+export { forwardToReplayedFork, unrecordedRead } from "./sends";
 export { callKey, recordedBlocks, recordingsPath } from "./recordings";
 export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./urls";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./upstream";
@@ -58,6 +59,8 @@ export class Forks {
   readonly blockInputCosts = new Map<string, BlockInputsCost>();
   /** Networks whose upstream answered the right chain id once. */
   private readonly verified = new Set<string>();
+  /** Chains forking a network served from recordings only, whose sends are checked first (./sends.ts). */
+  private readonly replayedChains = new WeakSet<ChainNode>();
 
   constructor(private readonly options: ForksOptions) {}
 
@@ -163,6 +166,19 @@ export class Forks {
         "the fork point of an environment could not be remembered for offline runs",
       );
     }
+  }
+
+  /** Notes a chain started on a fork of `networkId`: when that fork is served from recordings only, its sends are checked. */
+  chainStarted(node: ChainNode, networkId: string): void {
+    if (this.upstream(networkId) === null) this.replayedChains.add(node);
+  }
+
+  /**
+   * Whether a chain forks a network served from recordings only (offline, or with no upstream): its sends must be
+   * executed as calls first (./sends.ts), or one reading what was never recorded would stay in its pool unmined.
+   */
+  replaysOnly(node: ChainNode): boolean {
+    return this.replayedChains.has(node);
   }
 
   /** The URL of the local proxy a fork of `networkId` at `block` reads through (started on first use). */

@@ -60,6 +60,9 @@ export const UPSTREAM_READ_METHODS: ReadonlySet<string> = new Set([
 /** Error code of a call the proxy cannot answer (not JSON-RPC's reserved range, and none a client retries on). */
 export const NOT_RECORDED = -32010;
 
+/** How every error of a call never recorded begins (./sends.ts finds it again in the chain's errors). */
+export const NEVER_RECORDED = "never recorded: ";
+
 /** Methods whose first parameter is a transaction object, which may carry the caller's `chainId`. */
 const CALL_METHODS: ReadonlySet<string> = new Set(["eth_call", "eth_estimateGas", "eth_createAccessList", "debug_traceCall"]);
 
@@ -266,7 +269,7 @@ export class ForkProxy {
     return {
       error: {
         code: NOT_RECORDED,
-        message: `never recorded: ${describeCall(method, params, this.options.networkId, this.options.block)}; ${why}`,
+        message: `${NEVER_RECORDED}${describeCall(method, params, this.options.networkId, this.options.block)}; ${why}`,
       },
     };
   }

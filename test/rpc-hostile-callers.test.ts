@@ -3,9 +3,12 @@
  * - idle kept-alive connections hold no chain: with `--max-chains 2`, two of them do not stop a third environment;
  * - made-up keys leave nothing behind and count in the caller's address's window, as the API's anonymous requests;
  * - an Admin RPC URL's secret never reaches the log, in any spelling a request may use (percent-encoded, any case,
- *   doubled slashes), whether the spelling works (it is decoded) or is a 404.
+ *   doubled slashes), whether the spelling works (it is decoded) or is a 404, nor through a WebSocket upgrade, which
+ *   is a line of the log of its own;
+ * - a deleted environment's URLs, secrets included, are forgotten at once, before any call to them.
  */
 import { connect, type Socket } from "node:net";
+import WebSocket from "ws";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -163,11 +166,25 @@ describe("secrets in the log", () => {
           for (const path of [...working, ...notFound, `/dashboard/login?%74oken=${secret}`, `/rpc/admin/${secret}`]) {
             await fetch(`${service.baseUrl}${path}`);
           }
+          // A WebSocket upgrade of the Admin URL, and one of a made-up URL (refused 404).
+          const upgraded = new WebSocket(urlOf(environment, "Admin RPC").replace(/^http/, "ws"));
+          await new Promise((resolve, reject) => upgraded.once("open", resolve).once("error", reject));
+          upgraded.close();
+          const refused = new WebSocket(`${service.baseUrl.replace(/^http/, "ws")}/rpc/admin/${secret}x`);
+          await new Promise((resolve) => refused.once("error", resolve));
         } finally {
           await service.close();
         }
         const log = readFileSync(file, "utf8");
         expect(log).toContain("[redacted]");
+        const upgrades = log
+          .split("\n")
+          .filter((line) => line.includes('"websocket upgrade"'))
+          .map((line) => JSON.parse(line) as { status: number; req: { url: string } });
+        expect(upgrades.map((upgrade) => [upgrade.status, upgrade.req.url])).toEqual([
+          [101, "/rpc/admin/[redacted]"],
+          [404, "/rpc/admin/[redacted]"],
+        ]);
         expect(log.split("\n").filter((line) => /rpc|token/i.test(line) && !line.includes("[redacted]") && /admin/i.test(line))).toEqual(
           [],
         );
@@ -175,6 +192,26 @@ describe("secrets in the log", () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("deleted environments", () => {
+  test("their URLs, Admin secrets included, are forgotten as the deletion begins, and answer 404 after", async () => {
+    const service = await startTestService();
+    try {
+      const environment = await createEnvironment(service, "deleted", "7131");
+      const vnetId = environment.active_instance.vnets[0].id;
+      expect((await post(urlOf(environment, "Admin RPC"), chainId(1))).status).toBe(200);
+      expect(service.app.rpcPipeline!.rememberedVnets().has(vnetId)).toBe(true);
+      const deleted = await call(service, "DELETE", `/public/v1/account/acme/project/demo/environments/${environment.id}`, { as: "alice" });
+      expect(deleted.status).toBe(204);
+      // THEN nothing of it is remembered, before any call to its URLs tells the pipeline it is gone
+      expect(service.app.rpcPipeline!.rememberedVnets().has(vnetId)).toBe(false);
+      expect((await post(urlOf(environment, "Admin RPC"), chainId(2))).status).toBe(404);
+      expect((await post(urlOf(environment, "Public RPC"), chainId(3))).status).toBe(404);
+    } finally {
+      await service.close();
     }
   });
 });

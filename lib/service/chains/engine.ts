@@ -103,6 +103,8 @@ export class BackendChainEngine implements ChainEngine {
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
    */
   private readonly rpcSpecs = new Map<string, VnetChainSpec>();
+  /** Who hears of destroyed vnets at once (`onVnetsDestroyed`). */
+  private readonly destroyedListeners: ((vnetIds: readonly string[]) => void)[] = [];
 
   constructor(
     private readonly host: ChainHost,
@@ -298,10 +300,15 @@ export class BackendChainEngine implements ChainEngine {
     return this.forks.forkPoint(networkId, requested, environmentSlug);
   }
 
+  onVnetsDestroyed(listener: (vnetIds: readonly string[]) => void): void {
+    this.destroyedListeners.push(listener);
+  }
+
   async destroyVnets(vnetIds: readonly string[]): Promise<void> {
     this.relayer.dropVnets(vnetIds);
     // At once, before any wait: from here on their RPC URLs are unknown.
     for (const vnetId of vnetIds) this.rpcSpecs.delete(vnetId);
+    for (const listener of this.destroyedListeners) listener(vnetIds);
     await Promise.all(
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);

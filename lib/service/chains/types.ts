@@ -152,6 +152,11 @@ export interface ChainEngine {
   snapshots?(vnetId: string): readonly VnetSnapshot[];
   /** Stops the chains of these Virtual Environments and removes their state (they are being deleted). */
   destroyVnets(vnetIds: readonly string[]): Promise<void>;
+  /**
+   * Calls `listener` with the ids of Virtual Environments as `destroyVnets` begins, before any wait: what keeps their
+   * RPC URLs in memory (the RPC pipeline) forgets them at once, secrets included.
+   */
+  onVnetsDestroyed?(listener: (vnetIds: readonly string[]) => void): void;
   /** Stops every chain (state kept) and pending work; called on service shutdown. */
   close(): Promise<void>;
 

@@ -12,6 +12,13 @@ import { attachWebSocketRpc } from "./websocket";
 
 export { UNKNOWN_RPC_URL } from "./pipeline";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The RPC URLs' pipeline, where the RPC plugin is registered (tests look at what it remembers). */
+    rpcPipeline?: RpcPipeline;
+  }
+}
+
 /**
  * Serves the RPC URLs on the app's server, ahead of its routes. On close, HTTP calls are answered with
  * `connection: close` until the server has closed, and WebSocket connections are ended first (upgraded connections
@@ -26,7 +33,8 @@ export async function registerRpc(app: FastifyInstance): Promise<void> {
   const log = app.log.child({ component: "rpc" });
   const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log });
   const closeHttp = serveRpcOverHttp(app.server, pipeline, log);
-  const closeWebSockets = attachWebSocketRpc(app.server, pipeline);
+  const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log);
+  app.decorate("rpcPipeline", pipeline);
   app.addHook("preClose", async () => {
     closeHttp();
     closeWebSockets();

@@ -71,6 +71,7 @@ export class RpcPipeline {
 
   constructor(readonly context: RpcPlaneContext) {
     this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
+    context.engine.onVnetsDestroyed?.((vnetIds) => this.forgetVnets(vnetIds));
   }
 
   /** Step 1: what a request target names (null: not under `/rpc/`, the API's). */
@@ -105,6 +106,18 @@ export class RpcPipeline {
     if (route.kind !== "rpc") return;
     this.known.delete(`${route.access}:${route.key}`);
     this.routes.clear(); // rare: a vnet deleted
+  }
+
+  /** Forgets every URL of these vnets (they are being deleted): no secret of a deleted vnet stays in memory. */
+  forgetVnets(vnetIds: readonly string[]): void {
+    const gone = new Set(vnetIds);
+    for (const [name, target] of this.known) if (gone.has(target.vnetId)) this.known.delete(name);
+    this.routes.clear();
+  }
+
+  /** The vnets whose URLs are remembered (for tests: a deleted one is never among them). */
+  rememberedVnets(): ReadonlySet<string> {
+    return new Set([...this.known.values()].map((target) => target.vnetId));
   }
 
   /**

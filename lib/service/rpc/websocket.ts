@@ -13,6 +13,7 @@ import WebSocket, { WebSocketServer, type RawData } from "ws";
 import type { JsonRpcRequest, JsonRpcResponse } from "../chains/types";
 import { ChainRequestError } from "../chains/types";
 import { rawErrorAnswer } from "../client-errors";
+import { redactUrl } from "../log";
 import type { RateDecision } from "../rate-limit";
 import { answerCalls, answerNow, type RpcCalls } from "./answer";
 import { readRpcBody } from "./body";
@@ -23,17 +24,29 @@ export const SUBSCRIPTION_KINDS: ReadonlySet<string> = new Set(["newHeads", "log
 /** Largest WebSocket message: 1 MB, as the HTTP body limit. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/** Where WebSocket upgrades are logged: one line each, at info, the URL's secret redacted. */
+export interface UpgradeLog {
+  info(details: object, message: string): void;
+}
+
 /**
  * Serves WebSocket upgrades of the RPC URLs on `server`; anything else that asks to upgrade gets the spec's 404
- * body. Returns a function that closes every connection (on service shutdown).
+ * body. Every upgrade, accepted or refused, is a line of `log` (a connection is rare beside the calls it carries,
+ * and what opened it matters when reading the log). Returns a function that closes every connection (on service
+ * shutdown).
  */
-export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline): () => void {
+export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: UpgradeLog): () => void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const route = pipeline.route(request.url ?? "");
     const target = route ? pipeline.resolve(route) : undefined;
     const decision = pipeline.rate(target, request.socket.remoteAddress);
-    if (!decision.allowed) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
+    const status = !decision.allowed ? 429 : !target ? 404 : 101;
+    log?.info(
+      { req: { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress }, status },
+      "websocket upgrade",
+    );
+    if (status === 429) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
     if (!target) return refuse(socket, 404, UNKNOWN_RPC_URL, decision);
     sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline));
   });

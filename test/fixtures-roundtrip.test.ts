@@ -6,7 +6,7 @@
  * either never shows in the other.
  */
 import { readFixture } from "../lib/service/fixtures";
-import { call, expectErrorBody } from "./helpers/http";
+import { call, expectErrorBody, rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import {
   ENVIRONMENTS,
@@ -17,7 +17,6 @@ import {
   exportFixture,
   importFixture,
   recordsOf,
-  rpc,
   send,
   setCall,
   verifiedSource,

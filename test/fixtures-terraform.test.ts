@@ -5,7 +5,7 @@
  * configuration naming other networks than the source's is an error at network_config that leaves no environment.
  */
 import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance } from "./helpers/acceptance";
-import { call } from "./helpers/http";
+import { call, rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import type { PlannedChange } from "./helpers/terraform";
 import {
@@ -14,7 +14,6 @@ import {
   chainFacts,
   createEnvironment,
   deployStore,
-  rpc,
   send,
   setCall,
   type CreatedEnvironment,

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
-import { call } from "./helpers/http";
+import { call, rpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
@@ -57,17 +57,6 @@ async function create(service: TestService): Promise<Environment> {
   });
   if (result.status !== 200) throw new Error(`create failed: ${result.text}`);
   return result.body as Environment;
-}
-
-async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
 
 const cast = async (...args: string[]) => (await promisify(execFile)(CAST, args, { timeout: 120_000 })).stdout.trim();

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Environment, Transaction } from "../lib/api";
 import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { loadArtifact } from "../lib/service/chains/artifacts";
-import { call } from "./helpers/http";
+import { call, rpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData, type Hex } from "./helpers/viem";
@@ -24,17 +24,6 @@ let root: string;
 let service: TestService;
 
 const environmentsPath = (s: TestService) => `/public/v1/account/${s.accountSlug}/project/${s.projectSlug}/environments`;
-
-async function rpc<T = any>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
 
 /** The dashboard's session cookie of a user, from the one-time sign-in link. */
 async function signIn(s: TestService): Promise<string> {

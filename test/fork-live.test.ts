@@ -13,7 +13,7 @@ import { UPSTREAM_READ_METHODS } from "../lib/service/chains/fork";
 import type { Environment } from "../lib/api";
 import { call, type CallResult } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
 const CAROL = "0x00000000000000000000000000000000000ca201";
@@ -192,7 +192,7 @@ test("an upstream of another chain is refused naming both ids; an unreachable on
     forkUrls: { "1": upstream.url.replace("127.0.0.1", "localhost"), "10": upstream.url, "8453": "http://127.0.0.1:9/v2/sk-dead-key" },
   });
   try {
-    const path = `/public/v1/account/${other.accountSlug}/project/${other.projectSlug}/environments`;
+    const path = environmentsPath(other);
     const wrong = await call(other, "POST", path, {
       as: "alice",
       body: { display_name: "wrong", network_configs: [{ network_id: "10" }] },
@@ -220,7 +220,7 @@ test("a slow upstream is bounded by a timeout that names the network", async () 
   });
   upstream.delayMs = 2_000;
   try {
-    const path = `/public/v1/account/${slow.accountSlug}/project/${slow.projectSlug}/environments`;
+    const path = environmentsPath(slow);
     const result = await call(slow, "POST", path, { as: "alice", body: { display_name: "slow", network_configs: [{ network_id: "1" }] } });
     expect(result.status).toBe(504);
     expect(result.body.error.message).toBe("cannot fork network 1: the upstream of network 1 did not answer within 300 ms");

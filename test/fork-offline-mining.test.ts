@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
 import { call, rpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
 
 /** The platform package's binary (the wrapper script exits 0 whatever cast returns). */
@@ -47,7 +47,6 @@ async function stop(service: TestService): Promise<void> {
   await service.close();
 }
 
-const environmentsPath = (service: TestService) => `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
 const adminUrl = (environment: Environment) => environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 
 async function create(service: TestService): Promise<Environment> {

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
 import { call } from "./helpers/http";
 import { ALICE, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
 /** The platform package's binary (the wrapper script exits 0 whatever cast returns). */
@@ -30,7 +30,6 @@ let root: string;
 let service: TestService | undefined;
 
 const cast = async (...args: string[]) => (await promisify(execFile)(CAST, args, { timeout: 60_000 })).stdout.trim();
-const environmentsPath = (s: TestService) => `/public/v1/account/${s.accountSlug}/project/${s.projectSlug}/environments`;
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<{ result?: any; error?: { message: string } }> {
   const response = await fetch(url, {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Environment } from "../lib/api";
 import { call } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
 const CAROL = "0x00000000000000000000000000000000000ca201";
@@ -32,10 +32,6 @@ async function start(options: TestServiceOptions): Promise<TestService> {
 async function stop(service: TestService): Promise<void> {
   running.splice(running.indexOf(service), 1);
   await service.close();
-}
-
-function environmentsPath(service: TestService): string {
-  return `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
 }
 
 async function create(service: TestService, networkConfig: Record<string, unknown>): Promise<Environment> {

@@ -13,7 +13,7 @@ import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { loadArtifact } from "../lib/service/chains/artifacts";
 import { call, rpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData, type Hex } from "./helpers/viem";
 
 const SENDER = "0x00000000000000000000000000000000005e11d0";
@@ -22,8 +22,6 @@ const RECEIVER = "0x00000000000000000000000000000000000fe5a1";
 let upstream: ForkUpstream;
 let root: string;
 let service: TestService;
-
-const environmentsPath = (s: TestService) => `/public/v1/account/${s.accountSlug}/project/${s.projectSlug}/environments`;
 
 /** The dashboard's session cookie of a user, from the one-time sign-in link. */
 async function signIn(s: TestService): Promise<string> {

@@ -65,3 +65,8 @@ export function clientFor(service: Pick<RunningService, "baseUrl" | "accessKey" 
     projectSlug: service.projectSlug,
   });
 }
+
+/** The environments path of a service's default account and project (a test service, or one run as a process). */
+export function environmentsPath(service: Pick<RunningService, "accountSlug" | "projectSlug">): string {
+  return `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
+}

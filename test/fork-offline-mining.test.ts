@@ -6,24 +6,16 @@
  * dir with the same results; the restarted live data dir keeps its state; both go on to mine 200 more blocks and take
  * new transactions offline. Against real anvil, on an upstream anvil with real history.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
+import { runCast } from "./helpers/cast";
 import { call, rpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
 
-/** The platform package's binary (the wrapper script exits 0 whatever cast returns). */
-const CAST = join(
-  require.resolve(`@foundry-rs/cast-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/package.json`),
-  "..",
-  "bin",
-  "cast",
-);
 /** A fresh account (anvil's well-known first test key): the upstream never saw it. */
 const FRESH_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const FRESH = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
@@ -58,7 +50,7 @@ async function create(service: TestService): Promise<Environment> {
   return result.body as Environment;
 }
 
-const cast = async (...args: string[]) => (await promisify(execFile)(CAST, args, { timeout: 120_000 })).stdout.trim();
+const cast = (...args: string[]) => runCast(args, 120_000);
 
 const balanceOf = (url: string, token: string, holder: string) =>
   rpc<string>(url, "eth_call", [

@@ -4,24 +4,16 @@
  * names the block it asked, not the fork point; and `--offline-empty-accounts` reads an account nobody recorded as
  * empty, logged once per account, where without it the read is a named error. Real service, real anvil and cast.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
+import { runCast } from "./helpers/cast";
 import { call } from "./helpers/http";
 import { ALICE, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
-/** The platform package's binary (the wrapper script exits 0 whatever cast returns). */
-const CAST = join(
-  require.resolve(`@foundry-rs/cast-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/package.json`),
-  "..",
-  "bin",
-  "cast",
-);
 const NOBODY = "0x00000000000000000000000000000000005ca1ab";
 const WALLET = "0x0000000000000000000000000000000000fa11e7";
 
@@ -29,7 +21,7 @@ let upstream: ForkUpstream;
 let root: string;
 let service: TestService | undefined;
 
-const cast = async (...args: string[]) => (await promisify(execFile)(CAST, args, { timeout: 60_000 })).stdout.trim();
+const cast = (...args: string[]) => runCast(args, 60_000);
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<{ result?: any; error?: { message: string } }> {
   const response = await fetch(url, {

@@ -13,7 +13,7 @@ import type { Environment } from "../lib/api";
 import { runCast } from "./helpers/cast";
 import { call, rpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { environmentsPath, startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
+import { environmentsPath, serviceRuns, type TestService } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
 
 /** A fresh account (anvil's well-known first test key): the upstream never saw it. */
@@ -26,18 +26,7 @@ const HISTORY_CONTRACT = "0x0000F90827F1C53a10cb7A02335B175320002935";
 let upstream: ForkUpstream;
 let root: string;
 let cacheDir: string;
-const running: TestService[] = [];
-
-async function start(options: TestServiceOptions): Promise<TestService> {
-  const service = await startTestService(options);
-  running.push(service);
-  return service;
-}
-
-async function stop(service: TestService): Promise<void> {
-  running.splice(running.indexOf(service), 1);
-  await service.close();
-}
+const { start, stop, closeAll } = serviceRuns();
 
 const adminUrl = (environment: Environment) => environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 
@@ -159,7 +148,7 @@ beforeAll(async () => {
   cacheDir = join(root, "fork-cache");
 });
 afterAll(async () => {
-  for (const service of [...running]) await service.close();
+  await closeAll();
   await upstream?.close();
   rmSync(root, { recursive: true, force: true });
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Environment } from "../lib/api";
 import { call } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { environmentsPath, startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
+import { environmentsPath, serviceRuns, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
 const CAROL = "0x00000000000000000000000000000000000ca201";
@@ -21,18 +21,7 @@ let upstream: ForkUpstream;
 let root: string;
 let cacheDir: string;
 let block: bigint;
-const running: TestService[] = [];
-
-async function start(options: TestServiceOptions): Promise<TestService> {
-  const service = await startTestService(options);
-  running.push(service);
-  return service;
-}
-
-async function stop(service: TestService): Promise<void> {
-  running.splice(running.indexOf(service), 1);
-  await service.close();
-}
+const { start, stop, closeAll } = serviceRuns();
 
 async function create(service: TestService, networkConfig: Record<string, unknown>): Promise<Environment> {
   const result = await call(service, "POST", environmentsPath(service), {
@@ -109,7 +98,7 @@ beforeAll(async () => {
   cacheDir = join(root, "fork-cache");
 });
 afterAll(async () => {
-  for (const service of [...running]) await service.close();
+  await closeAll();
   await upstream?.close();
   rmSync(root, { recursive: true, force: true });
 });

@@ -6,11 +6,10 @@
  * either never shows in the other.
  */
 import { readFixture } from "../lib/service/fixtures";
-import { call, expectErrorBody, rpc } from "./helpers/http";
+import { call, expectErrorBody, rpc, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import {
   ENVIRONMENTS,
-  adminRpc,
   chainFacts,
   createEnvironment,
   deployStore,

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createAnvilEngine } from "../lib/service/chains";
 import { UPSTREAM_READ_METHODS } from "../lib/service/chains/fork";
 import type { Environment } from "../lib/api";
-import { call, type CallResult } from "./helpers/http";
+import { call, type CallResult, adminRpc } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
@@ -39,10 +39,6 @@ async function createEnvironment(slug: string, networkConfig: Record<string, unk
     slug,
     network_configs: [{ network_id: "1", ...networkConfig }],
   });
-}
-
-function adminUrl(environment: Environment): string {
-  return environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 }
 
 async function rpc(
@@ -90,7 +86,7 @@ test("a fork at block N sees the upstream's token and balances as of N, with the
   const environment = created.body as Environment;
   expect(environment.networks[0].block_number).toBe(hex(history.aliceFunded));
   expect(environment.active_instance.vnets[0].fork_config).toEqual({ network_id: 1, block_number: hex(history.aliceFunded) });
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
 
   expect((await rpc(url, "eth_chainId")).result).toBe(hex(73571n));
   // The token exists, with balances as of N: ALICE's first 100, not the 200 she got later; BOB's 50 came after N.
@@ -110,7 +106,7 @@ test("without block_number the upstream's head is pinned at creation and returne
   const environment = created.body as Environment;
   expect(environment.networks[0].block_number).toBe(hex(upstream.history.head));
   expect(environment.active_instance.vnets[0].fork_config.block_number).toBe(hex(upstream.history.head));
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   expect(await tokenBalance(url, ALICE)).toBe(300n);
   expect(await tokenBalance(url, BOB)).toBe(50n);
   // The upstream moves on; the environment stays at the block it pinned.
@@ -130,7 +126,7 @@ test("Admin RPC, a transaction with its record, both simulations and the explore
   const { history } = upstream;
   const environment = (await createEnvironment("work", { block_number: hex(history.aliceTopped), explorer_config: { enabled: true } }))
     .body as Environment;
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   const vnet = environment.active_instance.vnets[0];
 
   // tenderly_setErc20Balance finds the balance slot of the upstream's real token.

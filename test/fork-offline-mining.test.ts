@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Environment } from "../lib/api";
 import { runCast } from "./helpers/cast";
-import { call, rpc } from "./helpers/http";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, serviceRuns, type TestService } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
@@ -27,8 +27,6 @@ let upstream: ForkUpstream;
 let root: string;
 let cacheDir: string;
 const { start, stop, closeAll } = serviceRuns();
-
-const adminUrl = (environment: Environment) => environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 
 async function create(service: TestService): Promise<Environment> {
   const result = await call(service, "POST", environmentsPath(service), {
@@ -159,14 +157,14 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   const created = await create(live);
   const forkPoint = created.networks[0].block_number;
   expect(BigInt(forkPoint)).toBe(upstream.history.head);
-  const recorded = await workload(adminUrl(created), forkPoint);
+  const recorded = await workload(adminRpc(created), forkPoint);
   expect(recorded).toMatchObject({ deployStatus: "0x1", supply: 1000n, transferStatus: "0x1", receiverTokens: 25n, movedSeconds: true });
   expect(recorded.upstreamDeployerTokens).toBe(650n);
   expect(recorded.revertedTo).toBe(0n);
   expect(recorded.receiverEthAfterRevert).toBe(3n);
   expect(new Set(recorded.parentHashes).size).toBe(1);
   expect(recorded.parentHashes[0]).toMatch(/^0x[0-9a-f]{64}$/);
-  const liveHead = BigInt(await rpc<string>(adminUrl(created), "eth_blockNumber"));
+  const liveHead = BigInt(await rpc<string>(adminRpc(created), "eth_blockNumber"));
   // Another environment records a newer block of the same network: offline, ours must not pin that one.
   await upstream.node.rpc.request("anvil_mine", ["0x1"]);
   const newer = await call(live, "POST", environmentsPath(live), {
@@ -192,8 +190,8 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   const again = await create(fresh);
   expect(again.networks[0].block_number).toBe(forkPoint);
 
-  expect(await workload(adminUrl(again), again.networks[0].block_number)).toEqual(recorded);
-  await goOn(adminUrl(again), BigInt(forkPoint));
+  expect(await workload(adminRpc(again), again.networks[0].block_number)).toEqual(recorded);
+  await goOn(adminRpc(again), BigInt(forkPoint));
   await stop(fresh);
   // The log says which block was chosen, and why.
   expect(readFileSync(freshLog, "utf8")).toContain(
@@ -204,7 +202,7 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   const restarted = await start({ dataDir: liveDir, forkCacheDir: cacheDir, offline: true });
   const listed = (await call(restarted, "GET", environmentsPath(restarted), { as: "alice" })).body.environments as Environment[];
   const environment = listed.find((e) => e.slug === SLUG)!;
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   expect(BigInt(await rpc<string>(url, "eth_blockNumber"))).toBe(liveHead);
   expect(await balanceOf(url, recorded.token, RECEIVER)).toBe(25n);
   await goOn(url, BigInt(forkPoint));
@@ -232,7 +230,7 @@ test("recordings made before the ring was recorded still mine offline: the histo
   writeFileSync(join(old, "1", file!), JSON.stringify({ ...recording, answers }));
   const log = join(root, "old.log");
   const service = await start({ dataDir: join(root, "old"), forkCacheDir: old, offline: true, logger: { level: "info", file: log } });
-  const url = adminUrl(await create(service));
+  const url = adminRpc(await create(service));
   const head = BigInt(await rpc<string>(url, "eth_blockNumber"));
   await rpc(url, "anvil_mine", ["0x12c"]);
   expect(BigInt(await rpc<string>(url, "eth_blockNumber"))).toBe(head + 300n);

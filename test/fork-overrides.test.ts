@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Environment } from "../lib/api";
 import { runCast } from "./helpers/cast";
-import { call } from "./helpers/http";
+import { call, adminRpc } from "./helpers/http";
 import { ALICE, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
@@ -55,7 +55,7 @@ test("with a chain-id override, cast call --block N answers as of block N; offli
     },
   });
   expect(created.status).toBe(200);
-  const admin = (created.body as Environment).active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const admin = adminRpc(created.body as Environment);
   expect(await cast("chain-id", "--rpc-url", admin)).toBe("73571");
   const token = upstream.history.token;
   const { aliceFunded, bobFunded } = upstream.history;
@@ -68,7 +68,7 @@ test("with a chain-id override, cast call --block N answers as of block N; offli
   // Offline: a past read nobody made live names its own block.
   service = await startTestService({ ...settings, offline: true, logger: { level: "info", file: join(root, "offline.log") } });
   const environment = (await call(service, "GET", environmentsPath(service), { as: "alice" })).body.environments[0] as Environment;
-  const url = environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const url = adminRpc(environment);
   const balanceOf = {
     to: token,
     data: encodeFunctionData({ abi: TOKEN.abi, functionName: "balanceOf", args: [DEPLOYER] }),
@@ -90,7 +90,7 @@ test("with a chain-id override, cast call --block N answers as of block N; offli
     logger: { level: "info", file: join(root, "empty.log") },
   });
   const again = (await call(service, "GET", environmentsPath(service), { as: "alice" })).body.environments[0] as Environment;
-  const emptyUrl = again.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const emptyUrl = adminRpc(again);
   expect((await rpc(emptyUrl, "eth_getBalance", [NOBODY, "latest"])).result).toBe("0x0");
   expect((await rpc(emptyUrl, "eth_getCode", [NOBODY, "latest"])).result).toBe("0x");
   expect((await rpc(emptyUrl, "eth_getTransactionCount", [NOBODY, "latest"])).result).toBe("0x0");

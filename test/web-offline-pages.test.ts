@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Environment, Transaction } from "../lib/api";
 import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { loadArtifact } from "../lib/service/chains/artifacts";
-import { call, rpc } from "./helpers/http";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData, type Hex } from "./helpers/viem";
@@ -78,7 +78,7 @@ test("offline, the explorer and dashboard pages of every record kind answer 200"
   expect(created.status).toBe(200);
   const environment = created.body as Environment;
   const vnet = environment.active_instance.vnets[0];
-  const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const admin = adminRpc(environment);
 
   // A cheatcode, a transfer through the RPC URL, a reverted token transfer, a transaction sent through the API.
   await rpc(admin, "tenderly_setBalance", [RECEIVER, "0xde0b6b3a7640000"]);
@@ -96,9 +96,7 @@ test("offline, the explorer and dashboard pages of every record kind answer 200"
   expect(sent.status).toBe(200);
   // A deposit into the bridge on the fork, relayed to the second network (a record of origin bridge).
   const bridge = await loadArtifact("ChainformBridge");
-  const destination = BigInt(
-    await rpc<string>(environment.active_instance.vnets[1].rpcs.find((r) => r.name === "Admin RPC")!.url, "eth_chainId", []),
-  );
+  const destination = BigInt(await rpc<string>(adminRpc(environment, 1), "eth_chainId", []));
   const deposit = encodeFunctionData({ abi: bridge.abi, functionName: "deposit", args: [destination, RECEIVER as Hex] });
   expect(
     (await rpc(admin, "eth_sendTransactionSync", [{ from: SENDER, to: BRIDGE_ADDRESS, data: deposit, value: "0xde0b6b3a7640000" }])).status,

@@ -3,7 +3,7 @@
  * verified through the service's own API and explorer; what its chains and records say, to compare two
  * environments; and the export, import and clone calls over HTTP.
  */
-import { call, rpc } from "./http";
+import { adminRpc, call, rpc } from "./http";
 import type { TestService } from "./service";
 
 /** The environments path of the default project. */
@@ -60,11 +60,6 @@ export interface CreatedEnvironment {
       readonly rpcs: readonly { name: string; url: string }[];
     }[];
   };
-}
-
-/** The Admin RPC URL of a vnet of an environment. */
-export function adminRpc(environment: CreatedEnvironment, index: number): string {
-  return environment.active_instance.vnets[index].rpcs.find((r) => r.name === "Admin RPC")!.url;
 }
 
 /** Sends a transaction through the Admin RPC URL (auto-impersonated) and waits for its receipt. */

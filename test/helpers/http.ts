@@ -60,6 +60,14 @@ export async function rpc<T = any>(url: string, method: string, params: unknown[
   return answer.result as T;
 }
 
+/** The Admin RPC URL of vnet `index` of an environment as the API answers it. */
+export function adminRpc(
+  environment: { readonly active_instance: { readonly vnets: readonly { readonly rpcs: readonly { name: string; url: string }[] }[] } },
+  index = 0,
+): string {
+  return environment.active_instance.vnets[index].rpcs.find((r) => r.name === "Admin RPC")!.url;
+}
+
 /** Asserts the spec's error body (`error.id`, `error.slug`, `error.message`) with a slug. */
 export function expectErrorBody(result: CallResult, status: number, slug: string): void {
   expect({ status: result.status, slug: result.body?.error?.slug }).toEqual({ status, slug });

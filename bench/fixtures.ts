@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROVIDER_ADDRESS, mirrorLayout, terraformCliConfigPath } from "../lib/terraform/mirror";
 import { PROVIDER_BLOCK, providerEnv } from "../test/helpers/acceptance";
-import { DEPLOYER, ENVIRONMENTS, adminRpc, createEnvironment, exportFixture, importFixture, storeContract } from "../test/helpers/fixtures";
-import { call } from "../test/helpers/http";
+import { DEPLOYER, ENVIRONMENTS, createEnvironment, exportFixture, importFixture, storeContract } from "../test/helpers/fixtures";
+import { adminRpc, call } from "../test/helpers/http";
 import { startTestService, type TestService } from "../test/helpers/service";
 import { TerraformWorkspace } from "../test/helpers/terraform";
 

@@ -5,7 +5,7 @@
  * (no false difference). The provider's side is test/provider-block-numbers.test.ts. A real service, real anvil.
  */
 import { call, expectErrorBody } from "./helpers/http";
-import { clientFor, startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, clientFor, startTestService, type TestService } from "./helpers/service";
 
 describe("block numbers", () => {
   let service: TestService;
@@ -15,7 +15,7 @@ describe("block numbers", () => {
   afterAll(async () => {
     await service?.close();
   });
-  const environments = () => `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
+  const environments = () => environmentsPath(service);
 
   it("the service API refuses a decimal block_number with a 400 naming the field, and keeps nothing", async () => {
     const result = await call(service, "POST", environments(), {

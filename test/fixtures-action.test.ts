@@ -8,7 +8,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
-import { rpc } from "./helpers/fixtures";
+import { rpc } from "./helpers/http";
 
 jest.setTimeout(240_000);
 

@@ -10,11 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { FIXTURE_MAGIC, MAX_FIXTURE_BYTES, unpackFixture } from "../lib/service/fixtures/container";
-import { call } from "./helpers/http";
+import { call, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import {
   ENVIRONMENTS,
-  adminRpc,
   chainFacts,
   createEnvironment,
   deployStore,

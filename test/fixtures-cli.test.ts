@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertCliBuilt, runCli, serviceEnv, startCli } from "./helpers/cli";
-import { call } from "./helpers/http";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
-import { ENVIRONMENTS, adminRpc, chainFacts, createEnvironment, deployStore, rpc, type CreatedEnvironment } from "./helpers/fixtures";
+import { ENVIRONMENTS, chainFacts, createEnvironment, deployStore, type CreatedEnvironment } from "./helpers/fixtures";
 
 jest.setTimeout(240_000);
 

@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { BLOCK_INPUTS_MARK, HISTORY_CONTRACT, ringDumpCall } from "../lib/service/chains/fork/block-inputs";
 import { callKey } from "../lib/service/chains/fork";
 import { readFixture } from "../lib/service/fixtures";
-import { call } from "./helpers/http";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { ALICE, BOB, TOKEN, UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startTestService, type TestService } from "./helpers/service";
-import { ENVIRONMENTS, adminRpc, exportFixture, importFixture, rpc, type CreatedEnvironment } from "./helpers/fixtures";
+import { ENVIRONMENTS, exportFixture, importFixture, type CreatedEnvironment } from "./helpers/fixtures";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
 
 jest.setTimeout(240_000);

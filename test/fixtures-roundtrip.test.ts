@@ -6,18 +6,16 @@
  * either never shows in the other.
  */
 import { readFixture } from "../lib/service/fixtures";
-import { call, expectErrorBody } from "./helpers/http";
+import { call, expectErrorBody, rpc, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import {
   ENVIRONMENTS,
-  adminRpc,
   chainFacts,
   createEnvironment,
   deployStore,
   exportFixture,
   importFixture,
   recordsOf,
-  rpc,
   send,
   setCall,
   verifiedSource,

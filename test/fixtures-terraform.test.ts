@@ -5,20 +5,10 @@
  * configuration naming other networks than the source's is an error at network_config that leaves no environment.
  */
 import { acceptance, PROVIDER_BLOCK, providerEnv, type Acceptance } from "./helpers/acceptance";
-import { call } from "./helpers/http";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import type { PlannedChange } from "./helpers/terraform";
-import {
-  ENVIRONMENTS,
-  adminRpc,
-  chainFacts,
-  createEnvironment,
-  deployStore,
-  rpc,
-  send,
-  setCall,
-  type CreatedEnvironment,
-} from "./helpers/fixtures";
+import { ENVIRONMENTS, chainFacts, createEnvironment, deployStore, send, setCall, type CreatedEnvironment } from "./helpers/fixtures";
 
 jest.setTimeout(300_000);
 

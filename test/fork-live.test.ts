@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { createAnvilEngine } from "../lib/service/chains";
 import { UPSTREAM_READ_METHODS } from "../lib/service/chains/fork";
 import type { Environment } from "../lib/api";
-import { call, type CallResult } from "./helpers/http";
+import { call, type CallResult, adminRpc } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
 const CAROL = "0x00000000000000000000000000000000000ca201";
@@ -39,10 +39,6 @@ async function createEnvironment(slug: string, networkConfig: Record<string, unk
     slug,
     network_configs: [{ network_id: "1", ...networkConfig }],
   });
-}
-
-function adminUrl(environment: Environment): string {
-  return environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 }
 
 async function rpc(
@@ -90,7 +86,7 @@ test("a fork at block N sees the upstream's token and balances as of N, with the
   const environment = created.body as Environment;
   expect(environment.networks[0].block_number).toBe(hex(history.aliceFunded));
   expect(environment.active_instance.vnets[0].fork_config).toEqual({ network_id: 1, block_number: hex(history.aliceFunded) });
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
 
   expect((await rpc(url, "eth_chainId")).result).toBe(hex(73571n));
   // The token exists, with balances as of N: ALICE's first 100, not the 200 she got later; BOB's 50 came after N.
@@ -110,7 +106,7 @@ test("without block_number the upstream's head is pinned at creation and returne
   const environment = created.body as Environment;
   expect(environment.networks[0].block_number).toBe(hex(upstream.history.head));
   expect(environment.active_instance.vnets[0].fork_config.block_number).toBe(hex(upstream.history.head));
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   expect(await tokenBalance(url, ALICE)).toBe(300n);
   expect(await tokenBalance(url, BOB)).toBe(50n);
   // The upstream moves on; the environment stays at the block it pinned.
@@ -130,7 +126,7 @@ test("Admin RPC, a transaction with its record, both simulations and the explore
   const { history } = upstream;
   const environment = (await createEnvironment("work", { block_number: hex(history.aliceTopped), explorer_config: { enabled: true } }))
     .body as Environment;
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   const vnet = environment.active_instance.vnets[0];
 
   // tenderly_setErc20Balance finds the balance slot of the upstream's real token.
@@ -192,7 +188,7 @@ test("an upstream of another chain is refused naming both ids; an unreachable on
     forkUrls: { "1": upstream.url.replace("127.0.0.1", "localhost"), "10": upstream.url, "8453": "http://127.0.0.1:9/v2/sk-dead-key" },
   });
   try {
-    const path = `/public/v1/account/${other.accountSlug}/project/${other.projectSlug}/environments`;
+    const path = environmentsPath(other);
     const wrong = await call(other, "POST", path, {
       as: "alice",
       body: { display_name: "wrong", network_configs: [{ network_id: "10" }] },
@@ -220,7 +216,7 @@ test("a slow upstream is bounded by a timeout that names the network", async () 
   });
   upstream.delayMs = 2_000;
   try {
-    const path = `/public/v1/account/${slow.accountSlug}/project/${slow.projectSlug}/environments`;
+    const path = environmentsPath(slow);
     const result = await call(slow, "POST", path, { as: "alice", body: { display_name: "slow", network_configs: [{ network_id: "1" }] } });
     expect(result.status).toBe(504);
     expect(result.body.error.message).toBe("cannot fork network 1: the upstream of network 1 did not answer within 300 ms");

@@ -6,24 +6,16 @@
  * dir with the same results; the restarted live data dir keeps its state; both go on to mine 200 more blocks and take
  * new transactions offline. Against real anvil, on an upstream anvil with real history.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
-import { call } from "./helpers/http";
+import { runCast } from "./helpers/cast";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
+import { environmentsPath, serviceRuns, type TestService } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData } from "./helpers/viem";
 
-/** The platform package's binary (the wrapper script exits 0 whatever cast returns). */
-const CAST = join(
-  require.resolve(`@foundry-rs/cast-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/package.json`),
-  "..",
-  "bin",
-  "cast",
-);
 /** A fresh account (anvil's well-known first test key): the upstream never saw it. */
 const FRESH_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const FRESH = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
@@ -34,21 +26,7 @@ const HISTORY_CONTRACT = "0x0000F90827F1C53a10cb7A02335B175320002935";
 let upstream: ForkUpstream;
 let root: string;
 let cacheDir: string;
-const running: TestService[] = [];
-
-async function start(options: TestServiceOptions): Promise<TestService> {
-  const service = await startTestService(options);
-  running.push(service);
-  return service;
-}
-
-async function stop(service: TestService): Promise<void> {
-  running.splice(running.indexOf(service), 1);
-  await service.close();
-}
-
-const environmentsPath = (service: TestService) => `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
-const adminUrl = (environment: Environment) => environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+const { start, stop, closeAll } = serviceRuns();
 
 async function create(service: TestService): Promise<Environment> {
   const result = await call(service, "POST", environmentsPath(service), {
@@ -59,18 +37,7 @@ async function create(service: TestService): Promise<Environment> {
   return result.body as Environment;
 }
 
-async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-const cast = async (...args: string[]) => (await promisify(execFile)(CAST, args, { timeout: 120_000 })).stdout.trim();
+const cast = (...args: string[]) => runCast(args, 120_000);
 
 const balanceOf = (url: string, token: string, holder: string) =>
   rpc<string>(url, "eth_call", [
@@ -179,7 +146,7 @@ beforeAll(async () => {
   cacheDir = join(root, "fork-cache");
 });
 afterAll(async () => {
-  for (const service of [...running]) await service.close();
+  await closeAll();
   await upstream?.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -190,14 +157,14 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   const created = await create(live);
   const forkPoint = created.networks[0].block_number;
   expect(BigInt(forkPoint)).toBe(upstream.history.head);
-  const recorded = await workload(adminUrl(created), forkPoint);
+  const recorded = await workload(adminRpc(created), forkPoint);
   expect(recorded).toMatchObject({ deployStatus: "0x1", supply: 1000n, transferStatus: "0x1", receiverTokens: 25n, movedSeconds: true });
   expect(recorded.upstreamDeployerTokens).toBe(650n);
   expect(recorded.revertedTo).toBe(0n);
   expect(recorded.receiverEthAfterRevert).toBe(3n);
   expect(new Set(recorded.parentHashes).size).toBe(1);
   expect(recorded.parentHashes[0]).toMatch(/^0x[0-9a-f]{64}$/);
-  const liveHead = BigInt(await rpc<string>(adminUrl(created), "eth_blockNumber"));
+  const liveHead = BigInt(await rpc<string>(adminRpc(created), "eth_blockNumber"));
   // Another environment records a newer block of the same network: offline, ours must not pin that one.
   await upstream.node.rpc.request("anvil_mine", ["0x1"]);
   const newer = await call(live, "POST", environmentsPath(live), {
@@ -223,8 +190,8 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   const again = await create(fresh);
   expect(again.networks[0].block_number).toBe(forkPoint);
 
-  expect(await workload(adminUrl(again), again.networks[0].block_number)).toEqual(recorded);
-  await goOn(adminUrl(again), BigInt(forkPoint));
+  expect(await workload(adminRpc(again), again.networks[0].block_number)).toEqual(recorded);
+  await goOn(adminRpc(again), BigInt(forkPoint));
   await stop(fresh);
   // The log says which block was chosen, and why.
   expect(readFileSync(freshLog, "utf8")).toContain(
@@ -235,7 +202,7 @@ test("a fork recorded live mines, deploys, transacts, moves time, snapshots and 
   const restarted = await start({ dataDir: liveDir, forkCacheDir: cacheDir, offline: true });
   const listed = (await call(restarted, "GET", environmentsPath(restarted), { as: "alice" })).body.environments as Environment[];
   const environment = listed.find((e) => e.slug === SLUG)!;
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   expect(BigInt(await rpc<string>(url, "eth_blockNumber"))).toBe(liveHead);
   expect(await balanceOf(url, recorded.token, RECEIVER)).toBe(25n);
   await goOn(url, BigInt(forkPoint));
@@ -263,7 +230,7 @@ test("recordings made before the ring was recorded still mine offline: the histo
   writeFileSync(join(old, "1", file!), JSON.stringify({ ...recording, answers }));
   const log = join(root, "old.log");
   const service = await start({ dataDir: join(root, "old"), forkCacheDir: old, offline: true, logger: { level: "info", file: log } });
-  const url = adminUrl(await create(service));
+  const url = adminRpc(await create(service));
   const head = BigInt(await rpc<string>(url, "eth_blockNumber"));
   await rpc(url, "anvil_mine", ["0x12c"]);
   expect(BigInt(await rpc<string>(url, "eth_blockNumber"))).toBe(head + 300n);

@@ -4,24 +4,16 @@
  * names the block it asked, not the fork point; and `--offline-empty-accounts` reads an account nobody recorded as
  * empty, logged once per account, where without it the read is a named error. Real service, real anvil and cast.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Environment } from "../lib/api";
-import { call } from "./helpers/http";
+import { runCast } from "./helpers/cast";
+import { call, adminRpc } from "./helpers/http";
 import { ALICE, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
-/** The platform package's binary (the wrapper script exits 0 whatever cast returns). */
-const CAST = join(
-  require.resolve(`@foundry-rs/cast-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/package.json`),
-  "..",
-  "bin",
-  "cast",
-);
 const NOBODY = "0x00000000000000000000000000000000005ca1ab";
 const WALLET = "0x0000000000000000000000000000000000fa11e7";
 
@@ -29,8 +21,7 @@ let upstream: ForkUpstream;
 let root: string;
 let service: TestService | undefined;
 
-const cast = async (...args: string[]) => (await promisify(execFile)(CAST, args, { timeout: 60_000 })).stdout.trim();
-const environmentsPath = (s: TestService) => `/public/v1/account/${s.accountSlug}/project/${s.projectSlug}/environments`;
+const cast = (...args: string[]) => runCast(args, 60_000);
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<{ result?: any; error?: { message: string } }> {
   const response = await fetch(url, {
@@ -64,7 +55,7 @@ test("with a chain-id override, cast call --block N answers as of block N; offli
     },
   });
   expect(created.status).toBe(200);
-  const admin = (created.body as Environment).active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const admin = adminRpc(created.body as Environment);
   expect(await cast("chain-id", "--rpc-url", admin)).toBe("73571");
   const token = upstream.history.token;
   const { aliceFunded, bobFunded } = upstream.history;
@@ -77,7 +68,7 @@ test("with a chain-id override, cast call --block N answers as of block N; offli
   // Offline: a past read nobody made live names its own block.
   service = await startTestService({ ...settings, offline: true, logger: { level: "info", file: join(root, "offline.log") } });
   const environment = (await call(service, "GET", environmentsPath(service), { as: "alice" })).body.environments[0] as Environment;
-  const url = environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const url = adminRpc(environment);
   const balanceOf = {
     to: token,
     data: encodeFunctionData({ abi: TOKEN.abi, functionName: "balanceOf", args: [DEPLOYER] }),
@@ -99,7 +90,7 @@ test("with a chain-id override, cast call --block N answers as of block N; offli
     logger: { level: "info", file: join(root, "empty.log") },
   });
   const again = (await call(service, "GET", environmentsPath(service), { as: "alice" })).body.environments[0] as Environment;
-  const emptyUrl = again.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const emptyUrl = adminRpc(again);
   expect((await rpc(emptyUrl, "eth_getBalance", [NOBODY, "latest"])).result).toBe("0x0");
   expect((await rpc(emptyUrl, "eth_getCode", [NOBODY, "latest"])).result).toBe("0x");
   expect((await rpc(emptyUrl, "eth_getTransactionCount", [NOBODY, "latest"])).result).toBe("0x0");

@@ -16,7 +16,7 @@ import { ApiError } from "../lib/client";
 import { DEFAULT_MAX_ANSWER_BYTES } from "../lib/service/chains/fork";
 import { call } from "./helpers/http";
 import { DEPLOYER, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { clientFor, startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, clientFor, startTestService, type TestService } from "./helpers/service";
 
 /** The hostile front's key: in its path and in a query value, both echoed by its errors. */
 const KEY = "hk-4f9a2c7e1d5b";
@@ -132,7 +132,7 @@ afterAll(async () => {
 });
 
 test("an oversized answer, a redirect and an upstream error quoting its key: each a named error; no key in any answer, log line or recording", async () => {
-  const path = `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
+  const path = environmentsPath(service);
   const created = await call(service, "POST", path, {
     as: "alice",
     body: { display_name: "hostile", network_configs: [{ network_id: "1" }] },

@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Environment } from "../lib/api";
-import { call } from "./helpers/http";
+import { call, adminRpc } from "./helpers/http";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService, type TestServiceOptions } from "./helpers/service";
+import { environmentsPath, serviceRuns, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
 const CAROL = "0x00000000000000000000000000000000000ca201";
@@ -21,22 +21,7 @@ let upstream: ForkUpstream;
 let root: string;
 let cacheDir: string;
 let block: bigint;
-const running: TestService[] = [];
-
-async function start(options: TestServiceOptions): Promise<TestService> {
-  const service = await startTestService(options);
-  running.push(service);
-  return service;
-}
-
-async function stop(service: TestService): Promise<void> {
-  running.splice(running.indexOf(service), 1);
-  await service.close();
-}
-
-function environmentsPath(service: TestService): string {
-  return `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
-}
+const { start, stop, closeAll } = serviceRuns();
 
 async function create(service: TestService, networkConfig: Record<string, unknown>): Promise<Environment> {
   const result = await call(service, "POST", environmentsPath(service), {
@@ -50,8 +35,6 @@ async function create(service: TestService, networkConfig: Record<string, unknow
 async function environmentOf(service: TestService): Promise<Environment> {
   return (await call(service, "GET", environmentsPath(service), { as: "alice" })).body.environments[0];
 }
-
-const adminUrl = (environment: Environment) => environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Admin RPC")!.url;
 
 /** One call's answer as the bytes the RPC URL sent. */
 async function raw(url: string, method: string, params: unknown[]): Promise<string> {
@@ -113,7 +96,7 @@ beforeAll(async () => {
   cacheDir = join(root, "fork-cache");
 });
 afterAll(async () => {
-  for (const service of [...running]) await service.close();
+  await closeAll();
   await upstream?.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -122,18 +105,18 @@ test("recorded live, replayed offline with the upstream gone: the same bytes; a 
   const liveDir = join(root, "live");
   const live = await start({ dataDir: liveDir, forkUrls: { "1": upstream.url }, forkCacheDir: cacheDir });
   const environment = await create(live, { block_number: hex(block) });
-  const recorded = await readAll(adminUrl(environment));
+  const recorded = await readAll(adminRpc(environment));
   expect(JSON.parse(recorded[1]!).result).toBe(`0x${"0".repeat(64)}`); // BOB had nothing at this block
   expect(BigInt(JSON.parse(recorded[2]!).result)).toBe(900n);
-  await changeLocally(adminUrl(environment));
-  await expectLocalChanges(adminUrl(environment));
+  await changeLocally(adminRpc(environment));
+  await expectLocalChanges(adminRpc(environment));
   await stop(live);
   // The recordings are a file CI can cache, keyed by network and block, beside the blocks environments pinned.
   expect(readdirSync(join(cacheDir, "1")).sort()).toEqual([`${block}.json`, "pins.json"]);
 
   // Restart with the upstream: local changes kept.
   const restarted = await start({ dataDir: liveDir, forkUrls: { "1": upstream.url }, forkCacheDir: cacheDir });
-  await expectLocalChanges(adminUrl(await environmentOf(restarted)));
+  await expectLocalChanges(adminRpc(await environmentOf(restarted)));
   await stop(restarted);
 
   // The upstream goes away for good.
@@ -142,13 +125,13 @@ test("recorded live, replayed offline with the upstream gone: the same bytes; a 
 
   // Restart from recordings only: local changes kept, the same reads answer the same bytes.
   const offline = await start({ dataDir: liveDir, forkCacheDir: cacheDir, offline: true });
-  const offlineUrl = adminUrl(await environmentOf(offline));
+  const offlineUrl = adminRpc(await environmentOf(offline));
   await expectLocalChanges(offlineUrl);
   await stop(offline);
 
   // Restarted with no fork settings at all, the vnet stays the fork it was (from its recordings), not a fresh chain.
   const unset = await start({ dataDir: liveDir, forkCacheDir: cacheDir });
-  const unsetUrl = adminUrl(await environmentOf(unset));
+  const unsetUrl = adminRpc(await environmentOf(unset));
   await expectLocalChanges(unsetUrl);
   expect(await tokenBalance(unsetUrl, DEPLOYER)).toBe(900n);
   const unknown = JSON.parse(await raw(unsetUrl, "eth_getBalance", [NOBODY, "latest"]));
@@ -159,7 +142,7 @@ test("recorded live, replayed offline with the upstream gone: the same bytes; a 
   const replay = await start({ dataDir: join(root, "replay"), forkUrls: { "1": upstream.url }, forkCacheDir: cacheDir, offline: true });
   const pinned = await create(replay, {});
   expect(pinned.networks[0].block_number).toBe(hex(block)); // offline, the newest recorded block is the head
-  const replayUrl = adminUrl(pinned);
+  const replayUrl = adminRpc(pinned);
   expect(await readAll(replayUrl)).toEqual(recorded);
 
   // What nobody read live has no answer: an error naming method, account and block, not a zero balance.
@@ -189,7 +172,7 @@ test("an unreachable upstream (not offline) serves recorded reads and names the 
   expect(existsSync(join(cacheDir, "1", `${block}.json`))).toBe(true);
   const service = await start({ dataDir: join(root, "unreachable"), forkUrls: { "1": upstream.url }, forkCacheDir: cacheDir });
   const environment = await create(service, { block_number: hex(block) });
-  const url = adminUrl(environment);
+  const url = adminRpc(environment);
   expect(await tokenBalance(url, DEPLOYER)).toBe(900n);
   const missing = JSON.parse(await raw(url, "eth_getBalance", [NOBODY, "latest"]));
   expect(missing.error.message).toMatch(/never recorded: .* the upstream of network 1 cannot be reached/);

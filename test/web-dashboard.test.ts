@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { loadArtifact } from "../lib/service/chains/artifacts";
 import { launchBrowser } from "./helpers/browser";
+import { rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
@@ -32,25 +33,15 @@ async function api(path: string, init: { method?: string; body?: unknown; user?:
   });
 }
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(environment.adminRpc, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
 /** Sends a transaction through the Admin RPC (explicit gas, so a reverting one is mined too); returns its receipt. */
 async function send(tx: {
   to?: string;
   data: string;
 }): Promise<{ transactionHash: string; contractAddress: string | null; status: string }> {
-  const hash = await rpc<string>("eth_sendTransaction", [{ from: DEPLOYER, gas: GAS, ...tx }]);
+  const hash = await rpc<string>(environment.adminRpc, "eth_sendTransaction", [{ from: DEPLOYER, gas: GAS, ...tx }]);
   for (;;) {
     const receipt = await rpc<{ transactionHash: string; contractAddress: string | null; status: string } | null>(
+      environment.adminRpc,
       "eth_getTransactionReceipt",
       [hash],
     );

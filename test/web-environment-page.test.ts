@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { loadArtifact } from "../lib/service/chains/artifacts";
 import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { launchBrowser } from "./helpers/browser";
-import { call } from "./helpers/http";
+import { call, rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData, type Hex } from "./helpers/viem";
 
@@ -28,26 +28,17 @@ const vnets: { id: string; adminRpc: string; chainId: string }[] = [];
 let token: string;
 let depositHash: string;
 
-async function rpc<T>(vnet: number, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(vnets[vnet].adminRpc, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
 async function send(
   vnet: number,
   tx: { to?: string; data: string; value?: string },
 ): Promise<{ transactionHash: string; contractAddress: string | null }> {
-  const hash = await rpc<string>(vnet, "eth_sendTransaction", [{ from: DEPLOYER, gas: GAS, ...tx }]);
+  const hash = await rpc<string>(vnets[vnet].adminRpc, "eth_sendTransaction", [{ from: DEPLOYER, gas: GAS, ...tx }]);
   for (;;) {
-    const receipt = await rpc<{ transactionHash: string; contractAddress: string | null } | null>(vnet, "eth_getTransactionReceipt", [
-      hash,
-    ]);
+    const receipt = await rpc<{ transactionHash: string; contractAddress: string | null } | null>(
+      vnets[vnet].adminRpc,
+      "eth_getTransactionReceipt",
+      [hash],
+    );
     if (receipt) return receipt;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -72,7 +63,7 @@ beforeAll(async () => {
   for (const vnet of created.body.active_instance.vnets as { id: string; rpcs: { name: string; url: string }[] }[]) {
     vnets.push({ id: vnet.id, chainId: "", adminRpc: vnet.rpcs.find((r) => r.name === "Admin RPC")!.url });
   }
-  vnets[1].chainId = await rpc<string>(1, "eth_chainId", []);
+  vnets[1].chainId = await rpc<string>(vnets[1].adminRpc, "eth_chainId", []);
 
   const erc20 = await loadArtifact("ChainformToken");
   const bridge = await loadArtifact("ChainformBridge");
@@ -83,7 +74,7 @@ beforeAll(async () => {
   ).contractAddress!.toLowerCase();
   const deposit = encodeFunctionData({ abi: bridge.abi, functionName: "deposit", args: [BigInt(vnets[1].chainId), RECIPIENT as Hex] });
   depositHash = (await send(0, { to: BRIDGE_ADDRESS, data: deposit, value: "0x1bc16d674ec80000" })).transactionHash; // 2 ETH
-  await rpc(0, "tenderly_setBalance", [[CHEATED], "0xde0b6b3a7640000"]);
+  await rpc(vnets[0].adminRpc, "tenderly_setBalance", [[CHEATED], "0xde0b6b3a7640000"]);
   page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
   await page.goto(service.dashboardLink("alice"));
 });
@@ -146,8 +137,8 @@ test("the explorer's latest transactions include cheatcode writes; a token page 
 
 test("the environment page lists the snapshots each chain holds, with the block they were taken at", async () => {
   // GIVEN a snapshot taken through the Admin RPC, as chainform_snapshot and test suites take them
-  const head = BigInt(await rpc<string>(1, "eth_blockNumber", []));
-  const id = await rpc<string>(1, "evm_snapshot", []);
+  const head = BigInt(await rpc<string>(vnets[1].adminRpc, "eth_blockNumber", []));
+  const id = await rpc<string>(vnets[1].adminRpc, "evm_snapshot", []);
   // WHEN the environment page is shown
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}`);
   const tables = page.locator("table.snapshots");

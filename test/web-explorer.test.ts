@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./helpers/browser";
 import { forgeProject, type ForgeProject } from "./helpers/forge";
+import { rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData } from "./helpers/viem";
 
@@ -59,17 +60,6 @@ function explorerConfig(setting: Setting) {
   if (setting === "off") return {};
   if (setting === "bytecode") return { explorer_config: { enabled: true } };
   return { explorer_config: { enabled: true, verification_visibility: setting } };
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
 
 async function bump(amount: bigint): Promise<string> {

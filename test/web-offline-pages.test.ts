@@ -11,9 +11,9 @@ import { join } from "node:path";
 import type { Environment, Transaction } from "../lib/api";
 import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { loadArtifact } from "../lib/service/chains/artifacts";
-import { call } from "./helpers/http";
+import { call, rpc, adminRpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { startTestService, type TestService } from "./helpers/service";
+import { environmentsPath, startTestService, type TestService } from "./helpers/service";
 import { encodeFunctionData, type Hex } from "./helpers/viem";
 
 const SENDER = "0x00000000000000000000000000000000005e11d0";
@@ -22,19 +22,6 @@ const RECEIVER = "0x00000000000000000000000000000000000fe5a1";
 let upstream: ForkUpstream;
 let root: string;
 let service: TestService;
-
-const environmentsPath = (s: TestService) => `/public/v1/account/${s.accountSlug}/project/${s.projectSlug}/environments`;
-
-async function rpc<T = any>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
 
 /** The dashboard's session cookie of a user, from the one-time sign-in link. */
 async function signIn(s: TestService): Promise<string> {
@@ -91,7 +78,7 @@ test("offline, the explorer and dashboard pages of every record kind answer 200"
   expect(created.status).toBe(200);
   const environment = created.body as Environment;
   const vnet = environment.active_instance.vnets[0];
-  const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
+  const admin = adminRpc(environment);
 
   // A cheatcode, a transfer through the RPC URL, a reverted token transfer, a transaction sent through the API.
   await rpc(admin, "tenderly_setBalance", [RECEIVER, "0xde0b6b3a7640000"]);
@@ -109,9 +96,7 @@ test("offline, the explorer and dashboard pages of every record kind answer 200"
   expect(sent.status).toBe(200);
   // A deposit into the bridge on the fork, relayed to the second network (a record of origin bridge).
   const bridge = await loadArtifact("ChainformBridge");
-  const destination = BigInt(
-    await rpc<string>(environment.active_instance.vnets[1].rpcs.find((r) => r.name === "Admin RPC")!.url, "eth_chainId", []),
-  );
+  const destination = BigInt(await rpc<string>(adminRpc(environment, 1), "eth_chainId", []));
   const deposit = encodeFunctionData({ abi: bridge.abi, functionName: "deposit", args: [destination, RECEIVER as Hex] });
   expect(
     (await rpc(admin, "eth_sendTransactionSync", [{ from: SENDER, to: BRIDGE_ADDRESS, data: deposit, value: "0xde0b6b3a7640000" }])).status,

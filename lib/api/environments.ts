@@ -49,6 +49,9 @@ export const NetworkConfig = Type.Object(
 );
 export type NetworkConfig = Static<typeof NetworkConfig>;
 
+/** An environment's name as a request gives it (create, import, clone): 1 to MAX_DISPLAY_NAME_LENGTH characters. */
+export const EnvironmentDisplayName = Type.String({ minLength: 1, maxLength: MAX_DISPLAY_NAME_LENGTH });
+
 /** `bridge_config` of a create request. */
 export const BridgeConfig = Type.Object(
   {
@@ -64,7 +67,7 @@ export type BridgeConfig = Static<typeof BridgeConfig>;
  * `delayedRelay`, slug uniqueness) are checked by the service and named in the 400 body's `data.field`. */
 export const CreateEnvironmentRequest = Type.Object(
   {
-    display_name: Type.String({ minLength: 1, maxLength: MAX_DISPLAY_NAME_LENGTH }),
+    display_name: EnvironmentDisplayName,
     slug: Type.Optional(Slug),
     network_configs: Type.Array(NetworkConfig, { minItems: 1, maxItems: MAX_NETWORKS_PER_ENVIRONMENT }),
     bridge_config: Type.Optional(BridgeConfig),

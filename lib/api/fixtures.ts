@@ -5,13 +5,13 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Slug } from "./common";
-import { MAX_DISPLAY_NAME_LENGTH } from "../domain/environment-rules";
+import { EnvironmentDisplayName } from "./environments";
 
 /** `POST .../environments/import` query: the new environment's slug and name, the fixture's when left out. */
 export const ImportEnvironmentQuery = Type.Object(
   {
     slug: Type.Optional(Slug),
-    display_name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_DISPLAY_NAME_LENGTH })),
+    display_name: Type.Optional(EnvironmentDisplayName),
   },
   { additionalProperties: false },
 );
@@ -20,7 +20,7 @@ export type ImportEnvironmentQuery = Static<typeof ImportEnvironmentQuery>;
 /** `POST .../environments/{id}/clone` body: the clone's name, and its slug (else made from the name, as a create's). */
 export const CloneEnvironmentRequest = Type.Object(
   {
-    display_name: Type.String({ minLength: 1, maxLength: MAX_DISPLAY_NAME_LENGTH }),
+    display_name: EnvironmentDisplayName,
     slug: Type.Optional(Slug),
   },
   { additionalProperties: false },

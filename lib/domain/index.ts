@@ -12,3 +12,4 @@ export * from "./address";
 export * from "./constants";
 export * from "./loopback";
 export * from "./transactions";
+export * from "./uuid";

@@ -9,11 +9,11 @@ import { FormatRegistry, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { addressProblem } from "../domain/address";
+import { isUuid } from "../domain/uuid";
 import { ADDRESS_FORMAT } from "../api/common";
 import { badRequest } from "./errors";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-if (!FormatRegistry.Has("uuid")) FormatRegistry.Set("uuid", (value) => UUID.test(value));
+if (!FormatRegistry.Has("uuid")) FormatRegistry.Set("uuid", isUuid);
 if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (value) => !Number.isNaN(Date.parse(value)));
 
 const NUMERIC = /^-?[0-9]+(\.[0-9]+)?$/;

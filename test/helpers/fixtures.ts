@@ -3,7 +3,7 @@
  * verified through the service's own API and explorer; what its chains and records say, to compare two
  * environments; and the export, import and clone calls over HTTP.
  */
-import { call } from "./http";
+import { adminRpc, call, rpc } from "./http";
 import type { TestService } from "./service";
 
 /** The environments path of the default project. */
@@ -60,23 +60,6 @@ export interface CreatedEnvironment {
       readonly rpcs: readonly { name: string; url: string }[];
     }[];
   };
-}
-
-/** The Admin RPC URL of a vnet of an environment. */
-export function adminRpc(environment: CreatedEnvironment, index: number): string {
-  return environment.active_instance.vnets[index].rpcs.find((r) => r.name === "Admin RPC")!.url;
-}
-
-/** One JSON-RPC call; throws on an error answer. */
-export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result?: T; error?: { message: string } };
-  if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.result as T;
 }
 
 /** Sends a transaction through the Admin RPC URL (auto-impersonated) and waits for its receipt. */

@@ -48,6 +48,26 @@ export async function call(
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
+/** One JSON-RPC call to a chain URL (a vnet's Admin or public RPC); throws on an error answer, naming the method. */
+export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const answer = (await response.json()) as { result?: T; error?: { message: string } };
+  if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.result as T;
+}
+
+/** The Admin RPC URL of vnet `index` of an environment as the API answers it. */
+export function adminRpc(
+  environment: { readonly active_instance: { readonly vnets: readonly { readonly rpcs: readonly { name: string; url: string }[] }[] } },
+  index = 0,
+): string {
+  return environment.active_instance.vnets[index].rpcs.find((r) => r.name === "Admin RPC")!.url;
+}
+
 /** Asserts the spec's error body (`error.id`, `error.slug`, `error.message`) with a slug. */
 export function expectErrorBody(result: CallResult, status: number, slug: string): void {
   expect({ status: result.status, slug: result.body?.error?.slug }).toEqual({ status, slug });

@@ -65,3 +65,37 @@ export function clientFor(service: Pick<RunningService, "baseUrl" | "accessKey" 
     projectSlug: service.projectSlug,
   });
 }
+
+/** The environments path of a service's default account and project (a test service, or one run as a process). */
+export function environmentsPath(service: Pick<RunningService, "accountSlug" | "projectSlug">): string {
+  return `/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`;
+}
+
+/** Services a test starts and stops in turn (runs on one data dir); closeAll() in afterAll closes those still up. */
+export interface ServiceRuns {
+  /** Starts a test service and keeps it until stop() or closeAll(). */
+  start(options: TestServiceOptions): Promise<TestService>;
+  /** Closes a service start() gave. */
+  stop(service: TestService): Promise<void>;
+  /** Closes every service still up, one after the other. */
+  closeAll(): Promise<void>;
+}
+
+/** Keeps the services of a test that restarts the service, so that afterAll closes whatever a failing test left up. */
+export function serviceRuns(): ServiceRuns {
+  const running: TestService[] = [];
+  return {
+    async start(options) {
+      const service = await startTestService(options);
+      running.push(service);
+      return service;
+    },
+    async stop(service) {
+      running.splice(running.indexOf(service), 1);
+      await service.close();
+    },
+    async closeAll() {
+      for (const service of [...running]) await service.close();
+    },
+  };
+}

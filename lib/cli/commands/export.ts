@@ -6,10 +6,9 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { clientFromEnv, exportEnvironment, getEnvironmentBySlug, type Client, type Environment } from "../../client";
+import { isUuid } from "../../domain/uuid";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The options of `chainform export`. */
 const OPTIONS = { output: { type: "string" } } as const satisfies ParseArgsConfig["options"];
@@ -49,7 +48,7 @@ export default exportCommand;
 
 /** An environment of the client's project by id or slug; a CliError saying so when there is none. */
 async function environmentNamed(client: Client, name: string): Promise<Pick<Environment, "id" | "slug">> {
-  const found = UUID.test(name) ? await client.getEnvironment({ environmentId: name.toLowerCase() }).catch(() => null) : null;
+  const found = isUuid(name) ? await client.getEnvironment({ environmentId: name.toLowerCase() }).catch(() => null) : null;
   const environment = found ?? (await getEnvironmentBySlug(client, { slug: name }));
   if (!environment) {
     throw new CliError(

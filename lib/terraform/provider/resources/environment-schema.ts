@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { MAX_SLUG_LENGTH, SLUG_PATTERN, SLUG_PREFIX_PATTERN } from "../../../domain/slug";
+import { UUID_PATTERN } from "../../../domain/uuid";
 import { BLOCK_NUMBER_FORMATS, CHAIN_ID_PATTERN, parseBlockNumber, parseChainId, sameBlockNumber } from "../../../domain/chain";
 import {
   MAX_ACCOUNTS_PER_NETWORK,
@@ -74,7 +75,7 @@ export function slugFromPrefix(prefix: string, random: () => string = () => rand
 }
 
 /** An environment id (import and clone_from take one). */
-export const ENVIRONMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const ENVIRONMENT_ID = new RegExp(UUID_PATTERN, "i");
 
 /** The resource schema. */
 export const environmentSchema = defineSchema({

@@ -9,7 +9,7 @@ test("a missing better-sqlite3 gets the one command that adds it", () => {
     },
   );
   expect(betterSqlite3Unavailable(missing, "v20.20.2")).toBe(
-    "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` in your project (the local service's SQLite on Node.js 20), or use Node.js 22.13+ or 24.",
+    "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` in your project (the local service's SQLite on Node.js 20; where npm asks, allow its install script in allowScripts), or use Node.js 22.13+, 24 or 26.",
   );
 });
 

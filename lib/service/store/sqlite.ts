@@ -348,19 +348,19 @@ function numbersWhereSafe(row: unknown): unknown {
  * dependency (installing chainform compiles nothing), so on Node.js 20 it is usually missing: say how to add it.
  * @example
  * betterSqlite3Unavailable(Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: "MODULE_NOT_FOUND" }))
- * // "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` (...), or use Node.js 22.13+ or 24."
+ * // "Node.js v20.20.2 has no node:sqlite: run `npm install better-sqlite3` (...), or use Node.js 22.13+, 24 or 26."
  */
 export function betterSqlite3Unavailable(error: unknown, nodeVersion: string = process.version): string {
   const missing =
     (error as { code?: unknown } | null)?.code === "MODULE_NOT_FOUND" && /better-sqlite3/.test(String((error as Error).message));
   if (missing) {
-    return `Node.js ${nodeVersion} has no node:sqlite: run \`npm install better-sqlite3\` in your project (the local service's SQLite on Node.js 20), or use Node.js 22.13+ or 24.`;
+    return `Node.js ${nodeVersion} has no node:sqlite: run \`npm install better-sqlite3\` in your project (the local service's SQLite on Node.js 20; where npm asks, allow its install script in allowScripts), or use Node.js 22.13+, 24 or 26.`;
   }
   return (
     `Node.js ${nodeVersion} has no node:sqlite, and better-sqlite3 (chainform's SQLite on Node.js 20) could not be ` +
     `loaded: ${String((error as Error)?.message ?? error)
       .split("\n")[0]
-      .replace(/\.$/, "")}. Run \`npm rebuild better-sqlite3\`, or use Node.js 22.13+ or 24.`
+      .replace(/\.$/, "")}. Run \`npm rebuild better-sqlite3\`, or use Node.js 22.13+, 24 or 26.`
   );
 }
 

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NOT_RECORDED } from "../lib/service/chains/fork";
-import { call } from "./helpers/http";
+import { adminRpc, call } from "./helpers/http";
 import { ALICE, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
-import { ENVIRONMENTS, adminRpc, recordsOf, type CreatedEnvironment } from "./helpers/fixtures";
+import { ENVIRONMENTS, recordsOf, type CreatedEnvironment } from "./helpers/fixtures";
 import { startTestService, type TestService } from "./helpers/service";
 import { encodeDeployData, encodeFunctionData, privateKeyToAccount } from "./helpers/viem";
 

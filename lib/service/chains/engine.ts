@@ -186,7 +186,6 @@ export class BackendChainEngine implements ChainEngine {
     vnetId: string,
     requests: readonly JsonRpcRequest[],
     batch: boolean,
-    raw: Buffer,
     text: string,
     access: RpcAccess,
     done: (answer: Buffer | null) => void,
@@ -201,7 +200,8 @@ export class BackendChainEngine implements ChainEngine {
       done(answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, batch, answer))) : answer);
     };
     const sent =
-      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) || use.node.rpc.sendRawNow(raw, answered);
+      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) ||
+      use.node.rpc.sendRawNow(Buffer.from(text), answered);
     if (!sent) use.finish();
     return sent;
   }

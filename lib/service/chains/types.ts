@@ -110,17 +110,16 @@ export interface ChainEngine {
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
   /**
    * `rpcBytes` for pass-through calls, without a promise, when nothing needs waiting for: the vnet is known, its chain
-   * runs, its lock and a socket to it are free. Then `raw` is sent (a single call may share a write with other
-   * callers' calls, under an id of the engine's own), `done` gets the chain's bytes with the caller's ids (or null when
-   * the chain did not answer: the caller takes `rpcBytes`, which reports it) and the result is true. False, with
-   * nothing sent, when the caller must take `rpcBytes`.
+   * runs, its lock and a socket to it are free. Then `text` is sent (a single call may share a write with other
+   * callers' calls, under an id of the engine's own; it is made bytes only when it goes alone), `done` gets the
+   * chain's bytes with the caller's ids (or null when the chain did not answer: the caller takes `rpcBytes`, which
+   * reports it) and the result is true. False, with nothing sent, when the caller must take `rpcBytes`.
    */
   rpcBytesNow?(
     vnetId: string,
     requests: readonly JsonRpcRequest[],
     batch: boolean,
-    raw: Buffer,
-    /** `raw` as text (UTF-8). */
+    /** The body's text as the RPC pipeline wrote it anew (never the caller's bytes). */
     text: string,
     access: RpcAccess,
     done: (answer: Buffer | null) => void,

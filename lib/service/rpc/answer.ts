@@ -76,7 +76,7 @@ export function answerNow(
 ): void {
   const now =
     calls.invalid.length === 0 &&
-    engine.rpcBytesNow?.(vnetId, calls.requests, calls.batch, Buffer.from(calls.text), calls.text, access, (answer) =>
+    engine.rpcBytesNow?.(vnetId, calls.requests, calls.batch, calls.text, access, (answer) =>
       answer === null || isGenericIpcError(answer) ? otherwise() : done(answer),
     );
   if (!now) otherwise();

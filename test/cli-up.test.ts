@@ -7,6 +7,7 @@
  * Runs only once the provider is built (`npm run build` bundles lib/terraform/provider/main.ts into the mirror);
  * until then it is reported as skipped, not passed.
  */
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,30 @@ import { assertCliBuilt, assertProviderBuilt, collect, ROOT, runCli, serviceEnv,
 import { clientFor, startTestService, type TestService } from "./helpers/service";
 
 const EXAMPLE = join(ROOT, "examples", "cdktf", "multichain-ci");
+
+/**
+ * Collects what `up --keep` prints and resolves once it is up (it says "Press Ctrl-C" and waits); rejects, with what
+ * it printed, when it exits first.
+ */
+function keptUp(child: ChildProcess): Promise<{ readonly stdout: () => string; readonly stderr: () => string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+  child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const output = { stdout: () => stdout, stderr: () => stderr };
+  return new Promise((resolve, reject) => {
+    const poll = setInterval(() => {
+      if (stderr.includes("Press Ctrl-C")) {
+        clearInterval(poll);
+        resolve(output);
+      }
+    }, 100);
+    child.once("exit", (code) => {
+      clearInterval(poll);
+      reject(new Error(`up exited ${code} before it was up:\n${stderr}`));
+    });
+  });
+}
 /** The example's networks: name in the table, forked chain id, chain id the fork answers with. */
 const NETWORKS = [
   ["1", 73571],
@@ -49,21 +74,8 @@ describe("chainform up", () => {
     const logFile = join(env.CDKTF_OUTDIR, "service.log");
     const child = startCli(["up", "--keep", "--log-file", logFile, "--max-chains", "8", "--rpc-timeout", "45"], { env });
     const done = collect(child, 240_000);
-    let stderr = "";
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    await new Promise<void>((resolve, reject) => {
-      const poll = setInterval(() => {
-        if (stderr.includes("Press Ctrl-C")) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 100);
-      child.once("exit", (code) => {
-        clearInterval(poll);
-        reject(new Error(`up exited ${code} before it was up:\n${stderr}`));
-      });
-    });
-    const exported = /^ {2}export (.+)$/m.exec(stderr);
+    const output = await keptUp(child);
+    const exported = /^ {2}export (.+)$/m.exec(output.stderr());
     expect(exported).not.toBeNull();
     const settings = Object.fromEntries([...exported![1].matchAll(/(CHAINFORM_[A-Z_]+)='([^']*)'/g)].map((m) => [m[1], m[2]]));
     expect(Object.keys(settings).sort()).toEqual(["CHAINFORM_ACCESS_KEY", "CHAINFORM_ACCOUNT", "CHAINFORM_BASE_URL", "CHAINFORM_PROJECT"]);
@@ -125,31 +137,16 @@ describe("chainform up", () => {
       const pr = pullRequest();
       const child = startCli(["up", "--keep", "--show-secrets"], { env: { ...serviceEnv(service), ...appEnv(pr) } });
       const done = collect(child, 240_000);
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-      await new Promise<void>((resolve, reject) => {
-        const poll = setInterval(() => {
-          if (stderr.includes("Press Ctrl-C")) {
-            clearInterval(poll);
-            resolve();
-          }
-        }, 100);
-        child.once("exit", (code) => {
-          clearInterval(poll);
-          reject(new Error(`up exited ${code} before it was up:\n${stderr}`));
-        });
-      });
+      const output = await keptUp(child);
 
       // THEN it used the test's service (no embedded one), and the environment is there
-      expect(stderr).not.toMatch(/start the local service/);
+      expect(output.stderr()).not.toMatch(/start the local service/);
       const client = clientFor(service);
       try {
         expect(await slugsOf(client)).toEqual([`pr-${pr}-multichain`]);
         // AND the table has the Admin RPC URLs, which answer with the right chain id too
-        expect(stdout).toMatch(/^ENVIRONMENT +NETWORK +CHAIN ID +PUBLIC RPC URL +ADMIN RPC URL$/m);
-        const adminUrls = [...stdout.matchAll(/ (http:\/\/127\.0\.0\.1:\d+\/rpc\/admin\/\S+)$/gm)].map((m) => m[1]);
+        expect(output.stdout()).toMatch(/^ENVIRONMENT +NETWORK +CHAIN ID +PUBLIC RPC URL +ADMIN RPC URL$/m);
+        const adminUrls = [...output.stdout().matchAll(/ (http:\/\/127\.0\.0\.1:\d+\/rpc\/admin\/\S+)$/gm)].map((m) => m[1]);
         expect(adminUrls).toHaveLength(3);
         const answer = await fetch(adminUrls[0], {
           method: "POST",

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createClient, type Client } from "../lib/client";
-import { actionMetadata, RunnerJob, type RunningStep, type StepResult } from "./helpers/actions-runner";
+import { actionMetadata, alive, RunnerJob, type RunningStep, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { forgeProject } from "./helpers/forge";
 import { clientFor, startTestService, type TestService } from "./helpers/service";
@@ -109,16 +109,6 @@ async function holdingProxy(
         server.close(() => resolve());
       }),
   };
-}
-
-/** Whether a process exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Every secret of a step's outputs is masked, and appears in its log only in its ::add-mask:: line. */

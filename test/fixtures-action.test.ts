@@ -6,20 +6,11 @@
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { alive, RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { rpc } from "./helpers/http";
 
 jest.setTimeout(240_000);
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let job: RunnerJob;
 let main: StepResult | undefined;

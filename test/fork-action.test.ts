@@ -7,7 +7,7 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { alive, RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { ALICE, startForkUpstream } from "./helpers/fork-upstream";
 import { ENVIRONMENTS, exportFixture, type CreatedEnvironment } from "./helpers/fixtures";
@@ -18,15 +18,6 @@ jest.setTimeout(300_000);
 
 /** An address neither the upstream nor the fork's live run ever read. */
 const NOBODY = "0x00000000000000000000000000000000000fe5a1";
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let job: RunnerJob;
 const mains: StepResult[] = [];

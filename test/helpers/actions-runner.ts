@@ -77,6 +77,16 @@ export function parseFileCommands(text: string): Record<string, string> {
   return values;
 }
 
+/** Whether a process exists (the service the action's main step started, which its post step must stop). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A job of one runner: its workspace, its temp dir, the variables its steps exported. */
 export class RunnerJob {
   readonly dir = mkdtempSync(join(tmpdir(), "chainform-runner-"));

@@ -3,7 +3,7 @@
  * naming it, each call of a batch with its own id; the API a 504 with the same message.
  */
 import { ChainTimeoutError } from "./chain-timeout";
-import { rpcError } from "./rpc-proxy";
+import { chainDidNotAnswer, rpcError } from "./rpc-proxy";
 import { ChainRequestError, type JsonRpcRequest, type JsonRpcResponse } from "./types";
 
 /** The answers of calls past their deadline: the JSON-RPC error naming the timeout, with each caller's id. */
@@ -12,16 +12,11 @@ export function timeoutAnswers(
   batch: boolean,
   error: ChainTimeoutError,
 ): JsonRpcResponse | JsonRpcResponse[] {
-  const answers = requests.map((request) => rpcError(request.id, -32000, didNotAnswer(error)));
+  const answers = requests.map((request) => rpcError(request.id, -32000, chainDidNotAnswer(error)));
   return batch ? answers : answers[0];
 }
 
 /** A call past its deadline as the API answers it: 504 naming the timeout and its setting. */
 export function asGatewayTimeout(error: unknown): never {
-  throw error instanceof ChainTimeoutError ? new ChainRequestError(504, didNotAnswer(error)) : error;
-}
-
-/** The message callers get, as `forward` words a chain that did not answer. */
-function didNotAnswer(error: ChainTimeoutError): string {
-  return `the chain did not answer: ${error.message}`;
+  throw error instanceof ChainTimeoutError ? new ChainRequestError(504, chainDidNotAnswer(error)) : error;
 }

@@ -12,6 +12,11 @@ export function rpcError(id: unknown, code: number, message: string): JsonRpcRes
   return { jsonrpc: "2.0", id: validId(id), error: { code, message } };
 }
 
+/** What a caller hears when a call to the chain failed without an answer (a closed socket, a missed deadline). */
+export function chainDidNotAnswer(error: Error): string {
+  return `the chain did not answer: ${error.message}`;
+}
+
 export function validId(id: unknown): string | number | null {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
@@ -102,7 +107,7 @@ async function runAdmin(rpc: JsonRpcClient, request: JsonRpcRequest): Promise<Js
         id,
         error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) },
       };
-    return rpcError(id, -32603, `the chain did not answer: ${(error as Error).message}`);
+    return rpcError(id, -32603, chainDidNotAnswer(error as Error));
   }
 }
 
@@ -119,7 +124,7 @@ async function forwardBatch(rpc: JsonRpcClient, requests: readonly JsonRpcReques
     const answer = await rpc.send(sent);
     raw = Array.isArray(answer) ? answer : [answer];
   } catch (error) {
-    return requests.map((r) => rpcError(r.id, -32603, `the chain did not answer: ${(error as Error).message}`));
+    return requests.map((r) => rpcError(r.id, -32603, chainDidNotAnswer(error as Error)));
   }
   const byId = new Map(raw.map((a) => [a.id, a]));
   return requests.map((request, i) => {

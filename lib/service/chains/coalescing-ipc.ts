@@ -65,8 +65,14 @@ function canonicalId(id: unknown, text: string, start: number): string | null {
  */
 export class CoalescingIpc {
   private socket: Socket | null = null;
-  /** Calls in flight by our id; a Map keeps insertion order, so the first is the oldest (ids are deleted once answered). */
-  private readonly waiting = new Map<number, Waiting>();
+  /**
+   * Calls in flight, at our id (ids are small and reused, so the array is as long as the most calls ever in flight at
+   * once). Not a Map: a Map that takes and drops an entry per call is rebuilt every few calls, and V8 links each
+   * rebuilt table from the one before; once one of them is old, every later table, with the calls and requests its
+   * entries hold, survives young collections, which then copy all of it (docs/performance.md "RPC URLs").
+   */
+  private waiting: (Waiting | undefined)[] = [];
+  private inFlight = 0;
   /** Looks at the oldest call in flight when its deadline comes; armed while calls are in flight. */
   private deadlineTimer: NodeJS.Timeout | null = null;
   private queued = "";
@@ -103,7 +109,8 @@ export class CoalescingIpc {
     // Ids of ours are reused once answered, so that few distinct numbers are ever made strings (V8 keeps each such
     // string in a cache that outlives young objects: docs/performance.md "RPC URLs").
     const id = this.freeIds.pop() ?? this.nextId++;
-    this.waiting.set(id, { callerId, done, deadline: Date.now() + this.timeoutMs });
+    this.waiting[id] = { callerId, done, deadline: Date.now() + this.timeoutMs };
+    this.inFlight += 1;
     if (this.deadlineTimer === null) this.armDeadline(this.timeoutMs);
     this.queued += `${text.slice(0, idStart)}${id}${text.slice(idStart + callerId.length)}\n`;
     if (!this.flushing) {
@@ -127,9 +134,10 @@ export class CoalescingIpc {
   /** Fails the calls past their deadline (and drops the socket), or waits for the oldest call's deadline. */
   private checkDeadline(): void {
     this.deadlineTimer = null;
-    const oldest = this.waiting.values().next();
-    if (oldest.done) return;
-    const left = oldest.value.deadline - Date.now();
+    if (this.inFlight === 0) return;
+    let first = Infinity;
+    for (const call of this.waiting) if (call !== undefined && call.deadline < first) first = call.deadline;
+    const left = first - Date.now();
     if (left > 0) return this.armDeadline(left);
     this.fail(this.socket, new ChainTimeoutError(this.timeoutMs));
   }
@@ -173,9 +181,10 @@ export class CoalescingIpc {
       if (digit < 0 || digit > 9) break;
       id = id * 10 + digit;
     }
-    const call = this.waiting.get(id);
+    const call = this.waiting[id];
     if (call === undefined || idEnd === idStart || line[idEnd] !== 0x2c /* , */) return false;
-    this.waiting.delete(id);
+    this.waiting[id] = undefined;
+    this.inFlight -= 1;
     this.freeIds.push(id);
     const callerIdLength = Buffer.byteLength(call.callerId);
     const answer = Buffer.allocUnsafe(line.length - (idEnd - idStart) + callerIdLength);
@@ -196,8 +205,9 @@ export class CoalescingIpc {
     socket?.destroy();
     this.queued = "";
     this.partial.clear();
-    const calls = [...this.waiting.values()];
-    this.waiting.clear();
+    const calls = this.waiting.filter((call) => call !== undefined);
+    this.waiting = [];
+    this.inFlight = 0;
     this.nextId = 1;
     this.freeIds = [];
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);

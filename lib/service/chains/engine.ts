@@ -235,7 +235,7 @@ export class BackendChainEngine implements ChainEngine {
         const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
         const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
         const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
-        await this.writes.commit(node, vnetId, before, entries, effects.records);
+        await this.writes.commit(node, vnetId, before, entries, effects.records, { latest: effects.latest });
         deposits.push(...effects.deposits);
       });
       if (mode === "exclusive") this.states.saveIfDue(vnetId);

@@ -6,10 +6,14 @@
 import type { Transaction, TransactionOrigin } from "../../api";
 import type { ChainNode } from "./backend";
 import { depositsIn, type BridgeRelay } from "./bridge";
-import type { JsonRpcClient } from "./json-rpc";
+import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS } from "./methods";
+import type { RpcBlock } from "./recovery";
 import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
 import type { JsonRpcRequest, JsonRpcResponse, VnetChainSpec } from "./types";
+
+/** For how long after a send its receipt is asked for again at once, before waiting between asks (ms). */
+const ASKED_AT_ONCE_MS = 5;
 
 /** Records what calls did to a Virtual Environment's chain. */
 export class TransactionRecorder {
@@ -26,22 +30,29 @@ export class TransactionRecorder {
     node: ChainNode,
     spec: VnetChainSpec,
     calls: readonly { request: JsonRpcRequest; answer: JsonRpcResponse }[],
-  ): Promise<{ records: Transaction[]; deposits: BridgeRelay[] }> {
+  ): Promise<{ records: Transaction[]; deposits: BridgeRelay[]; latest?: RpcBlock }> {
     const deposits: BridgeRelay[] = [];
     const records: Transaction[] = [];
     let head: string | null = null;
+    // The head block read with the last mined send's receipt, while nothing else was read after it.
+    let latest: RpcBlock | undefined;
     let mined = false;
     for (const { request, answer } of calls) {
       if (!("result" in answer)) continue;
       if (TRANSACTION_METHODS.has(request.method)) {
         const result = answer.result as string | Receipt;
-        const receipt = typeof result === "string" ? await this.waitForReceipt(node.rpc, result) : result;
-        if (receipt) {
-          const made = await this.recordReceipt(node, spec, receipt, "rpc", request.method);
+        const mined =
+          typeof result === "string"
+            ? await this.waitUntilMined(node.rpc, result)
+            : { receipt: result, details: undefined, latest: undefined };
+        latest = mined?.latest;
+        if (mined) {
+          const made = await this.recordReceipt(node, spec, mined.receipt, "rpc", request.method, mined.details);
           records.push(made.record);
           deposits.push(...made.deposits);
         } else this.unmined(spec.vnetId).set(result as string, request.method);
       } else if (STATE_CHEATCODES.has(request.method)) {
+        latest = undefined;
         head ??= await node.rpc.request<string>("eth_blockNumber");
         records.push(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
         mined ||= MINING_METHODS.has(request.method);
@@ -51,19 +62,21 @@ export class TransactionRecorder {
       const made = await this.recordNewlyMined(node, spec);
       records.push(...made.records);
       deposits.push(...made.deposits);
+      latest = undefined;
     }
-    return { records, deposits };
+    return { records, deposits, latest };
   }
 
-  /** The record of a mined transaction, and the bridge deposits it made. */
+  /** The record of a mined transaction (`details`: the transaction as the chain gave it, else asked), and the bridge deposits it made. */
   async recordReceipt(
     node: ChainNode,
     spec: VnetChainSpec,
     receipt: Receipt,
     origin: TransactionOrigin,
     rpcMethod: string,
+    details?: TransactionDetails,
   ): Promise<{ record: Transaction; deposits: BridgeRelay[] }> {
-    const details = await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
+    details ??= await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
     const record = minedTransaction(spec, receipt, details, origin, rpcMethod);
     return { record, deposits: depositsIn(spec, receipt, Date.now()) };
   }
@@ -95,13 +108,42 @@ export class TransactionRecorder {
     return map;
   }
 
-  /** anvil answers a send before the block is mined: poll briefly for the receipt (null when not mined yet). */
-  private async waitForReceipt(rpc: JsonRpcClient, hash: string): Promise<Receipt | null> {
-    const deadline = Date.now() + this.receiptTimeoutMs;
-    for (let delay = 0; ; delay = Math.min(delay * 2 || 1, 50)) {
-      const receipt = await rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
-      if (receipt || Date.now() > deadline) return receipt;
+  /**
+   * A sent transaction's receipt, the transaction and the chain's head, asked together in one round trip, once it is mined; null when it
+   * is not mined within `receiptTimeoutMs` (automine off, or a nonce gap). anvil answers a send before its block is
+   * mined, which takes it about a millisecond more: for the first few milliseconds it is asked again at once (each ask
+   * is a round trip to the chain), then at growing intervals. A timer of a millisecond or two, as at first, cost a
+   * send through the RPC URLs 2 to 3 ms more than through anvil (docs/performance.md "RPC URLs").
+   */
+  private async waitUntilMined(
+    rpc: JsonRpcClient,
+    hash: string,
+  ): Promise<{ receipt: Receipt; details: TransactionDetails; latest: RpcBlock } | null> {
+    const started = Date.now();
+    const ask = [
+      { jsonrpc: "2.0" as const, id: 1, method: "eth_getTransactionReceipt", params: [hash] },
+      { jsonrpc: "2.0" as const, id: 2, method: "eth_getTransactionByHash", params: [hash] },
+      // The head after it, for the journal (./recovery.ts `ChainWrites.commit`), so that it is not asked again.
+      { jsonrpc: "2.0" as const, id: 3, method: "eth_getBlockByNumber", params: ["latest", false] },
+    ];
+    for (let delay = 0; ;) {
+      const answers = (await rpc.send(ask)) as JsonRpcResponse[];
+      const receipt = resultOf<Receipt | null>(answers, 1);
+      const details = resultOf<TransactionDetails | null>(answers, 2);
+      if (receipt && details) return { receipt, details, latest: resultOf<RpcBlock>(answers, 3) };
+      const waited = Date.now() - started;
+      if (waited > this.receiptTimeoutMs) return null;
+      if (waited < ASKED_AT_ONCE_MS) continue;
+      delay = Math.min(delay * 2 || 1, 50);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/** The result of the answer with this id in a batch's answers (in any order); throws the chain's error. */
+function resultOf<T>(answers: readonly JsonRpcResponse[], id: number): T {
+  const answer = answers.find((a) => a.id === id);
+  if (answer === undefined) throw new JsonRpcError(-32603, `the chain's batch answer has no answer with id ${id}`);
+  if ("error" in answer) throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
+  return answer.result as T;
 }

@@ -95,7 +95,8 @@ export class JournaledWrites {
 
   /**
    * Commits acknowledged calls: in one transaction, the records they made, their journal rows with the blocks mined
-   * since `before`, and `also` (e.g. a relay's outcome). Nothing is journaled or recorded when the chain cannot say
+   * since `before` (up to `latest` when the caller read the head last, else read now), and `also` (e.g. a relay's
+   * outcome). Nothing is journaled or recorded when the chain cannot say
    * what it mined (it died meanwhile): the caller then hears an error, not a success the journal cannot bring back.
    */
   async commit(
@@ -104,10 +105,10 @@ export class JournaledWrites {
     before: bigint,
     calls: readonly JournalCall[],
     records: readonly Transaction[],
-    also?: () => void,
+    { also, latest }: CommitOptions = {},
   ): Promise<void> {
     if (calls.length === 0 && records.length === 0 && !also) return;
-    const blocks = calls.length > 0 ? await minedSince(node.rpc, before) : { head: before, blocks: [] };
+    const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
     this.host.db.transaction(() => {
       for (const record of records) this.host.recordTransaction(record);
       this.journal.append(vnetId, calls, blocks.blocks);
@@ -190,8 +191,8 @@ export class JournaledWrites {
  * The head, and the blocks after `before` (at most `MAX_BLOCKS_PER_WRITE` of them, from the first): the newest block
  * first, which is all when one block was mined (the common case: one call).
  */
-async function minedSince(rpc: JsonRpcClient, before: bigint): Promise<{ head: bigint; blocks: JournalBlock[] }> {
-  const latest = await rpc.request<RpcBlock>("eth_getBlockByNumber", ["latest", false]);
+async function minedSince(rpc: JsonRpcClient, before: bigint, known?: RpcBlock): Promise<{ head: bigint; blocks: JournalBlock[] }> {
+  const latest = known ?? (await rpc.request<RpcBlock>("eth_getBlockByNumber", ["latest", false]));
   const head = BigInt(latest.number);
   if (head <= before) return { head, blocks: [] };
   if (head === before + 1n) return { head, blocks: [journalBlock(latest)] };
@@ -206,8 +207,16 @@ async function minedSince(rpc: JsonRpcClient, before: bigint): Promise<{ head: b
   return { head, blocks: [...blocks, journalBlock(latest)] };
 }
 
+/** What `ChainWrites.commit` may be given besides the calls and records. */
+export interface CommitOptions {
+  /** Runs inside the same database transaction (a relay's outcome). */
+  readonly also?: () => void;
+  /** The chain's head block, when the caller's last read of the chain was this block: not read again. */
+  readonly latest?: RpcBlock;
+}
+
 /** A block as `eth_getBlockByNumber` answers it (the members the journal keeps). */
-interface RpcBlock {
+export interface RpcBlock {
   readonly number: string;
   readonly timestamp: string;
   readonly hash: string;

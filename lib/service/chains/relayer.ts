@@ -82,9 +82,9 @@ export class BridgeRelayer {
         const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [call]);
         const { record } = await this.recorder.recordReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
         const sent = { method: "eth_sendTransactionSync", params: [call], txHash: receipt.transactionHash, mined: true };
-        await this.writes.commit(node, destination.vnetId, before, [sent], [record], () =>
-          this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash }),
-        );
+        await this.writes.commit(node, destination.vnetId, before, [sent], [record], {
+          also: () => this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash }),
+        });
       });
     } catch (error) {
       // Leave it pending when the engine is shutting down: the next start relays it.

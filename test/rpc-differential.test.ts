@@ -80,6 +80,14 @@ const CORPUS: readonly (readonly [string, string | Buffer])[] = [
   ["a batch with an entry that is not an object", json([req(41, "eth_chainId", []), 5])],
   ["a batch with an invalid object entry first", json([{ ...req(42, "eth_chainId", []), extra: 1 }, req(43, "eth_chainId", [])])],
   ["a number", "42"],
+  // Writes take the parsed path to anvil's IPC socket; a malformed one is asked again on the HTTP port, alone.
+  ["eth_sendRawTransaction, not a transaction", json(req(44, "eth_sendRawTransaction", ["0x1234"]))],
+  ["eth_sendRawTransaction, params left out", json(req(45, "eth_sendRawTransaction"))],
+  ["anvil_setNonce, a param short", json(req(46, "anvil_setNonce", [ADDRESS]))],
+  [
+    "a batch of a write and a malformed write",
+    json([req(47, "anvil_setBalance", [ADDRESS, "0x0"]), req(48, "anvil_setBalance", [ADDRESS]), req(49, "eth_chainId", [])]),
+  ],
 ];
 
 /** Bodies that are not UTF-8 JSON: both answer -32700 (the messages are each one's own). */

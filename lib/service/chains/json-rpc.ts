@@ -22,6 +22,12 @@ export class JsonRpcError extends Error {
   }
 }
 
+/**
+ * What anvil's IPC socket says of a call whose params do not fit its method, where its HTTP port says what is wrong
+ * ("invalid length 1, expected ..."). Such a call did not run.
+ */
+export const GENERIC_IPC_ERROR = "did not match any variant of untagged enum";
+
 /** Talks JSON-RPC to one node's HTTP endpoint. */
 export class JsonRpcClient {
   private readonly pool: Pool;
@@ -86,6 +92,37 @@ export class JsonRpcClient {
         answer instanceof ChainTimeoutError ? this.timedOut(answer, done) : done(answer),
       ) ?? false
     );
+  }
+
+  /**
+   * Sends a body the service wrote itself (never a caller's) by the pass-through path's sockets: the node's IPC
+   * socket when it has one, a round trip of about 0.1 ms where the HTTP port (`send`) takes 0.3 to 0.4. For calls
+   * whose params are known to be well formed, since the IPC socket answers a malformed call with a generic message
+   * (`send` gets the precise one). Falls back to `send` when the chain does not answer 200 or refuses the batch whole.
+   */
+  async ask(body: JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
+    const answer = await this.sendRaw(JSON.stringify(body));
+    const answers = answer === null ? null : (JSON.parse(answer.toString("utf8")) as unknown);
+    // Not an array: the batch was refused whole (nothing in it ran), which the HTTP port says precisely.
+    if (!Array.isArray(answers)) return (await this.send(body)) as JsonRpcResponse[];
+    return answers as JsonRpcResponse[];
+  }
+
+  /**
+   * Sends a batch of calls, whatever their params, by the pass-through path's sockets (as `ask`), and returns anvil's
+   * HTTP answers: a call the IPC socket answered with its generic message (its params did not fit its method, so it
+   * did not run) is asked again on the HTTP port (`send`), which says what is wrong. The other calls are not sent
+   * again: a write runs once.
+   */
+  async askPrecisely(body: JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
+    const answers = await this.ask(body);
+    const generic = body.filter((request) => {
+      const answer = answers.find((a) => a.id === request.id);
+      return answer !== undefined && "error" in answer && answer.error.message.includes(GENERIC_IPC_ERROR);
+    });
+    if (generic.length === 0) return answers;
+    const precise = (await this.send(generic)) as JsonRpcResponse[];
+    return answers.map((answer) => precise.find((a) => a.id === answer.id) ?? answer);
   }
 
   /** Sends a raw body (a request or a batch) and returns the parsed answer; `ChainTimeoutError` past the deadline. */

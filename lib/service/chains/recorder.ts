@@ -127,7 +127,7 @@ export class TransactionRecorder {
       { jsonrpc: "2.0" as const, id: 3, method: "eth_getBlockByNumber", params: ["latest", false] },
     ];
     for (let delay = 0; ;) {
-      const answers = (await rpc.send(ask)) as JsonRpcResponse[];
+      const answers = await rpc.ask(ask);
       const receipt = resultOf<Receipt | null>(answers, 1);
       const details = resultOf<TransactionDetails | null>(answers, 2);
       if (receipt && details) return { receipt, details, latest: resultOf<RpcBlock>(answers, 3) };

@@ -198,9 +198,9 @@ async function minedSince(rpc: JsonRpcClient, before: bigint, known?: RpcBlock):
   if (head === before + 1n) return { head, blocks: [journalBlock(latest)] };
   const numbers: bigint[] = [];
   for (let n = before + 1n; n < head && numbers.length < MAX_BLOCKS_PER_WRITE - 1; n++) numbers.push(n);
-  const answers = (await rpc.send(
+  const answers = await rpc.ask(
     numbers.map((n, id) => ({ jsonrpc: "2.0" as const, id, method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] })),
-  )) as JsonRpcResponse[];
+  );
   const blocks = answers.flatMap((answer) =>
     "result" in answer && answer.result !== null ? [journalBlock(answer.result as RpcBlock)] : [],
   );

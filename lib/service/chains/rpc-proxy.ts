@@ -121,8 +121,7 @@ async function forwardBatch(rpc: JsonRpcClient, requests: readonly JsonRpcReques
   }));
   let raw: JsonRpcResponse[];
   try {
-    const answer = await rpc.send(sent);
-    raw = Array.isArray(answer) ? answer : [answer];
+    raw = await rpc.askPrecisely(sent);
   } catch (error) {
     return requests.map((r) => rpcError(r.id, -32603, chainDidNotAnswer(error as Error)));
   }

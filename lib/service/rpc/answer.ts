@@ -8,6 +8,7 @@
  * variant of untagged enum ...") where the HTTP port says what is wrong; such an answer is asked again on the parsed
  * path, which talks to the HTTP port.
  */
+import { GENERIC_IPC_ERROR as GENERIC_IPC_ERROR_TEXT } from "../chains/json-rpc";
 import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains/types";
 import { rpcError, type RpcBody } from "./body";
 
@@ -15,7 +16,7 @@ import { rpcError, type RpcBody } from "./body";
 export type RpcCalls = Exclude<RpcBody, { response: unknown }>;
 
 /** What anvil's IPC socket says of a call its HTTP port would answer with the precise error. */
-const GENERIC_IPC_ERROR = Buffer.from("did not match any variant of untagged enum");
+const GENERIC_IPC_ERROR = Buffer.from(GENERIC_IPC_ERROR_TEXT);
 /** Error answers are short: a longer answer is a result, and is not searched for the generic message. */
 const LONGEST_ERROR_SEARCHED = 4096;
 

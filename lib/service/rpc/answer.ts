@@ -5,8 +5,9 @@
  *
  * Answers are anvil's own HTTP answers (docs/service.md "RPC URLs"). Calls that pass through go to the chain's IPC
  * socket, which answers a call whose params do not fit its method with a generic message ("data did not match any
- * variant of untagged enum ...") where the HTTP port says what is wrong; such an answer is asked again on the parsed
- * path, which talks to the HTTP port.
+ * variant of untagged enum ...") where the HTTP port says what is wrong; such a call did not run, and is asked again
+ * on the parsed path, which asks the HTTP port for any call the IPC socket answers so (chains/json-rpc.ts
+ * `askPrecisely`).
  */
 import { GENERIC_IPC_ERROR as GENERIC_IPC_ERROR_TEXT } from "../chains/json-rpc";
 import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains/types";

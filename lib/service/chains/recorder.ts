@@ -37,17 +37,19 @@ export class TransactionRecorder {
     // The head block read with the last mined send's receipt, while nothing else was read after it.
     let latest: RpcBlock | undefined;
     let mined = false;
+    let sendMined = false;
     for (const { request, answer } of calls) {
       if (!("result" in answer)) continue;
       if (TRANSACTION_METHODS.has(request.method)) {
         const result = answer.result as string | Receipt;
-        const mined =
+        const done =
           typeof result === "string"
             ? await this.waitUntilMined(node.rpc, result)
             : { receipt: result, details: undefined, latest: undefined };
-        latest = mined?.latest;
-        if (mined) {
-          const made = await this.recordReceipt(node, spec, mined.receipt, "rpc", request.method, mined.details);
+        latest = done?.latest;
+        if (done) {
+          sendMined = true;
+          const made = await this.recordReceipt(node, spec, done.receipt, "rpc", request.method, done.details);
           records.push(made.record);
           deposits.push(...made.deposits);
         } else this.unmined(spec.vnetId).set(result as string, request.method);
@@ -58,7 +60,8 @@ export class TransactionRecorder {
         mined ||= MINING_METHODS.has(request.method);
       }
     }
-    if (mined) {
+    // A mining call mines what was sent before; so does a send that fills a nonce gap, with automine on.
+    if (mined || (sendMined && this.unmined(spec.vnetId).size > 0)) {
       const made = await this.recordNewlyMined(node, spec);
       records.push(...made.records);
       deposits.push(...made.deposits);
@@ -109,11 +112,13 @@ export class TransactionRecorder {
   }
 
   /**
-   * A sent transaction's receipt, the transaction and the chain's head, asked together in one round trip, once it is mined; null when it
-   * is not mined within `receiptTimeoutMs` (automine off, or a nonce gap). anvil answers a send before its block is
-   * mined, which takes it about a millisecond more: for the first few milliseconds it is asked again at once (each ask
-   * is a round trip to the chain), then at growing intervals. A timer of a millisecond or two, as at first, cost a
-   * send through the RPC URLs 2 to 3 ms more than through anvil (docs/performance.md "RPC URLs").
+   * A sent transaction's receipt, the transaction and the chain's head, asked together in one round trip, once it is
+   * mined; null when it cannot be mined now or is not mined within `receiptTimeoutMs`. anvil answers a send before
+   * its block is mined, which takes it about a millisecond more: for the first few milliseconds it is asked again at
+   * once (each ask is a round trip to the chain), then at growing intervals (timers of 1 and 2 ms, as at first, cost
+   * a send 2 to 3 ms: docs/performance.md "RPC URLs"). Not waited for at all: a transaction that only a mining call
+   * can mine (automine off and no interval mining) or that waits behind a nonce gap; its record is made when it is
+   * mined (`recordNewlyMined`), and the sender hears at once, as from anvil.
    */
   private async waitUntilMined(
     rpc: JsonRpcClient,
@@ -125,18 +130,38 @@ export class TransactionRecorder {
       { jsonrpc: "2.0" as const, id: 2, method: "eth_getTransactionByHash", params: [hash] },
       // The head after it, for the journal (./recovery.ts `ChainWrites.commit`), so that it is not asked again.
       { jsonrpc: "2.0" as const, id: 3, method: "eth_getBlockByNumber", params: ["latest", false] },
+      // How the chain mines, should it not be mined yet.
+      { jsonrpc: "2.0" as const, id: 4, method: "anvil_getAutomine", params: [] },
+      { jsonrpc: "2.0" as const, id: 5, method: "anvil_getIntervalMining", params: [] },
     ];
-    for (let delay = 0; ;) {
+    for (let delay = 0, first = true; ; first = false) {
       const answers = await rpc.ask(ask);
       const receipt = resultOf<Receipt | null>(answers, 1);
       const details = resultOf<TransactionDetails | null>(answers, 2);
       if (receipt && details) return { receipt, details, latest: resultOf<RpcBlock>(answers, 3) };
+      if (first && (await this.minedOnlyLater(rpc, answers, details))) return null;
       const waited = Date.now() - started;
       if (waited > this.receiptTimeoutMs) return null;
       if (waited < ASKED_AT_ONCE_MS) continue;
       delay = Math.min(delay * 2 || 1, 50);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
+  }
+
+  /**
+   * Whether a sent transaction, not mined yet, waits for something other than the block being mined: a mining call
+   * (automine off, no interval mining), or a transaction with a lower nonce (a gap). Unknown is false (wait).
+   */
+  private async minedOnlyLater(
+    rpc: JsonRpcClient,
+    answers: readonly JsonRpcResponse[],
+    details: TransactionDetails | null,
+  ): Promise<boolean> {
+    const automine = optionalResult(answers, 4);
+    if (automine === false) return optionalResult(answers, 5) === null;
+    if (automine !== true || !details?.from || !details.nonce) return false;
+    const next = await rpc.request<string>("eth_getTransactionCount", [details.from, "latest"]).catch(() => null);
+    return next !== null && BigInt(details.nonce) > BigInt(next);
   }
 }
 
@@ -146,4 +171,10 @@ function resultOf<T>(answers: readonly JsonRpcResponse[], id: number): T {
   if (answer === undefined) throw new JsonRpcError(-32603, `the chain's batch answer has no answer with id ${id}`);
   if ("error" in answer) throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
   return answer.result as T;
+}
+
+/** The result of the answer with this id, or undefined when the chain answered it with an error or not at all. */
+function optionalResult(answers: readonly JsonRpcResponse[], id: number): unknown {
+  const answer = answers.find((a) => a.id === id);
+  return answer !== undefined && "result" in answer ? answer.result : undefined;
 }

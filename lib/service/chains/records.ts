@@ -21,6 +21,7 @@ export interface Receipt {
 
 /** The fields of eth_getTransactionByHash the records use. */
 export interface TransactionDetails {
+  readonly from?: string;
   readonly value: string;
   readonly input: string;
   readonly nonce?: string;

@@ -203,11 +203,9 @@ function constructsAccept(value: Input): boolean {
 afterAll(() => store.close());
 
 test("the service, the provider and the constructs accept and reject exactly the same environments", async () => {
-  const verdicts = { accepted: 0, rejected: 0 };
   await fc.assert(
     fc.asyncProperty(input, async (value) => {
       const service = serviceAccepts(value);
-      verdicts[service ? "accepted" : "rejected"] += 1;
       expect({ provider: await providerAccepts(value), constructs: constructsAccept(value) }).toEqual({
         provider: service,
         constructs: service,
@@ -215,7 +213,13 @@ test("the service, the provider and the constructs accept and reject exactly the
     }),
     { numRuns: 300 },
   );
-  // The generator reaches both sides of the rules, not only one.
+});
+
+test("the generator reaches both sides of the rules, not only one", () => {
+  // A fixed sample: how often a random run of 300 is accepted varies (about one in ten), and a bound on a random
+  // count would fail now and then for no fault of the rules.
+  const verdicts = { accepted: 0, rejected: 0 };
+  for (const value of fc.sample(input, { numRuns: 300, seed: 40 })) verdicts[serviceAccepts(value) ? "accepted" : "rejected"] += 1;
   expect(verdicts.accepted).toBeGreaterThan(20);
   expect(verdicts.rejected).toBeGreaterThan(20);
 });

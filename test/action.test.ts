@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createClient, type Client } from "../lib/client";
-import { actionMetadata, alive, RunnerJob, type RunningStep, type StepResult } from "./helpers/actions-runner";
+import { actionMetadata, alive, expectSucceeded, RunnerJob, type RunningStep, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { forgeProject } from "./helpers/forge";
 import { clientFor, startTestService, type TestService } from "./helpers/service";
@@ -259,7 +259,7 @@ describe("the action with the local service it starts itself", () => {
   });
 
   it("deploys, and writes each network's outputs and variables", async () => {
-    expect({ code: main.code, stdout: main.stdout, stderr: main.stderr }).toMatchObject({ code: 0 });
+    expectSucceeded(main);
     // The repository is built, so the action runs its own build (docs/github-actions.md: how it gets chainform).
     expect(main.stdout).toContain(`chainform: the action's own build (${join(__dirname, "..")})`);
     const { outputs } = main;
@@ -384,7 +384,7 @@ module.exports = { solidity: "0.8.24", networks: { ...require("./chainform-netwo
       await client.close();
     }
     const post = await job.post(inputs, main.state).done;
-    expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
+    expectSucceeded(post);
     expect(post.stderr).toContain("✓ terraform destroy");
     expect(post.stdout).toContain(`Nothing left with slug prefix ${main.outputs["slug-prefix"]}`);
     expect(alive(pid)).toBe(false);
@@ -440,7 +440,7 @@ output "admin_rpc_urls" {
     );
     const inputs = { ...serviceInputs(), app: "infra", "slug-prefix": "failed-test-" };
     const main = await job.main(inputs, { TF_VAR_slug_prefix: "failed-test-" }).done;
-    expect({ code: main.code, stdout: main.stdout, stderr: main.stderr }).toMatchObject({ code: 0 });
+    expectSucceeded(main);
     expect(main.outputs.greeting).toBe("hello");
     expect(await chainIdAt(main.outputs.optimism_rpc_url)).toBe(10);
     // The app's own sensitive map is masked as a whole and in its parts.
@@ -462,11 +462,11 @@ output "admin_rpc_urls" {
 
     // THEN the post step removes the environment
     const post = await job.post(inputs, main.state, { TF_VAR_slug_prefix: "failed-test-" }).done;
-    expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
+    expectSucceeded(post);
     expect(await slugsWithPrefix(client, "failed-test-")).toEqual([]);
     // AND a second post step (the environment already gone) does not fail the job
     const again = await job.post(inputs, main.state, { TF_VAR_slug_prefix: "failed-test-" }).done;
-    expect({ code: again.code, stdout: again.stdout }).toMatchObject({ code: 0 });
+    expectSucceeded(again);
     expect(again.stdout).toContain("Nothing left with slug prefix failed-test-");
   }, 300_000);
 
@@ -486,7 +486,7 @@ output "admin_rpc_urls" {
       expect(main.state.slug_prefix).toBe("cancelled-");
       // THEN the post step removes the environment
       const post = await job.post(inputs, main.state).done;
-      expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
+      expectSucceeded(post);
       expect(await slugsWithPrefix(client, "cancelled-")).toEqual([]);
     } finally {
       await proxy.close();
@@ -514,7 +514,7 @@ output "admin_rpc_urls" {
       expect(main.stdout).toMatch(/^::error::the chainform action was cancelled during chainform deploy/m);
       // THEN the post step finds the environment by its prefix and deletes it
       const post = await job.post(inputs, main.state).done;
-      expect({ code: post.code, stdout: post.stdout, stderr: post.stderr }).toMatchObject({ code: 0 });
+      expectSucceeded(post);
       expect(post.stdout).toContain("Deleted what was left with slug prefix in-flight-");
       expect(await slugsWithPrefix(client, "in-flight-")).toEqual([]);
     } finally {
@@ -525,9 +525,9 @@ output "admin_rpc_urls" {
   it("keep: true leaves the environment in place", async () => {
     const inputs = { ...serviceInputs(), networks: "10", "slug-prefix": "kept-", keep: "true" };
     const main = await job.main(inputs).done;
-    expect({ code: main.code, stdout: main.stdout, stderr: main.stderr }).toMatchObject({ code: 0 });
+    expectSucceeded(main);
     const post = await job.post(inputs, main.state).done;
-    expect({ code: post.code, stdout: post.stdout }).toMatchObject({ code: 0 });
+    expectSucceeded(post);
     expect(post.stdout).toContain("keep: true: leaving the environments (slug prefix kept-) in place");
     expect(await slugsWithPrefix(client, "kept-")).toHaveLength(1);
     // A later job (here: the same post step without keep) still finds it by its prefix.
@@ -541,7 +541,7 @@ output "admin_rpc_urls" {
     expect(main.code).toBe(1);
     expect(main.stdout).toContain('::error::input bridge must be none, auto or delayed:SECONDS (e.g. delayed:30), got "sometimes"');
     const post = await job.post(inputs, main.state).done;
-    expect({ code: post.code, stdout: post.stdout }).toMatchObject({ code: 0 });
+    expectSucceeded(post);
     expect(post.stdout).toContain("chainform never ran in this job: nothing to clean up");
   });
 });

@@ -6,7 +6,7 @@
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { alive, RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { alive, expectSucceeded, RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { rpc } from "./helpers/http";
 
@@ -31,7 +31,7 @@ afterAll(() => {
 test("fixture: the local service imports it as it starts; the job's steps find the environment's state", async () => {
   const inputs = { fixture: "app.chainform" };
   main = await job.main(inputs).done;
-  expect({ code: main.code, stderr: main.stderr }).toMatchObject({ code: 0 });
+  expectSucceeded(main);
   const environments = JSON.parse(main.outputs["fixture-environments"]) as { slug: string; active_instance: { vnets: unknown[] } }[];
   expect(environments.map((e) => e.slug)).toEqual(["version-one"]);
   expect(main.outputs["fixture-environments"]).not.toContain("/rpc/admin/");

@@ -7,7 +7,7 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { alive, RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { alive, expectSucceeded, RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { ALICE, startForkUpstream } from "./helpers/fork-upstream";
 import { ENVIRONMENTS, exportFixture, type CreatedEnvironment } from "./helpers/fixtures";
@@ -57,7 +57,7 @@ afterAll(() => {
 async function sendToNobody(inputs: Record<string, string>): Promise<{ status: number; body: any }> {
   const main = await job.main({ fixture: "fork.chainform", ...inputs }).done;
   mains.push(main);
-  expect({ code: main.code, stderr: main.stderr }).toMatchObject({ code: 0 });
+  expectSucceeded(main);
   const [environment] = JSON.parse(main.outputs["fixture-environments"]) as CreatedEnvironment[];
   const vnet = environment!.active_instance.vnets[0]!;
   const { local_base_url: baseUrl, local_access_key: accessKey, local_account: account, local_project: project } = main.state;

@@ -43,6 +43,15 @@ export interface StepResult {
   readonly masks: string[];
 }
 
+/**
+ * Expects a step to have exited 0, and fails with its output when it did not: a comparison of the exit code alone
+ * (`toMatchObject({ code: 0 })`) prints only the code, which says nothing of why a step failed.
+ */
+export function expectSucceeded(step: Pick<StepResult, "code" | "stdout"> & { readonly stderr?: string }): void {
+  const tail = (text: string) => text.slice(-4000);
+  expect(step.code === 0 ? 0 : `exit ${step.code}\n--- stdout\n${tail(step.stdout)}\n--- stderr\n${tail(step.stderr ?? "")}`).toBe(0);
+}
+
 /** A step while it runs: its process, its output so far, and its result. */
 export interface RunningStep {
   readonly child: ChildProcess;

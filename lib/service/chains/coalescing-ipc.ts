@@ -72,7 +72,6 @@ export class CoalescingIpc {
    * entries hold, survives young collections, which then copy all of it (docs/performance.md "RPC URLs").
    */
   private waiting: (Waiting | undefined)[] = [];
-  private inFlight = 0;
   /** Looks at the oldest call in flight when its deadline comes; armed while calls are in flight. */
   private deadlineTimer: NodeJS.Timeout | null = null;
   private queued = "";
@@ -110,7 +109,6 @@ export class CoalescingIpc {
     // string in a cache that outlives young objects: docs/performance.md "RPC URLs").
     const id = this.freeIds.pop() ?? this.nextId++;
     this.waiting[id] = { callerId, done, deadline: Date.now() + this.timeoutMs };
-    this.inFlight += 1;
     if (this.deadlineTimer === null) this.armDeadline(this.timeoutMs);
     this.queued += `${text.slice(0, idStart)}${id}${text.slice(idStart + callerId.length)}\n`;
     if (!this.flushing) {
@@ -134,9 +132,9 @@ export class CoalescingIpc {
   /** Fails the calls past their deadline (and drops the socket), or waits for the oldest call's deadline. */
   private checkDeadline(): void {
     this.deadlineTimer = null;
-    if (this.inFlight === 0) return;
     let first = Infinity;
     for (const call of this.waiting) if (call !== undefined && call.deadline < first) first = call.deadline;
+    if (first === Infinity) return; // nothing in flight
     const left = first - Date.now();
     if (left > 0) return this.armDeadline(left);
     this.fail(this.socket, new ChainTimeoutError(this.timeoutMs));
@@ -184,7 +182,6 @@ export class CoalescingIpc {
     const call = this.waiting[id];
     if (call === undefined || idEnd === idStart || line[idEnd] !== 0x2c /* , */) return false;
     this.waiting[id] = undefined;
-    this.inFlight -= 1;
     this.freeIds.push(id);
     const callerIdLength = Buffer.byteLength(call.callerId);
     const answer = Buffer.allocUnsafe(line.length - (idEnd - idStart) + callerIdLength);
@@ -207,7 +204,6 @@ export class CoalescingIpc {
     this.partial.clear();
     const calls = this.waiting.filter((call) => call !== undefined);
     this.waiting = [];
-    this.inFlight = 0;
     this.nextId = 1;
     this.freeIds = [];
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);

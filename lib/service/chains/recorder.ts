@@ -34,7 +34,7 @@ export class TransactionRecorder {
     const deposits: BridgeRelay[] = [];
     const records: Transaction[] = [];
     let head: string | null = null;
-    // The head block read with the last mined send's receipt, while nothing else was read after it.
+    // The head block read with a mined send's receipt: every call of the body ran before, so it is the head now.
     let latest: RpcBlock | undefined;
     let mined = false;
     let sendMined = false;
@@ -46,7 +46,7 @@ export class TransactionRecorder {
           typeof result === "string"
             ? await this.waitUntilMined(node.rpc, result)
             : { receipt: result, details: undefined, latest: undefined };
-        latest = done?.latest;
+        latest = done?.latest ?? latest;
         if (done) {
           sendMined = true;
           const made = await this.recordReceipt(node, spec, done.receipt, "rpc", request.method, done.details);
@@ -54,7 +54,6 @@ export class TransactionRecorder {
           deposits.push(...made.deposits);
         } else this.unmined(spec.vnetId).set(result as string, request.method);
       } else if (STATE_CHEATCODES.has(request.method)) {
-        latest = undefined;
         head ??= await node.rpc.request<string>("eth_blockNumber");
         records.push(cheatcodeTransaction(spec, request.method, request.params ?? [], head));
         mined ||= MINING_METHODS.has(request.method);
@@ -65,7 +64,6 @@ export class TransactionRecorder {
       const made = await this.recordNewlyMined(node, spec);
       records.push(...made.records);
       deposits.push(...made.deposits);
-      latest = undefined;
     }
     return { records, deposits, latest };
   }
@@ -128,14 +126,16 @@ export class TransactionRecorder {
     const ask = [
       { jsonrpc: "2.0" as const, id: 1, method: "eth_getTransactionReceipt", params: [hash] },
       { jsonrpc: "2.0" as const, id: 2, method: "eth_getTransactionByHash", params: [hash] },
-      // The head after it, for the journal (./recovery.ts `ChainWrites.commit`), so that it is not asked again.
+      // The head after it, for the journal (./recovery.ts `JournaledWrites.commit`), so that it is not asked again.
       { jsonrpc: "2.0" as const, id: 3, method: "eth_getBlockByNumber", params: ["latest", false] },
-      // How the chain mines, should it not be mined yet.
+    ];
+    // How the chain mines, asked with the first ask only (for `minedOnlyLater`).
+    const mining = [
       { jsonrpc: "2.0" as const, id: 4, method: "anvil_getAutomine", params: [] },
       { jsonrpc: "2.0" as const, id: 5, method: "anvil_getIntervalMining", params: [] },
     ];
     for (let delay = 0, first = true; ; first = false) {
-      const answers = await rpc.ask(ask);
+      const answers = await rpc.ask(first ? [...ask, ...mining] : ask);
       const receipt = resultOf<Receipt | null>(answers, 1);
       const details = resultOf<TransactionDetails | null>(answers, 2);
       if (receipt && details) return { receipt, details, latest: resultOf<RpcBlock>(answers, 3) };

@@ -95,9 +95,9 @@ export class JournaledWrites {
 
   /**
    * Commits acknowledged calls: in one transaction, the records they made, their journal rows with the blocks mined
-   * since `before` (up to `latest` when the caller read the head last, else read now), and `also` (e.g. a relay's
-   * outcome). Nothing is journaled or recorded when the chain cannot say
-   * what it mined (it died meanwhile): the caller then hears an error, not a success the journal cannot bring back.
+   * since `before` (up to `latest` when the caller read the head after the calls, else read now), and `also` (e.g. a relay's
+   * outcome). Nothing is journaled or recorded when the chain cannot say what it mined (it died meanwhile): the
+   * caller then hears an error, not a success the journal cannot bring back.
    */
   async commit(
     node: ChainNode,
@@ -207,11 +207,11 @@ async function minedSince(rpc: JsonRpcClient, before: bigint, known?: RpcBlock):
   return { head, blocks: [...blocks, journalBlock(latest)] };
 }
 
-/** What `ChainWrites.commit` may be given besides the calls and records. */
+/** What `JournaledWrites.commit` may be given besides the calls and records. */
 export interface CommitOptions {
   /** Runs inside the same database transaction (a relay's outcome). */
   readonly also?: () => void;
-  /** The chain's head block, when the caller's last read of the chain was this block: not read again. */
+  /** The chain's head block, when the caller read it after the calls ran: not read again. */
   readonly latest?: RpcBlock;
 }
 

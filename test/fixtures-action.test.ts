@@ -6,7 +6,7 @@
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { alive, expectSucceeded, RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { alive, expectSucceeded, HOSTED_SERVICE_INPUTS, RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { rpc } from "./helpers/http";
 
@@ -49,13 +49,7 @@ test("a fixture that is not in the workspace, or one given with base-url, is an 
   expect(missing.code).not.toBe(0);
   expect(missing.stdout + missing.stderr).toMatch(/fixture.*names nothing\.chainform, which is not in the workspace/);
   expect(missing.state.service_pid).toBeUndefined();
-  const remote = await job.main({
-    fixture: "app.chainform",
-    "base-url": "https://example.invalid",
-    "access-key": "k",
-    account: "a",
-    project: "p",
-  }).done;
+  const remote = await job.main({ fixture: "app.chainform", ...HOSTED_SERVICE_INPUTS }).done;
   expect(remote.code).not.toBe(0);
   expect(remote.stdout + remote.stderr).toMatch(/fixture.*with base-url, run `npx chainform import FILE`/);
 });

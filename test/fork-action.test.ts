@@ -7,7 +7,7 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { alive, expectSucceeded, RunnerJob, type StepResult } from "./helpers/actions-runner";
+import { alive, expectSucceeded, HOSTED_SERVICE_INPUTS, RunnerJob, type StepResult } from "./helpers/actions-runner";
 import { assertCliBuilt } from "./helpers/cli";
 import { ALICE, startForkUpstream } from "./helpers/fork-upstream";
 import { ENVIRONMENTS, exportFixture, type CreatedEnvironment } from "./helpers/fixtures";
@@ -85,14 +85,7 @@ test("offline-empty-accounts: true lets the imported fork send ether to an addre
 });
 
 test("offline-empty-accounts with base-url, or not a boolean, is an input error naming it; nothing starts", async () => {
-  const remote = await job.main({
-    "offline-empty-accounts": "true",
-    networks: "1",
-    "base-url": "https://example.invalid",
-    "access-key": "k",
-    account: "a",
-    project: "p",
-  }).done;
+  const remote = await job.main({ "offline-empty-accounts": "true", networks: "1", ...HOSTED_SERVICE_INPUTS }).done;
   expect(remote.code).not.toBe(0);
   expect(remote.stdout + remote.stderr).toMatch(/offline-empty-accounts is a setting of the local service/);
   const typo = await job.main({ "offline-empty-accounts": "yes please", networks: "1" }).done;

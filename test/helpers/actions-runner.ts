@@ -43,6 +43,9 @@ export interface StepResult {
   readonly masks: string[];
 }
 
+/** Inputs that point the Action at a hosted service (which no test reaches): for the inputs only the local service takes. */
+export const HOSTED_SERVICE_INPUTS = { "base-url": "https://example.invalid", "access-key": "k", account: "a", project: "p" } as const;
+
 /**
  * Expects a step to have exited 0, and fails with its output when it did not: a comparison of the exit code alone
  * (`toMatchObject({ code: 0 })`) prints only the code, which says nothing of why a step failed.

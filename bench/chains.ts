@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { startServer } from "../lib/service/listen";
 import { createAnvilEngine, type BackendChainEngine } from "../lib/service/chains";
 import type { Environment } from "../lib/api";
+import { rpc } from "../test/helpers/http";
 
 const TARGET_READY_3_MS = 1000;
 const TARGET_SIMULATIONS_PER_SECOND = 100;
@@ -55,17 +56,6 @@ async function main(): Promise<void> {
     });
     if (response.status !== 200 && response.status !== 201) throw new Error(`create: ${response.status} ${await response.text()}`);
     return (await response.json()) as Environment;
-  }
-
-  async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    });
-    const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-    if (body.error) throw new Error(body.error.message);
-    return body.result;
   }
 
   async function readyMs(size: number): Promise<number> {
@@ -194,16 +184,7 @@ async function recoveryFigures(): Promise<{ figures: Record<string, number> }> {
       const environment = (await response.json()) as Environment;
       const vnet = environment.active_instance.vnets[0];
       const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
-      const call = async (method: string, params: unknown[] = []) => {
-        const answer = await fetch(admin, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-        });
-        const body = (await answer.json()) as { result?: unknown; error?: { message: string } };
-        if (body.error) throw new Error(`${method}: ${body.error.message}`);
-        return body.result;
-      };
+      const call = (method: string, params: unknown[] = []) => rpc<unknown>(admin, method, params);
       const killAndTime = async () => {
         process.kill(engine.runningNode(vnet.id)!.pids[1], "SIGKILL");
         const started = performance.now();

@@ -18,6 +18,7 @@ import { startServer, type RunningService } from "../lib/service/listen";
 import type { Environment } from "../lib/api";
 import type { BackendChainEngine } from "../lib/service/chains";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream } from "../test/helpers/fork-upstream";
+import { rpc } from "../test/helpers/http";
 import { encodeDeployData, encodeFunctionData } from "../test/helpers/viem";
 
 const UPSTREAM_DELAY_MS = 50;
@@ -34,17 +35,6 @@ const HOLDERS = [ALICE, BOB, DEPLOYER, ...Array.from({ length: 47 }, (_, i) => `
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
 
 async function createEnvironment(service: RunningService, name: string): Promise<string> {

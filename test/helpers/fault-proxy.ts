@@ -29,6 +29,8 @@ export const TRANSIENT_FAULTS = ["503", "429", "drop-before", "drop-after"] as c
 export interface FaultProxyOptions {
   /** Injects a fault into `rate` (0 to 1) of the requests no queued fault applies to, drawn from `seed`. */
   readonly random?: { readonly rate: number; readonly seed: number; readonly faults?: readonly Fault[] };
+  /** Called as each request arrives, before the proxy acts on it (a delayed request is then still in flight). */
+  readonly onRequest?: (entry: ProxyLogEntry) => void;
 }
 
 /** One request the proxy saw, and what it did. */
@@ -91,6 +93,7 @@ export async function startFaultProxy(upstream: string, options: FaultProxyOptio
       const fault = takeFault(req.method ?? "GET", req.url ?? "/");
       const entry: ProxyLogEntry = { method: req.method ?? "GET", url: req.url ?? "/", fault };
       log.push(entry);
+      options.onRequest?.(entry);
       if (fault === "drop-before") return void req.socket.destroy();
       if (fault === "503") {
         res.writeHead(503, { "content-type": "application/json", connection: "close" });

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertCliBuilt, runCli, serviceEnv, startCli } from "./helpers/cli";
+import { assertCliBuilt, runCli, serviceEnv, startCli, watchServe } from "./helpers/cli";
 import { call, rpc, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import { ENVIRONMENTS, chainFacts, createEnvironment, deployStore, type CreatedEnvironment } from "./helpers/fixtures";
@@ -87,22 +87,14 @@ test("serve --import imports a fixture at start, and only once on the same data 
   const file = join(root, "by-id.chainform");
   const serveOnce = async () => {
     const serve = startCli(["serve", "--data-dir", dataDir, "--port", "0", "--import", file]);
-    let output = "";
+    const watched = watchServe(serve);
     try {
-      const ready = await new Promise<{ baseUrl: string; accessKey: string }>((resolve, reject) => {
-        serve.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          const line = output.split("\n").find((l) => l.includes('"event":"ready"'));
-          if (line) resolve(JSON.parse(line));
-        });
-        serve.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-        serve.once("exit", (code) => reject(new Error(`chainform serve exited ${code}: ${output}`)));
-      });
+      const ready = await watched.ready;
       const listed = await fetch(`${ready.baseUrl}${ENVIRONMENTS}`, { headers: { "x-access-key": ready.accessKey } });
       const environments = ((await listed.json()) as { environments: CreatedEnvironment[] }).environments;
       // The imported chain's state, read through the restarted service too (the contract was set to 21).
       const slot = await rpc(adminRpc(environments[0], 0), "eth_getStorageAt", [address, "0x0", "latest"]);
-      return { output, environments, slot };
+      return { output: watched.output(), environments, slot };
     } finally {
       serve.kill("SIGTERM");
       if (serve.exitCode === null) await once(serve, "exit");

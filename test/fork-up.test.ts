@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Environment } from "../lib/api";
-import { assertCliBuilt, assertProviderBuilt, ROOT, runCli, startCli } from "./helpers/cli";
+import { assertCliBuilt, assertProviderBuilt, ROOT, runCli, startCli, watchServe } from "./helpers/cli";
 import { UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 
 const APP = join(ROOT, "examples", "cdktf", "fork-mainnet");
@@ -36,19 +36,9 @@ describe("chainform up with the fork-mainnet app", () => {
     const serve = startCli(["serve", "--in-memory", "--port", "0", "--fork-cache", cache], {
       env: { CHAINFORM_FORK_URLS: `1=${upstream.url}` },
     });
-    let output = "";
+    const watched = watchServe(serve);
     try {
-      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>(
-        (resolve, reject) => {
-          serve.stdout.on("data", (chunk: Buffer) => {
-            output += chunk.toString();
-            const line = output.split("\n").find((l) => l.includes('"event":"ready"'));
-            if (line) resolve(JSON.parse(line));
-          });
-          serve.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-          serve.once("exit", (code) => reject(new Error(`chainform serve exited ${code}: ${output}`)));
-        },
-      );
+      const ready = await watched.ready;
       const response = await fetch(`${ready.baseUrl}/public/v1/account/${ready.accountSlug}/project/${ready.projectSlug}/environments`, {
         method: "POST",
         headers: { "x-access-key": ready.accessKey, "content-type": "application/json" },
@@ -68,7 +58,7 @@ describe("chainform up with the fork-mainnet app", () => {
       if (serve.exitCode === null) await once(serve, "exit");
     }
     expect(readdirSync(join(cache, "1")).sort()).toEqual([`${upstream.history.head}.json`, "pins.json"]);
-    expect(output).not.toContain(UPSTREAM_SECRET);
+    expect(watched.output()).not.toContain(UPSTREAM_SECRET);
   }, 120_000);
 
   it("forks the upstream at the pinned block, funds a holder with its token, checks and destroys; then replays offline", async () => {

@@ -21,7 +21,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize, relative } from "node:path";
-import { cleanEnv, collect, ROOT, serviceEnv, type CliResult } from "./helpers/cli";
+import { cleanEnv, collect, ROOT, serviceEnv, watchServe, type CliResult } from "./helpers/cli";
 import { FUNDED_ACCOUNT, prefundedConfiguration, setBalance, spendFromFundedAccount } from "./helpers/prefunded-app";
 import { startTestService, type TestService } from "./helpers/service";
 
@@ -239,16 +239,7 @@ describe("the packed package, installed into a fresh project", () => {
     });
     const exited = collect(serve, 300_000);
     try {
-      const ready = await new Promise<{ baseUrl: string; accessKey: string; accountSlug: string; projectSlug: string }>(
-        (resolve, reject) => {
-          let text = "";
-          serve.stdout.on("data", (chunk: Buffer) => {
-            text += chunk.toString("utf8");
-            if (text.includes("\n")) resolve(JSON.parse(text.split("\n")[0]) as never);
-          });
-          void exited.then((result) => reject(new Error(`chainform serve exited ${result.code}: ${result.stderr}`)));
-        },
-      );
+      const ready = await watchServe(serve).ready;
       const teardown = await npx(["teardown", "--prefix", "nothing-here-", "--yes"], project, serviceEnv(ready));
       expect({ code: teardown.code, said: `${teardown.stdout}${teardown.stderr}` }).toEqual({
         code: 3,

@@ -88,6 +88,32 @@ export function collect(child: ChildProcessWithoutNullStreams, timeoutMs: number
   });
 }
 
+/** What `chainform serve` prints as a JSON line (`"event":"ready"`) once it listens. */
+export interface ServeReady {
+  readonly baseUrl: string;
+  readonly accessKey: string;
+  readonly accountSlug: string;
+  readonly projectSlug: string;
+}
+
+/**
+ * Watches a started `chainform serve`: `ready` resolves with its ready line, or rejects with what it printed if it
+ * exits first; `output()` is everything it has printed so far (stdout and stderr, in arrival order).
+ */
+export function watchServe(serve: ChildProcessWithoutNullStreams): { ready: Promise<ServeReady>; output: () => string } {
+  let output = "";
+  const ready = new Promise<ServeReady>((resolve, reject) => {
+    serve.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const line = output.split("\n").find((l) => l.includes('"event":"ready"'));
+      if (line) resolve(JSON.parse(line) as ServeReady);
+    });
+    serve.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    serve.once("exit", (code) => reject(new Error(`chainform serve exited ${code}: ${output}`)));
+  });
+  return { ready, output: () => output };
+}
+
 /** The CHAINFORM_* variables that point the CLI at a service as its first seeded user (alice). */
 export function serviceEnv(service: Pick<RunningService, "baseUrl" | "accessKey" | "accountSlug" | "projectSlug">): Record<string, string> {
   return {

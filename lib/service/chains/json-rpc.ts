@@ -116,13 +116,11 @@ export class JsonRpcClient {
    */
   async askPrecisely(body: JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
     const answers = await this.ask(body);
-    const generic = body.filter((request) => {
-      const answer = answers.find((a) => a.id === request.id);
-      return answer !== undefined && "error" in answer && answer.error.message.includes(GENERIC_IPC_ERROR);
-    });
-    if (generic.length === 0) return answers;
-    const precise = (await this.send(generic)) as JsonRpcResponse[];
-    return answers.map((answer) => precise.find((a) => a.id === answer.id) ?? answer);
+    const generic = new Set(answers.flatMap((a) => ("error" in a && a.error.message.includes(GENERIC_IPC_ERROR) ? [a.id] : [])));
+    const again = generic.size === 0 ? [] : body.filter((request) => request.id !== undefined && generic.has(request.id));
+    if (again.length === 0) return answers;
+    const precise = new Map(((await this.send(again)) as JsonRpcResponse[]).map((a) => [a.id, a]));
+    return answers.map((answer) => precise.get(answer.id) ?? answer);
   }
 
   /** Sends a raw body (a request or a batch) and returns the parsed answer; `ChainTimeoutError` past the deadline. */

@@ -23,11 +23,8 @@ export function pruneStaleOutputs(root) {
       if (statSync(path).isDirectory()) {
         if (!relative && (OTHER_STEPS.has(name) || name.startsWith("."))) continue;
         if (!existsSync(join(sources, name))) {
-          // Written by no step (a step that wrote it is gone) or by tsc from a directory that is gone.
-          if (!relative) {
-            rmSync(path, { recursive: true, force: true });
-            removed.push(`${shown}/`);
-          } else if (onlyCompiled(path)) {
+          // At the top, written by no step (a step that wrote it is gone); below, by tsc from a directory that is gone.
+          if (!relative || onlyCompiled(path)) {
             rmSync(path, { recursive: true, force: true });
             removed.push(`${shown}/`);
           }

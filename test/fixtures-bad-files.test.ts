@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { FIXTURE_MAGIC, MAX_FIXTURE_BYTES, unpackFixture } from "../lib/service/fixtures/container";
+import { FIXTURE_MAGIC, MAX_FIXTURE_BYTES, unpackFixture } from "../lib/service/environment-files/container";
 import { call, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import {

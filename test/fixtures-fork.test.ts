@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BLOCK_INPUTS_MARK, HISTORY_CONTRACT, ringDumpCall } from "../lib/service/chains/fork/block-inputs";
 import { callKey } from "../lib/service/chains/fork";
-import { readFixture } from "../lib/service/fixtures";
+import { readFixture } from "../lib/service/environment-files";
 import { call, rpc, adminRpc } from "./helpers/http";
 import { ALICE, BOB, TOKEN, UPSTREAM_SECRET, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startTestService, type TestService } from "./helpers/service";

@@ -5,7 +5,7 @@
  * file carries no secret of the service it came from. A clone starts from its source's current state, and a write on
  * either never shows in the other.
  */
-import { readFixture } from "../lib/service/fixtures";
+import { readFixture } from "../lib/service/environment-files";
 import { call, expectErrorBody, rpc, adminRpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import {

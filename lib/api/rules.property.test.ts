@@ -12,7 +12,7 @@ import { Diagnostics } from "../terraform/framework/diagnostics";
 import { cty } from "../terraform/protocol/cty/type";
 import { validateConfig } from "../terraform/framework/validate";
 import { environment, environmentSchema } from "../terraform/provider/resources/environment";
-import { planEnvironment } from "../service/routes/environments/plan";
+import { planEnvironment } from "../service/environment-plan/plan";
 import { applySeed, DEFAULT_SEED, defaultProject } from "../service/seed";
 import { Store } from "../service/store";
 import "../service/validation"; // registers the formats the schema check needs

@@ -35,11 +35,11 @@ export * from "./actions/sendTransaction";
 export * from "./actions/simulateInstanceTransaction";
 export * from "./actions/simulateVnetTransaction";
 export { diffEnvironment, UNVERIFIABLE_SETTINGS, type EnvironmentDifference } from "./utils/environmentDiff";
-export * from "./records/transaction";
+export * from "./shapes/transaction";
 // The client's own, tolerant names win over the local service's schemas of the same name.
-export type { TransactionStatus, TransactionCategory, TransactionKind } from "./records/transaction";
+export type { TransactionStatus, TransactionCategory, TransactionKind } from "./shapes/transaction";
 export type { ListTransactionsQuery } from "./actions/listTransactions";
-export * from "./records/simulation";
+export * from "./shapes/simulation";
 
 export type * from "../api";
 export { RPC_NAMES } from "../domain/constants";

@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { ChainEngine, ChainHost } from "./chains/types";
 import { Authenticator } from "./auth";
 import type { Socket } from "node:net";
-import { answerClientError } from "./client-errors";
+import { answerClientError } from "./errors/client-errors";
 import { addCorsHeaders } from "./cors";
 import type { ServiceContext } from "./context";
 import { createAnvilEngine } from "./chains";
@@ -22,11 +22,11 @@ import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
 import { Store } from "./store";
 import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
-import { authenticate, requireCredentials } from "./plugins/auth";
-import { corsHeaders, corsPreflight } from "./plugins/cors";
-import { errors, sendError } from "./plugins/errors";
-import { jsonBodies } from "./plugins/json-bodies";
-import { rateLimit, takeRequestRate } from "./plugins/rate-limit";
+import { authenticate, requireCredentials } from "./auth/plugin";
+import { corsHeaders, corsPreflight } from "./cors/plugin";
+import { errors, sendError } from "./errors/plugin";
+import { jsonBodies } from "./validation/json-bodies";
+import { rateLimit, takeRequestRate } from "./rate-limit/plugin";
 
 export type { ServiceContext } from "./context";
 

@@ -8,14 +8,14 @@
  * Besides that object, this module re-exports what the pages use as it is: the records' types, the error the pages
  * throw, and pure helpers (ABI and log decoding, the request's base URL).
  */
-import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./access";
+import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./auth/access";
 import type { Requester } from "./auth";
 import { RelayStore } from "./chains/bridge";
 import type { ChainEngine, JsonRpcResponse, VnetSnapshot } from "./chains/types";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
 
 export type { Requester } from "./auth";
-export type { AccountAccess, ProjectAccess } from "./access";
+export type { AccountAccess, ProjectAccess } from "./auth/access";
 export type { JsonRpcResponse, VnetSnapshot } from "./chains/types";
 export type { CallFrame } from "./chains/trace";
 export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";

@@ -5,7 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ApiError, clientFromEnv, importEnvironment } from "../../client";
-import { readFixture, readFixtureFile } from "../../service/fixtures";
+import { readFixture, readFixtureFile } from "../../service/environment-files";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 import { withoutAdminRpcUrls } from "./environments";

@@ -17,7 +17,7 @@ import { DEFAULT_RPC_LIMIT, RPC_LIMIT_OFF } from "../../service/rate-limit";
 import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { listenFailure } from "../errors";
-import { importAtStart } from "../../service/fixtures";
+import { importAtStart } from "../../service/environment-files";
 import { integerIn, SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
 
 /** Default data dir, relative to the working directory. */

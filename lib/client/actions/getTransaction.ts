@@ -1,4 +1,4 @@
-import { parseTransaction, type TransactionRecord } from "../records/transaction";
+import { parseTransaction, type TransactionRecord } from "../shapes/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { segment } from "../transport/url";

@@ -4,7 +4,7 @@ import {
   type TransactionKind,
   type TransactionRecord,
   type TransactionStatus,
-} from "../records/transaction";
+} from "../shapes/transaction";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";
 import { paginate } from "../utils/paginate";

@@ -1,5 +1,5 @@
 import type { ProjectSimulationRequest } from "../../api";
-import { parseProjectSimulation, type ProjectSimulationResult } from "../records/simulation";
+import { parseProjectSimulation, type ProjectSimulationResult } from "../shapes/simulation";
 import { ShapeMismatch } from "../transport/transport";
 import type { BaseClient } from "../client";
 import type { RequestErrorType } from "../errors";

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TSchema } from "@sinclair/typebox";
 import { DEFAULT_PER_PAGE, ErrorBody, type PaginationQuery, type ProjectParams } from "../../api";
-import { projectAccess, type ProjectAccess } from "../access";
+import { projectAccess, type ProjectAccess } from "../auth/access";
 import type { Requester } from "../auth";
 import { unauthorized } from "../errors";
 

@@ -12,7 +12,7 @@ import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
 import type { JsonRpcRequest, JsonRpcResponse } from "../chains/types";
 import { ChainRequestError } from "../chains/types";
-import { rawErrorAnswer } from "../client-errors";
+import { rawErrorAnswer } from "../errors/client-errors";
 import { redactUrl } from "../log";
 import type { RateDecision } from "../rate-limit";
 import { answerCalls, answerNow, type RpcCalls } from "./answer";

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { ActionParams, StopActionResponse } from "../../../api";
-import { projectAccess } from "../../access";
+import { projectAccess } from "../../auth/access";
 import { notFound } from "../../errors";
 import { replies, requesterOf } from "../common";
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { AccountParams, DeliveryChannelList, PaginationQuery } from "../../../api";
-import { accountAccess } from "../../access";
+import { accountAccess } from "../../auth/access";
 import { pageOf, pageSlice, replies, requesterOf } from "../common";
 
 /** The delivery channel routes. */

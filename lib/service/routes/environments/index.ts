@@ -17,9 +17,9 @@ import {
 } from "../../../api";
 import { badRequest, notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
-import { generatedSlug, planEnvironment } from "./plan";
-import { fixtureRoutes } from "./fixtures";
-import { pinForkPoints, withForkPoints } from "./create-fork-point";
+import { generatedSlug, planEnvironment } from "../../environment-plan/plan";
+import { fixtureRoutes } from "./files";
+import { pinForkPoints, withForkPoints } from "../../environment-plan/create-fork-point";
 import { slugify } from "../../../domain/slug";
 import { toEnvironment, type Audience } from "./render";
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { AccountParams, PaginationQuery, ProjectList, type Project, type ProjectOwner } from "../../../api";
-import { accountAccess, canSeeProject, isProjectMember, permissionsOf, type AccountAccess } from "../../access";
+import { accountAccess, canSeeProject, isProjectMember, permissionsOf, type AccountAccess } from "../../auth/access";
 import type { Requester } from "../../auth";
 import type { Principal, ProjectRow, Store } from "../../store";
 import { pageOf, pageSlice, replies, requesterOf } from "../common";

@@ -1,6 +1,6 @@
-import { startTestService, type TestService } from "../../test/helpers/service";
-import { call, expectErrorBody } from "../../test/helpers/http";
-import { signToken, verifyToken, MAX_TOKEN_LIFETIME_SECONDS } from "./auth";
+import { startTestService, type TestService } from "../../../test/helpers/service";
+import { call, expectErrorBody } from "../../../test/helpers/http";
+import { signToken, verifyToken, MAX_TOKEN_LIFETIME_SECONDS } from "./index";
 
 let service: TestService;
 beforeAll(async () => {

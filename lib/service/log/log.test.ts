@@ -1,5 +1,5 @@
 /** The log's scrubber: every shape of secret the service knows is replaced, the rest of the text kept. */
-import { REDACTED, redactUrl, scrubSecrets } from "./log";
+import { REDACTED, redactUrl, scrubSecrets } from "./index";
 
 test.each([
   ["an Admin RPC URL", "POST /rpc/admin/Tlgk87HktJ-YEhTgUPRS?x=1", `POST /rpc/admin/${REDACTED}?x=1`],

@@ -15,10 +15,10 @@ import {
   type CreateEnvironmentRequest,
   type NetworkConfig,
   type StoredEnvironmentSettings,
-} from "../../../api";
-import { badRequest } from "../../errors";
-import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
-import type { NewEnvironment, Store } from "../../store";
+} from "../../api";
+import { badRequest } from "../errors";
+import { MAX_SLUG_LENGTH, slugify } from "../../domain/slug";
+import type { NewEnvironment, Store } from "../store";
 
 /**
  * Validates and normalizes a create request for a project; throws the 400 naming the field at fault. The slug is

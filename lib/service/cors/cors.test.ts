@@ -1,5 +1,5 @@
-import { startTestService, type TestService } from "../../test/helpers/service";
-import { call } from "../../test/helpers/http";
+import { startTestService, type TestService } from "../../../test/helpers/service";
+import { call } from "../../../test/helpers/http";
 
 let service: TestService;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import type { Accounts, Principal } from "./store";
+import type { Accounts, Principal } from "../store";
 
 /** Longest lifetime of a bearer token (docs/api.md "Authentication"). */
 export const MAX_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;

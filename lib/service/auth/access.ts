@@ -4,11 +4,11 @@
  * Non-members get 404, as if nothing were there (no existence leak); pending invitees, who know of the
  * account, get 403.
  */
-import type { ProjectPermissions } from "../api";
-import { PROJECT_PERMISSION_NAMES } from "../api";
-import type { Requester } from "./auth";
-import { forbidden, notFound } from "./errors";
-import type { Principal, ProjectRow, Store } from "./store";
+import type { ProjectPermissions } from "../../api";
+import { PROJECT_PERMISSION_NAMES } from "../../api";
+import type { Requester } from "./index";
+import { forbidden, notFound } from "../errors";
+import type { Principal, ProjectRow, Store } from "../store";
 
 /** The requester's standing in an account. */
 export interface AccountAccess {

@@ -5,9 +5,9 @@
  * (401) and a read-only key's writes (403), and sets `request.requester`. Public routes (`config.public`) and
  * unknown paths take whoever comes.
  */
-import type { Authentication, Authenticator, Requester } from "../auth";
+import type { Authentication, Authenticator, Requester } from "./index";
 import { forbidden, unauthorized } from "../errors";
-import { global } from "./global";
+import { global } from "../global-plugin";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -8,8 +8,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authentication } from "../auth";
 import "../context";
 import { errorBody } from "../errors";
-import type { RateDecision } from "../rate-limit";
-import { global } from "./global";
+import type { RateDecision } from "./index";
+import { global } from "../global-plugin";
 
 /** The message of every 429. */
 export const TOO_MANY_REQUESTS = "too many requests: back off until X-Svc-Reset-Timestamp";

@@ -9,8 +9,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { isIP } from "node:net";
 import { hostname as machineHostname, networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import { isLoopbackHost } from "../domain/loopback";
-import { generateSelfSignedCertificate, ipBytes } from "../certificates/self-signed";
+import { isLoopbackHost } from "../../domain/loopback";
+import { generateSelfSignedCertificate, ipBytes } from "../../certificates/self-signed";
 
 /** File name of the self-signed certificate in the data dir: the CA file clients trust. */
 export const TLS_CERTIFICATE_FILE = "tls-cert.pem";

@@ -3,8 +3,8 @@
  * to a request with an `Origin` carries them, and a preflight (`OPTIONS`) is answered 204 once the rate plugin has
  * set its headers. The RPC URLs answer their own preflights (rpc/http.ts).
  */
-import { addCorsHeaders } from "../cors";
-import { global } from "./global";
+import { addCorsHeaders } from "./index";
+import { global } from "../global-plugin";
 
 /** Adds the CORS headers first thing, so that every answer has them (a 401 or 429 too). */
 export const corsHeaders = global(async (app) => {

@@ -2,7 +2,7 @@ import { X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateSelfSignedCertificate } from "../certificates/self-signed";
+import { generateSelfSignedCertificate } from "../../certificates/self-signed";
 import {
   baseUrlFor,
   certificateNames,
@@ -14,7 +14,7 @@ import {
   ServeConfigError,
   TLS_CERTIFICATE_FILE,
   TLS_KEY_FILE,
-} from "./https";
+} from "./index";
 
 describe("checkBind", () => {
   test.each(["127.0.0.1", "127.0.0.2", "::1", "localhost"])("allows plain HTTP on loopback %s", (host) => {

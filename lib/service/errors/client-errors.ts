@@ -4,8 +4,8 @@
  * answer (docs/service.md "Errors"), instead of Fastify's default `{"error":"Bad Request","message":"Client Error"}`.
  */
 import type { Socket } from "node:net";
-import { errorBody, type ErrorData } from "./errors";
-import type { RateDecision } from "./rate-limit";
+import { errorBody, type ErrorData } from "./index";
+import type { RateDecision } from "../rate-limit";
 
 const STATUS_TEXT = { 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests" } as const;
 

@@ -5,9 +5,9 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ChainRequestError } from "../chains/types";
-import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "../errors";
+import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "./index";
 import { redactUrl } from "../log";
-import { global } from "./global";
+import { global } from "../global-plugin";
 
 /** Answers with the spec's error body (a status outside its table becomes the nearest in it). */
 export function sendError(reply: FastifyReply, status: number, message: string, data?: ErrorData): void {

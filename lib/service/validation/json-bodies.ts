@@ -4,7 +4,7 @@
  * bodies: every field optional): it is then `{}`. (Fastify validates a missing body as null, the same as a JSON
  * `null`, which stays a 400.)
  */
-import { global } from "./global";
+import { global } from "../global-plugin";
 
 /** Registers the JSON parser and the empty-body rule. */
 export const jsonBodies = global(async (app) => {

@@ -7,9 +7,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { Slug, SUPPORTED_FEATURES } from "../api";
+import { Slug, SUPPORTED_FEATURES } from "../../api";
 import defaultSeedJson from "./default-seed.json";
-import type { Store } from "./store";
+import type { Store } from "../store";
 
 const SeedUser = Type.Object({
   username: Slug,

@@ -14,9 +14,16 @@ import {
 } from "../../../api";
 import { slugify } from "../../../domain/slug";
 import { badRequest } from "../../errors";
-import { EnvironmentFixtures, FixtureError, MAX_FIXTURE_BYTES, readFixture, writeFixture, type InstallResult } from "../../fixtures";
+import {
+  EnvironmentFixtures,
+  FixtureError,
+  MAX_FIXTURE_BYTES,
+  readFixture,
+  writeFixture,
+  type InstallResult,
+} from "../../environment-files";
 import { baseUrlOf, projectOf, replies } from "../common";
-import { generatedSlug } from "./plan";
+import { generatedSlug } from "../../environment-plan/plan";
 import { toEnvironment } from "./render";
 
 /** What an uploaded fixture is called in messages (the CLI names the file itself). */

@@ -4,10 +4,10 @@
  * (`networks[].block_number`, `fork_config.block_number`), so a re-create or a replay is the same chain. Networks
  * without an upstream keep the plan's block (a fresh chain).
  */
-import type { CreateEnvironmentRequest } from "../../../api";
-import { ChainRequestError, type ChainEngine } from "../../chains/types";
-import { badRequest } from "../../errors";
-import type { NewEnvironment } from "../../store";
+import type { CreateEnvironmentRequest } from "../../api";
+import { ChainRequestError, type ChainEngine } from "../chains/types";
+import { badRequest } from "../errors";
+import type { NewEnvironment } from "../store";
 
 /**
  * The pinned fork point of each network of a validated plan (hex), or null for a network without an upstream.

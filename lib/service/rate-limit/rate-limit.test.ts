@@ -1,6 +1,6 @@
-import { startTestService, type TestService } from "../../test/helpers/service";
-import { call, expectErrorBody } from "../../test/helpers/http";
-import { RATE_WINDOW_MS, SlidingWindowLimiter } from "./rate-limit";
+import { startTestService, type TestService } from "../../../test/helpers/service";
+import { call, expectErrorBody } from "../../../test/helpers/http";
+import { RATE_WINDOW_MS, SlidingWindowLimiter } from "./index";
 
 const headersOf = (result: { headers: Headers }) => ({
   limit: Number(result.headers.get("x-svc-limit")),

@@ -3,7 +3,7 @@
  * (`{ error: { id, slug, message, data? } }`, docs/api.md "Errors").
  */
 import { randomUUID } from "node:crypto";
-import { ERROR_SLUGS, type ErrorBody, type ErrorStatus, type Rid } from "../api";
+import { ERROR_SLUGS, type ErrorBody, type ErrorStatus, type Rid } from "../../api";
 
 /** Extra context of an error body: the resource type, the field at fault, and any further keys. */
 export interface ErrorData {

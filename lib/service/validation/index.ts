@@ -8,10 +8,10 @@ import type { FastifySchemaCompiler } from "fastify";
 import { FormatRegistry, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import { addressProblem } from "../domain/address";
-import { isUuid } from "../domain/uuid";
-import { ADDRESS_FORMAT } from "../api/common";
-import { badRequest } from "./errors";
+import { addressProblem } from "../../domain/address";
+import { isUuid } from "../../domain/uuid";
+import { ADDRESS_FORMAT } from "../../api/common";
+import { badRequest } from "../errors";
 
 if (!FormatRegistry.Has("uuid")) FormatRegistry.Set("uuid", isUuid);
 if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (value) => !Number.isNaN(Date.parse(value)));

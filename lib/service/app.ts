@@ -1,6 +1,6 @@
 /**
  * The service's API (the control plane) as a Fastify app: every endpoint of the spec over one store, behind the
- * cross-cutting plugins (./plugins: CORS, authentication, rate limits, errors, JSON bodies). It knows neither the RPC
+ * cross-cutting plugins (each in its concern's folder: cors/, auth/, rate-limit/, errors/, validation/). It knows neither the RPC
  * URLs (./rpc) nor the web UI (lib/web): listen.ts composes the three. Tests build the app with `buildApp` and use
  * `inject` or a real port.
  */
@@ -62,7 +62,7 @@ export interface ServiceOptions {
   /** Base URL the RPC URLs are built on; default: the request's own scheme and host. `listen.ts` sets it. */
   readonly baseUrl?: string;
   /**
-   * The structured log (./log.ts): off by default; `true` logs at info to stderr; settings choose the level and a
+   * The structured log (./log): off by default; `true` logs at info to stderr; settings choose the level and a
    * file. Secrets are always scrubbed.
    */
   readonly logger?: boolean | LogSettings;
@@ -97,7 +97,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     // Response schemas with anyOf are checked by the serializer's Ajv, which must know the address format.
     serializerOpts: { ajv: { formats: { [ADDRESS_FORMAT]: isValidChecksumAddress } } },
     routerOptions: { maxParamLength: 500 },
-    // Requests Node's HTTP parser refuses (bare LF, bad Content-Length, ...) get the spec's 400 (client-errors.ts).
+    // Requests Node's HTTP parser refuses (bare LF, bad Content-Length, ...) get the spec's 400 (errors/client-errors.ts).
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) =>
       answerClientError(error, socket, (address) => limiter.take(`ip:${address}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit)),
     // Errors Fastify meets before any hook runs: the hooks' headers, then the spec's 400.

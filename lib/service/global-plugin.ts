@@ -1,7 +1,9 @@
 /**
  * Fastify encapsulates what a plugin registers (hooks, handlers) to that plugin's own routes. The API's
- * cross-cutting plugins (./cors.ts, ./auth.ts, ./rate-limit.ts, ./errors.ts, ./json-bodies.ts) apply to every
- * route of the app instead: they are marked as fastify-plugin marks them, which tells Fastify not to encapsulate.
+ * cross-cutting plugins (cors/plugin.ts, auth/plugin.ts, rate-limit/plugin.ts, errors/plugin.ts,
+ * validation/json-bodies.ts) apply to every route of the app instead: they are marked as fastify-plugin marks them,
+ * which tells Fastify not to encapsulate. (fastify-plugin itself is not a dependency of this package, nor in Fastify's
+ * own tree; the mark is one well-known symbol.)
  */
 import type { FastifyPluginAsync } from "fastify";
 

@@ -2,7 +2,7 @@
  * Starts the local service on a port: `chainform serve`, `chainform up` and in-process tests use it. It composes the
  * service's three plugins, which know nothing of each other: the API (./app.ts, the control plane), the RPC URLs
  * (./rpc, the data plane) and the web UI (lib/web); then listens, and tells the app its base URL (the RPC URLs are
- * built on it). Off loopback it serves HTTPS only, unless told `insecureHttp` (lib/service/https.ts has the rules).
+ * built on it). Off loopback it serves HTTPS only, unless told `insecureHttp` (lib/service/https has the rules).
  */
 import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";

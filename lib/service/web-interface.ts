@@ -61,7 +61,7 @@ export interface ChainReads {
   snapshots(vnetId: string): readonly VnetSnapshot[];
 }
 
-/** The API's access rules (access.ts), for a signed-in user; each throws the API's 404 or 403 as a `ServiceError`. */
+/** The API's access rules (auth/access.ts), for a signed-in user; each throws the API's 404 or 403 as a `ServiceError`. */
 export interface AccessRules {
   /** An account the requester may read. */
   account(requester: Requester, accountSlug: string): AccountAccess;

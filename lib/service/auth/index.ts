@@ -1,6 +1,9 @@
 /**
  * Authentication in the spec's three forms: `X-Access-Key`, HTTP Basic with the key as username, and
  * `Authorization: Bearer <JWT>` (HS256, signed with the service's own secret, at most 30 days; docs/service.md).
+ *
+ * This folder is the service's one home of access: who is asking (here), what they may see (./access.ts), and the
+ * API's plugin that applies both to every request (./plugin.ts). The rule files import no plugin, route or transport.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";

@@ -4,6 +4,9 @@
  * The API authenticates with headers a page of another origin must supply itself, so echoing the origin is safe
  * there. The dashboard authenticates with a cookie the browser adds on its own (and a page on another port of the
  * same host is same-site, so SameSite does not keep it back): it is same-origin only and gets no CORS headers.
+ *
+ * This folder is CORS's one home: the headers and the rule (here, which the RPC URLs use as well) and the API's
+ * plugin (./plugin.ts).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 

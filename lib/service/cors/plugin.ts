@@ -1,5 +1,5 @@
 /**
- * CORS for the API and the web UI (../cors.ts has the headers and the rule of which paths get them): every answer
+ * CORS for the API and the web UI (./index.ts has the headers and the rule of which paths get them): every answer
  * to a request with an `Origin` carries them, and a preflight (`OPTIONS`) is answered 204 once the rate plugin has
  * set its headers. The RPC URLs answer their own preflights (rpc/http.ts).
  */

@@ -3,6 +3,9 @@
  * network with Virtual Environments, and the shared rules of lib/domain: chain id and block number ranges, no
  * network, chain id or account twice, `delay_seconds` only with `delayedRelay`), defaults (fork point, chain id,
  * bridge settings, slug) and normalized hex.
+ *
+ * This folder is how a new environment is planned (here) and where its forks start (./create-fork-point.ts): the
+ * create route and the environment files' import and clone (../environment-files) share it, so it sits below both.
  */
 import {
   bridgeFindings,

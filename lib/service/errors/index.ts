@@ -1,6 +1,9 @@
 /**
  * The service's error codes, in one table, and the one function that renders the spec's error body
  * (`{ error: { id, slug, message, data? } }`, docs/api.md "Errors").
+ *
+ * This folder is the errors' one home: the table and the body (here), the API's one error handler (./plugin.ts), and
+ * the answers to what Node's HTTP parser refuses (./client-errors.ts).
  */
 import { randomUUID } from "node:crypto";
 import { ERROR_SLUGS, type ErrorBody, type ErrorStatus, type Rid } from "../../api";

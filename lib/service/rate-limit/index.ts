@@ -2,6 +2,9 @@
  * Sliding-window rate limiting (docs/api.md "Limits", docs/service.md "Access"): each request counts for 60 s from when it
  * is made; requests refused with 429 do not count. `remaining = min(limit, burst) - counted`, and the reset
  * timestamp is when the oldest counted request expires.
+ *
+ * This folder is the rate limits' one home: the limiter and the limits (here, which the RPC URLs count in as well) and
+ * the API's plugin (./plugin.ts).
  */
 
 /** The window every request counts in (docs/api.md "Limits"). */

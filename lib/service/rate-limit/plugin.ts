@@ -1,5 +1,5 @@
 /**
- * The API's rate limits (docs/service.md "Access"; ../rate-limit.ts counts): every request counts in its key's
+ * The API's rate limits (docs/service.md "Access"; ./index.ts counts): every request counts in its key's
  * window when authenticated, in its address's window otherwise, and gets the `X-Svc-*` headers; past the limit it is
  * answered 429 with the spec's body. CORS preflights are reported, never counted, never refused. The RPC URLs count
  * in the same limiter (`app.service.limiter`), in their own windows (rpc/pipeline.ts).
@@ -35,7 +35,7 @@ export function takeRequestRate(request: FastifyRequest, reply: FastifyReply, au
   return false;
 }
 
-/** Counts every request after authentication (auth.ts `authenticate`), and answers 429 past the limit. */
+/** Counts every request after authentication (auth/plugin.ts `authenticate`), and answers 429 past the limit. */
 export const rateLimit = global(async (app) => {
   app.addHook("onRequest", async (request, reply) => {
     if (!takeRequestRate(request, reply, request.authentication)) return reply;

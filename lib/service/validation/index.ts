@@ -3,6 +3,8 @@
  * coercion: `"1"` is not a number. Query strings and path parameters are text, so numeric and boolean fields are
  * converted first, strictly (`1.5`, `1e2`, `0x10` stay invalid integers). A failure is the spec's 400 body
  * naming the field, with `data.field` a JSON pointer.
+ *
+ * This folder is what a request to the API must be: its schemas checked (here) and its body JSON (./json-bodies.ts).
  */
 import type { FastifySchemaCompiler } from "fastify";
 import { FormatRegistry, type TSchema } from "@sinclair/typebox";

@@ -1,5 +1,5 @@
 /**
- * The dashboard (`/dashboard/`) for a signed-in user, with the API's access rules (lib/service/access.ts, which
+ * The dashboard (`/dashboard/`) for a signed-in user, with the API's access rules (lib/service/auth/access.ts, which
  * lib/service/web-interface.ts offers): projects, environments (Admin RPC URLs only on an explicit reveal, and only
  * for users who may write), an environment's transactions across its vnets with the API's filters, saved
  * simulations, delivery channels and Web3 Actions. Changes (delete an environment, stop an action, reveal, sign out)

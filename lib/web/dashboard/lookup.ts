@@ -1,5 +1,5 @@
 /**
- * What the dashboard's routes look up for a signed-in user, with the API's access rules (lib/service/access.ts, which
+ * What the dashboard's routes look up for a signed-in user, with the API's access rules (lib/service/auth/access.ts, which
  * lib/service/web-interface.ts offers): a project, an environment, a saved simulation; and the writer check every
  * change makes. A project or environment the user may not see is the same 404 the API answers.
  */

@@ -1,6 +1,6 @@
 /**
  * Environments as fixtures (docs/fixtures.md), local extras: export an environment as one file, import one as a new
- * environment, clone one in place. The work is lib/service/fixtures'; these routes check the request and answer.
+ * environment, clone one in place. The work is lib/service/environment-files'; these routes check the request and answer.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";

@@ -5,6 +5,50 @@ import layers from "./eslint/layers.mjs";
 
 const USERS_OF_THE_DOMAIN = ["lib/client", "lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"];
 
+/**
+ * The service's own floors, lowest first (README "Layout", docs/service.md): a module may import its own floor and
+ * those below, never one above. Each concern of the API (auth, CORS, errors, rate limits, validation) is one folder
+ * holding its rule, low, and the API's plugin for it, high; the RPC URLs share the rules, never the plugins. The chain
+ * engine (chains/) and the store (store/) lie below all of these and are held by their own layers.
+ */
+const API_PLUGINS = [
+  "lib/service/cors/plugin",
+  "lib/service/auth/plugin",
+  "lib/service/rate-limit/plugin",
+  "lib/service/errors/plugin",
+  "lib/service/validation/json-bodies",
+];
+const SERVICE_FLOORS = [
+  // 0: rules that import nothing of the service.
+  [
+    "lib/service/log",
+    "lib/service/https",
+    "lib/service/cors/index",
+    "lib/service/rate-limit/index",
+    "lib/service/errors/index",
+    "lib/service/global-plugin",
+  ],
+  // 1: rules over the store and the engine's types, and what the plugins share.
+  [
+    "lib/service/auth",
+    "lib/service/validation",
+    "lib/service/errors/client-errors",
+    "lib/service/seed",
+    "lib/service/environment-plan",
+    "lib/service/context",
+    "lib/service/no-chain-engine",
+  ],
+  // 2: operations on whole environments.
+  ["lib/service/environment-files"],
+  // 3: the two planes' parts: the API's plugins and routes, the RPC URLs.
+  [...API_PLUGINS, "lib/service/routes", "lib/service/rpc"],
+  // 4: the API app and the web UI's door; 5: what composes them.
+  ["lib/service/app", "lib/service/web-interface"],
+  ["lib/service/listen"],
+];
+/** Every module of the service on a floor above `floor`. */
+const aboveFloor = (floor) => SERVICE_FLOORS.slice(floor + 1).flat();
+
 /** The architecture (README "Layout"), as the folders each layer must not import. */
 const LAYERS = [
   {
@@ -59,6 +103,11 @@ const LAYERS = [
     why: "the client is used against the hosted service too: it runs only the domain's rules (the API's shapes are types to it)",
   },
   {
+    layer: "lib/client/shapes",
+    forbid: ["lib/client/actions", "lib/client/transport", "lib/client/client", "lib/client/createClient", "lib/client/clientFromEnv"],
+    why: "the answers' shapes, read tolerantly, are what the operations return: they import no operation and no transport",
+  },
+  {
     layer: "lib/constructs",
     forbid: ["lib/api", "lib/client", "lib/service", "lib/terraform", "lib/cli", "lib/web"],
     why: "the constructs synthesize configuration: they import only the domain and the generated bindings",
@@ -71,23 +120,66 @@ const LAYERS = [
   },
   {
     layer: "lib/service/app",
-    forbid: ["lib/service/rpc", "lib/service/listen"],
-    why: "the API (the control plane) knows neither the RPC URLs' transports (the data plane) nor what composes them: listen.ts",
+    forbid: ["lib/service/rpc", "lib/service/listen", "lib/service/web-interface"],
+    why: "the API (the control plane) knows neither the RPC URLs' transports (the data plane), nor the web UI, nor what composes them: listen.ts",
   },
   {
     layer: "lib/service/routes",
-    forbid: ["lib/service/rpc", "lib/service/app", "lib/service/listen"],
-    why: "the API's routes reach the service through app.service (context.ts), never the app, the RPC URLs or what composes them",
-  },
-  {
-    layer: "lib/service/plugins",
-    forbid: ["lib/service/rpc", "lib/service/app", "lib/service/routes", "lib/service/listen"],
-    why: "the API's cross-cutting plugins stand alone: app.ts registers them, and they know no route, no transport",
+    forbid: ["lib/service/rpc", ...API_PLUGINS, ...aboveFloor(3)],
+    why: "the API's routes reach the service through app.service (context.ts), never the app, the plugins, the RPC URLs or what composes them",
   },
   {
     layer: "lib/service/rpc",
-    forbid: ["lib/service/app", "lib/service/routes", "lib/service/plugins", "lib/service/listen"],
-    why: "the RPC URLs (the data plane) reach the service through app.service (context.ts), never the API's app, routes or plugins",
+    forbid: ["lib/service/routes", ...API_PLUGINS, ...aboveFloor(3)],
+    why: "the RPC URLs (the data plane) reach the service through app.service (context.ts) and share the API's rules, never its app, routes or plugins",
+  },
+  ...[
+    ["lib/service/auth", 'who is asking and what they may see (docs/service.md "Access")'],
+    ["lib/service/cors", "the cross-origin headers"],
+    ["lib/service/errors", "the error table and body, the one error handler, the parser's refusals"],
+    ["lib/service/rate-limit", "the limiter and the limits"],
+    ["lib/service/validation", "what a request must be: its schema, its JSON body"],
+  ].map(([layer, job]) => ({
+    layer,
+    forbid: ["lib/service/routes", "lib/service/rpc", "lib/service/environment-files", ...aboveFloor(3)],
+    why: `one concern, one folder (${job}): its rule and its API plugin, which app.ts registers; it knows no route, no transport`,
+  })),
+  ...["lib/service/cors/index", "lib/service/rate-limit/index", "lib/service/errors/index"].map((layer) => ({
+    layer,
+    forbid: aboveFloor(0),
+    why: "a concern's rule is shared by both planes: it imports nothing of the service, least of all its own plugin",
+  })),
+  ...["lib/service/auth/index", "lib/service/auth/access", "lib/service/errors/client-errors", "lib/service/validation/index"].map(
+    (layer) => ({
+      layer,
+      forbid: aboveFloor(1),
+      why: "a concern's rule over the store stays below the plugins, routes and transports that apply it, its own plugin included",
+    }),
+  ),
+  {
+    layer: "lib/service/log",
+    forbid: aboveFloor(0),
+    why: "every part logs through the scrubber: it imports none of them",
+  },
+  {
+    layer: "lib/service/https",
+    forbid: aboveFloor(0),
+    why: "the rules of serving on a network are read by listen.ts and the CLI: they import nothing of the service",
+  },
+  {
+    layer: "lib/service/seed",
+    forbid: aboveFloor(1),
+    why: "the seed fills a fresh store: it knows the store, not the environments' operations, routes or plugins",
+  },
+  {
+    layer: "lib/service/environment-plan",
+    forbid: aboveFloor(1),
+    why: "planning a new environment is shared by the create route and the environment files' import and clone: it sits below both",
+  },
+  {
+    layer: "lib/service/environment-files",
+    forbid: aboveFloor(2),
+    why: "environment export, import and clone are called by the routes and the CLI, and import neither the routes nor the app",
   },
   {
     layer: "lib/web",

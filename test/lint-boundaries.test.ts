@@ -61,7 +61,78 @@ describe("the import boundaries", () => {
     ["lib/service/routes/planted.ts", 'import { RpcPipeline } from "../rpc/pipeline";\nexport const x = RpcPipeline;\n', "lib/service/rpc"],
     ["lib/service/rpc/planted.ts", 'import { buildApp } from "../app";\nexport const x = buildApp;\n', "lib/service/app"],
     ["lib/service/rpc/planted-route.ts", 'export { UNKNOWN_RPC_URL } from "../routes/common";\n', "lib/service/routes"],
-    ["lib/service/plugins/planted.ts", 'import { registerRpc } from "../rpc";\nexport const x = registerRpc;\n', "lib/service/rpc"],
+    ["lib/service/auth/plugin.ts", 'import { registerRpc } from "../rpc";\nexport const x = registerRpc;\n', "lib/service/rpc"],
+    [
+      "lib/service/rpc/planted-plugin.ts",
+      'import { rateLimit } from "../rate-limit/plugin";\nexport const x = rateLimit;\n',
+      "lib/service/rate-limit/plugin",
+    ],
+    ["lib/service/routes/planted-web.ts", 'export { serviceForWeb } from "../web-interface";\n', "lib/service/web-interface"],
+    // Each concern is one folder: its plugin knows no route, no transport, no composer.
+    ["lib/service/cors/planted.ts", 'import { registerRpc } from "../rpc";\nexport const x = registerRpc;\n', "lib/service/rpc"],
+    [
+      "lib/service/rate-limit/planted.ts",
+      'import { registerRoutes } from "../routes";\nexport const x = registerRoutes;\n',
+      "lib/service/routes",
+    ],
+    ["lib/service/errors/planted.ts", 'import { buildService } from "../listen";\nexport const x = buildService;\n', "lib/service/listen"],
+    [
+      "lib/service/auth/planted.ts",
+      'import { serviceForWeb } from "../web-interface";\nexport const x = serviceForWeb;\n',
+      "lib/service/web-interface",
+    ],
+    [
+      "lib/service/validation/planted.ts",
+      'import { RpcPipeline } from "../rpc/pipeline";\nexport const x = RpcPipeline;\n',
+      "lib/service/rpc",
+    ],
+    // ... and its rule stands below its plugin, and below what the plugins share.
+    ["lib/service/cors/index.ts", 'import { corsHeaders } from "./plugin";\nexport const x = corsHeaders;\n', "lib/service/cors/plugin"],
+    [
+      "lib/service/rate-limit/index.ts",
+      'import type { ServiceContext } from "../context";\nexport type X = ServiceContext;\n',
+      "lib/service/context",
+    ],
+    ["lib/service/errors/index.ts", 'import { errors } from "./plugin";\nexport const x = errors;\n', "lib/service/errors/plugin"],
+    [
+      "lib/service/errors/client-errors.ts",
+      'import { sendError } from "./plugin";\nexport const x = sendError;\n',
+      "lib/service/errors/plugin",
+    ],
+    ["lib/service/auth/index.ts", 'import { authenticate } from "./plugin";\nexport const x = authenticate;\n', "lib/service/auth/plugin"],
+    [
+      "lib/service/auth/access.ts",
+      'import { requireCredentials } from "./plugin";\nexport const x = requireCredentials;\n',
+      "lib/service/auth/plugin",
+    ],
+    [
+      "lib/service/validation/index.ts",
+      'import { jsonBodies } from "./json-bodies";\nexport const x = jsonBodies;\n',
+      "lib/service/validation/json-bodies",
+    ],
+    // The leaves, the seed and the environment operations import nothing above their floor.
+    ["lib/service/log/planted.ts", 'import { Authenticator } from "../auth";\nexport const x = Authenticator;\n', "lib/service/auth"],
+    ["lib/service/https/planted.ts", 'import { buildApp } from "../app";\nexport const x = buildApp;\n', "lib/service/app"],
+    [
+      "lib/service/seed/planted.ts",
+      'import { EnvironmentFixtures } from "../environment-files";\nexport const x = EnvironmentFixtures;\n',
+      "lib/service/environment-files",
+    ],
+    [
+      "lib/service/environment-plan/planted.ts",
+      'import { readFixture } from "../environment-files";\nexport const x = readFixture;\n',
+      "lib/service/environment-files",
+    ],
+    [
+      "lib/service/environment-files/planted.ts",
+      'import { fixtureRoutes } from "../routes/environments/files";\nexport const x = fixtureRoutes;\n',
+      "lib/service/routes",
+    ],
+    [
+      "lib/client/shapes/planted.ts",
+      'import { getTransaction } from "../actions/getTransaction";\nexport const x = getTransaction;\n',
+      "lib/client/actions",
+    ],
   ])("%s: a planted import is refused", async (file, source, forbidden) => {
     // GIVEN a file planted in a layer, importing from a layer it must not know
     // WHEN the project's lint configuration checks it
@@ -93,6 +164,25 @@ describe("the import boundaries", () => {
     expect(layerErrors("lib/service/listen.ts", 'import { registerRpc } from "./rpc";\nexport const x = registerRpc;\n')).toEqual([]);
     expect(
       layerErrors("lib/service/rpc/planted.ts", 'import type { ServiceContext } from "../context";\nexport type X = ServiceContext;\n'),
+    ).toEqual([]);
+    // The planes share the concerns' rules; the routes and the CLI's operations share the environment operations.
+    expect(
+      layerErrors(
+        "lib/service/rpc/planted.ts",
+        'import { SlidingWindowLimiter } from "../rate-limit";\nimport { addCorsHeaders } from "../cors";\nimport { rawErrorAnswer } from "../errors/client-errors";\nexport const x = [SlidingWindowLimiter, addCorsHeaders, rawErrorAnswer];\n',
+      ),
+    ).toEqual([]);
+    expect(
+      layerErrors(
+        "lib/service/routes/planted.ts",
+        'import { readFixture } from "../environment-files";\nimport { planEnvironment } from "../environment-plan/plan";\nexport const x = [readFixture, planEnvironment];\n',
+      ),
+    ).toEqual([]);
+    expect(
+      layerErrors(
+        "lib/service/environment-files/planted.ts",
+        'import { planEnvironment } from "../environment-plan/plan";\nexport const x = planEnvironment;\n',
+      ),
     ).toEqual([]);
   });
 });

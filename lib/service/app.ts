@@ -39,7 +39,7 @@ export interface ServiceOptions {
   readonly dataDir?: string | null;
   /** An open store to use (the app closes it on close). */
   readonly store?: Store;
-  /** The seed a fresh store starts with. Default: `default-seed.json`. */
+  /** The seed a fresh store starts with. Default: `seed/default-seed.json`. */
   readonly seed?: Seed;
   /** Fixes the first seeded user's access key (`CHAINFORM_ACCESS_KEY`); otherwise one is generated at first start. */
   readonly accessKey?: string;

@@ -395,7 +395,8 @@ export class BackendChainEngine implements ChainEngine {
     const statePath = this.statePath(vnetId);
     const temporary = temporaryStatePath(statePath);
     writeFileSync(temporary, state, { mode: 0o600 });
-    const failure = commitDump(temporary, statePath);
+    // Generation 0 (./state-files.ts): a new vnet has no journal row, and an imported number must not skip later ones.
+    const failure = commitDump(temporary, statePath, 0);
     if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
     if (fork) {
       this.host.db

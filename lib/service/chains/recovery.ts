@@ -2,8 +2,9 @@
  * Journaled writes and their replay. Every path that changes a Virtual Environment's chain (RPC URL writes and
  * cheatcodes, the API's sends, bridge relays) commits through `JournaledWrites.commit` once the chain acknowledged the
  * calls: one SQLite transaction holds the calls' records and their journal rows (./journal.ts). A chain restarted
- * after it died gets `replay` before it answers anything: the calls again, in order, each block mined at the
- * timestamp it had, so that blocks and transactions keep their hashes.
+ * after it died gets `replay` before it answers anything: the calls journaled after the generation its saved state
+ * holds (./state-files.ts), in order, each block mined at the timestamp it had, so that blocks and transactions keep
+ * their hashes.
  */
 import type { Transaction } from "../../api";
 import type { ChainLog, ChainNode } from "./backend";
@@ -71,7 +72,10 @@ const SYNC_FORMS: Readonly<Record<string, string>> = {
 
 /** What a replay did. */
 export interface ReplayReport {
+  /** Calls applied again. */
   readonly calls: number;
+  /** Calls still journaled that the loaded state already holds (the service died between a save and its clear). */
+  readonly held: number;
   /** Calls the chain refused this time, or whose transaction or block came out with another hash. */
   readonly differences: readonly string[];
 }
@@ -118,17 +122,19 @@ export class JournaledWrites {
   }
 
   /**
-   * Applies a vnet's journal to its freshly started chain, in order. `noted` hears each call and its answer (the
-   * engine notes the snapshots taken again). A call the chain refuses now, or a transaction or block with another hash,
-   * is reported, not fatal: the rest still applies.
+   * Applies a vnet's journal after `generation` (the last row its loaded state holds) to its freshly started chain, in
+   * order. `noted` hears each call and its answer (the engine notes the snapshots taken again). A call the chain
+   * refuses now, or a transaction or block with another hash, is reported, not fatal: the rest still applies.
    */
   async replay(
     node: ChainNode,
     vnetId: string,
+    generation: number,
     noted: (call: JournalCall, answer: JsonRpcResponse) => Promise<void>,
   ): Promise<ReplayReport> {
-    const calls = this.journal.calls(vnetId);
-    if (calls.length === 0) return { calls: 0, differences: [] };
+    const calls = this.journal.calls(vnetId, generation);
+    const held = this.journal.count(vnetId) - calls.length;
+    if (calls.length === 0) return { calls: 0, held, differences: [] };
     const blocks = this.journal.blocks(vnetId);
     const differences: string[] = [];
     let head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
@@ -157,7 +163,7 @@ export class JournaledWrites {
       if (block?.hash !== last.hash) differences.push(`block ${last.number} came out with another hash`);
     }
     this.heads.set(node, head);
-    return { calls: calls.length, differences };
+    return { calls: calls.length, held, differences };
   }
 
   /**

@@ -225,17 +225,19 @@ export class BackendChainEngine implements ChainEngine {
           forwarded.map(({ request }) => request),
         );
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
-        const taken = forwarded.flatMap(({ request }, i) =>
-          request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
-        );
-        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
         const effects = await this.recorder.recordRpcEffects(node, spec, calls);
         // Read-only calls (the shared mode) journal and record nothing.
         const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
         const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
         const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
+        // A write the journal could not take is undone here (the chain killed), and the caller hears the error.
         await this.writes.commit(node, vnetId, before, entries, effects.records, { latest: effects.latest });
+        // Noted once journaled: an undone evm_snapshot must not keep the chain running as if it held one.
+        const taken = forwarded.flatMap(({ request }, i) =>
+          request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
+        );
+        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
         deposits.push(...effects.deposits);
       });
       if (mode === "exclusive") this.states.saveIfDue(vnetId);

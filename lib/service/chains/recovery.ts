@@ -4,16 +4,18 @@
  * calls: one SQLite transaction holds the calls' records and their journal rows (./journal.ts). A chain restarted
  * after it died gets `replay` before it answers anything: the calls journaled after the generation its saved state
  * holds (./state-files.ts), in order, each block mined at the timestamp it had, so that blocks and transactions keep
- * their hashes.
+ * their hashes. A write the chain ran but the journal could not take is undone: the chain is killed without saving,
+ * and starts again from its state and journal, which do not have it.
  */
 import type { Transaction } from "../../api";
+import { diskFullMessage, isDiskFull } from "../errors";
 import type { ChainLog, ChainNode } from "./backend";
 import type { ChainJournal, JournalBlock, JournalCall } from "./journal";
 import type { JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "./methods";
 import type { Receipt } from "./records";
 import { forward } from "./rpc-proxy";
-import type { ChainHost, JsonRpcRequest, JsonRpcResponse } from "./types";
+import { ChainRequestError, type ChainHost, type JsonRpcRequest, type JsonRpcResponse } from "./types";
 
 /** Calls that are not read-only by name but change no state: never journaled. */
 const CHANGES_NOTHING: ReadonlySet<string> = new Set([
@@ -101,7 +103,10 @@ export class JournaledWrites {
    * Commits acknowledged calls: in one transaction, the records they made, their journal rows with the blocks mined
    * since `before` (up to `latest` when the caller read the head after the calls, else read now), and `also` (e.g. a relay's
    * outcome). Nothing is journaled or recorded when the chain cannot say what it mined (it died meanwhile): the
-   * caller then hears an error, not a success the journal cannot bring back.
+   * caller then hears an error, not a success the journal cannot bring back. Nor does the chain keep calls the journal
+   * could not take (a full disk): it is killed without saving (its next use starts it again from its saved state and
+   * journal, without them), the lock still held so that no other call saw them, and the caller hears the disk-full
+   * error (503 on the API, -32000 on the RPC URLs: the same words).
    */
   async commit(
     node: ChainNode,
@@ -112,13 +117,20 @@ export class JournaledWrites {
     { also, latest }: CommitOptions = {},
   ): Promise<void> {
     if (calls.length === 0 && records.length === 0 && !also) return;
-    const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
-    this.host.db.transaction(() => {
-      for (const record of records) this.host.recordTransaction(record);
-      this.journal.append(vnetId, calls, blocks.blocks);
-      also?.();
-    })();
-    if (calls.length > 0) this.heads.set(node, blocks.head);
+    let head = before;
+    try {
+      const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
+      this.host.db.transaction(() => {
+        for (const record of records) this.host.recordTransaction(record);
+        this.journal.append(vnetId, calls, blocks.blocks);
+        also?.();
+      })();
+      head = blocks.head;
+    } catch (error) {
+      if (calls.length > 0) await node.kill();
+      throw isDiskFull(error) ? new ChainRequestError(503, diskFullMessage()) : error;
+    }
+    if (calls.length > 0) this.heads.set(node, head);
   }
 
   /**

@@ -120,10 +120,12 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
       if (statePath && dumpPath) {
         if (discardDump || !stopAsked) rmSync(dumpPath, { force: true });
         else {
-          const generation = options.stateGeneration?.() ?? 0;
-          const failure = commitDump(dumpPath, statePath, generation);
-          if (failure) log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
-          else options.onStateSaved?.(generation);
+          const generation = generationOrReason(options);
+          const failure = typeof generation === "string" ? generation : commitDump(dumpPath, statePath, generation);
+          if (failure) {
+            rmSync(dumpPath, { force: true });
+            log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
+          } else options.onStateSaved?.(generation as number);
         }
       }
       resolve();
@@ -206,6 +208,15 @@ async function saveRunningState(rpc: JsonRpcClient, statePath: string, generatio
 async function currentState(rpc: JsonRpcClient): Promise<Buffer> {
   const dumped = await rpc.request<string>("anvil_dumpState");
   return gunzipSync(Buffer.from(dumped.slice(2), "hex"));
+}
+
+/** The generation a dump at stop holds, or why it is not known (then the dump is not kept: it would be unstamped). */
+function generationOrReason(options: ChainNodeOptions): number | string {
+  try {
+    return options.stateGeneration?.() ?? 0;
+  } catch (error) {
+    return `its journal generation could not be read: ${(error as Error).message}`;
+  }
 }
 
 function readListeningLine(

@@ -40,9 +40,16 @@ export class VnetStates {
     return this.writes.journal.generation(vnetId);
   }
 
-  /** anvil saved the chain's state as it stopped, stamped `generation`: the rows through it can go. */
+  /**
+   * A state stamped `generation` is in place: the rows through it can go. Never throws (anvil's exit calls it): a
+   * clear that fails (a full disk) leaves rows that every start skips, and the next save clears.
+   */
   stateSaved(vnetId: string, generation: number): void {
-    this.writes.journal.clearThrough(vnetId, generation);
+    try {
+      this.writes.journal.clearThrough(vnetId, generation);
+    } catch (error) {
+      this.log?.warn({ vnetId, reason: (error as Error).message }, "the journal rows a saved state holds are kept; a start skips them");
+    }
   }
 
   /**
@@ -107,6 +114,6 @@ export class VnetStates {
     const generation = this.writes.journal.generation(vnetId);
     const failure = await node.saveState(generation);
     if (failure) this.log?.warn({ vnetId, reason: failure }, "a chain's state could not be saved; its journal is kept");
-    else this.writes.journal.clearThrough(vnetId, generation);
+    else this.stateSaved(vnetId, generation);
   }
 }

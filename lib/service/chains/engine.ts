@@ -231,7 +231,6 @@ export class BackendChainEngine implements ChainEngine {
         const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
         const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
         const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
-        // A write the journal could not take is undone here (the chain killed), and the caller hears the error.
         await this.writes.commit(node, vnetId, before, entries, effects.records, { latest: effects.latest });
         // Noted once journaled: an undone evm_snapshot must not keep the chain running as if it held one.
         const taken = forwarded.flatMap(({ request }, i) =>

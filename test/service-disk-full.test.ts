@@ -2,8 +2,9 @@
  * `chainform serve` on a full disk (a small tmpfs, filled by the test): writes answer 503 with a reason instead of
  * an opaque 500, delete included, and work again once space is freed; a chain's state that cannot be saved at
  * shutdown keeps the previous state instead of leaving an empty file (and the journal brings the writes since back);
- * and an unreadable state file's error, with the server's paths, never reaches a Public RPC caller. Needs root (mount); skipped with a message where mounting is
- * not allowed.
+ * and an unreadable state file's error, with the server's paths, never reaches a Public RPC caller; an RPC write the
+ * chain ran but the journal could not take is undone and answered with the disk-full error (issue 47, item 6). Needs
+ * root (mount); skipped with a message where mounting is not allowed.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -77,6 +78,8 @@ const rpcUrl = (ready: Ready, environment: any, name: string) => {
 };
 
 const ADDRESS = "0x00000000000000000000000000000000000c0ffe";
+const FUNDED = "0x00000000000000000000000000000000000f00d5";
+const recipient = (i: number) => `0x${(0xd15c0000n + BigInt(i)).toString(16).padStart(40, "0")}`;
 
 whenMounted("a full disk: creates and deletes answer 503 with a reason, never 500, and work again once space is freed", async () => {
   const dataDir = join(root, "writes");
@@ -173,3 +176,59 @@ whenMounted("an unreadable state file: Public RPC callers get a short error with
     await stopServe(served);
   }
 });
+
+whenMounted(
+  "a full disk: an RPC write that ran but could not be journaled is undone and answers the disk-full error; the next keeps its hash",
+  async () => {
+    const dataDir = join(root, "undone");
+    let served = startServe(["--data-dir", dataDir]);
+    let ready = await served.ready;
+    const environment = (await create(ready, "undone", [{ address: FUNDED, balance: "0xde0b6b3a7640000" }])).body;
+    const admin = () => rpcUrl(ready, environment, "Admin RPC");
+    const transfer = (i: number) => rpc(admin(), "eth_sendTransaction", [{ from: FUNDED, to: recipient(i), value: "0x1" }]);
+    const balance = async (address: string) => BigInt((await rpc(admin(), "eth_getBalance", [address, "latest"])).result);
+    expect((await transfer(0)).error).toBeUndefined();
+    // WHEN the disk fills up, transfers are sent until one fails (SQLite may still have room in pages it holds)
+    fillDisk();
+    const acknowledged: number[] = [0];
+    let failed: { i: number; error: { code: number; message: string } } | undefined;
+    try {
+      for (let i = 1; i < 200 && !failed; i++) {
+        const answer = await transfer(i);
+        if (answer.error) failed = { i, error: answer.error };
+        else acknowledged.push(i);
+      }
+      // THEN it answers the service's disk-full error, as the API does, not an opaque -32603
+      expect(failed?.error).toEqual({ code: -32000, message: expect.stringMatching(/disk is full: nothing was changed/) });
+      // and the chain does not have it: its balance, its nonce
+      expect(await balance(recipient(failed!.i))).toBe(0n);
+      const nonce = await rpc(admin(), "eth_getTransactionCount", [FUNDED, "latest"]);
+      expect(BigInt(nonce.result)).toBe(BigInt(acknowledged.length));
+      // and an API send on the full disk answers the documented 503 and changes nothing either
+      const sendPath = `${environmentsPath(ready)}/${environment.id}/instance/${environment.active_instance.id}/vnet/${environment.active_instance.vnets[0].id}/transactions`;
+      const sent = await api(ready, "POST", sendPath, { callArgs: { from: FUNDED, to: recipient(1000), value: "0x1" } });
+      expect({ status: sent.status, slug: sent.body.error?.slug }).toEqual({ status: 503, slug: "service_unavailable" });
+      expect(await balance(recipient(1000))).toBe(0n);
+    } finally {
+      freeDisk();
+    }
+    // WHEN space is back, the next transaction is acknowledged, and the service is killed (nothing saved at stop)
+    const next = await transfer(2000);
+    expect(next.error).toBeUndefined();
+    const mined = (await rpc(admin(), "eth_getTransactionByHash", [next.result])).result;
+    served.child.kill("SIGKILL");
+    await served.exited;
+    // THEN after a restart it keeps its hash, in the same block; every acknowledged write is there, the undone one not
+    served = startServe(["--data-dir", dataDir]);
+    ready = await served.ready;
+    try {
+      const again = (await rpc(admin(), "eth_getTransactionByHash", [next.result])).result;
+      expect({ blockHash: again?.blockHash, nonce: again?.nonce }).toEqual({ blockHash: mined.blockHash, nonce: mined.nonce });
+      for (const i of acknowledged) expect({ i, balance: await balance(recipient(i)) }).toEqual({ i, balance: 1n });
+      expect(await balance(recipient(failed!.i))).toBe(0n);
+      expect(await balance(recipient(2000))).toBe(1n);
+    } finally {
+      await stopServe(served);
+    }
+  },
+);

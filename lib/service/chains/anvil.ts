@@ -110,15 +110,22 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     stdio: ["pipe", "pipe", "pipe"],
   });
   let discardDump = false;
+  // Only a dump at a stop the service asked for (the chain held alone) is kept: anvil ending on its own (a crash, a
+  // SIGTERM from elsewhere) may dump a write whose journal row comes after the generation read here, which a start
+  // would then apply twice; the saved state and the journal have everything it acknowledged.
+  let stopAsked = false;
   const exited = new Promise<void>((resolve) =>
     child.once("close", () => {
       rmSync(ipcPath, { force: true }); // anvil leaves the socket file behind
       if (statePath && dumpPath) {
-        if (discardDump) rmSync(dumpPath, { force: true });
+        if (discardDump || !stopAsked) rmSync(dumpPath, { force: true });
         else {
-          const failure = commitDump(dumpPath, statePath);
-          if (failure) log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
-          else options.onStateSaved?.();
+          const generation = generationOrReason(options);
+          const failure = typeof generation === "string" ? generation : commitDump(dumpPath, statePath, generation);
+          if (failure) {
+            rmSync(dumpPath, { force: true });
+            log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
+          } else options.onStateSaved?.(generation as number);
         }
       }
       resolve();
@@ -146,6 +153,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
   child.stdout.once("end", () => child.stdin.end());
 
   const stopWith = async (signalAnvil: boolean): Promise<void> => {
+    stopAsked = true;
     if (signalAnvil) {
       discardDump = true;
       killQuietly(anvilPid, "SIGKILL");
@@ -171,7 +179,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
     stop: () => stopWith(false),
     kill: () => stopWith(true),
     currentState: () => currentState(rpc),
-    ...(statePath ? { saveState: () => saveRunningState(rpc, statePath) } : {}),
+    ...(statePath ? { saveState: (generation: number) => saveRunningState(rpc, statePath, generation) } : {}),
   };
 }
 
@@ -179,7 +187,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
  * Saves a running anvil's state without stopping it: `anvil_dumpState` answers the state as it would dump it at exit,
  * gzipped, which is unzipped to the JSON `--load-state` reads and moved into place as a dump at stop is.
  */
-async function saveRunningState(rpc: JsonRpcClient, statePath: string): Promise<string | undefined> {
+async function saveRunningState(rpc: JsonRpcClient, statePath: string, generation: number): Promise<string | undefined> {
   let state: Buffer;
   try {
     state = await currentState(rpc);
@@ -193,13 +201,22 @@ async function saveRunningState(rpc: JsonRpcClient, statePath: string): Promise<
     rmSync(temporaryPath, { force: true });
     return `the state could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }
-  return commitDump(temporaryPath, statePath);
+  return commitDump(temporaryPath, statePath, generation);
 }
 
 /** A running anvil's state as `--load-state` reads it (JSON): `anvil_dumpState`'s answer, unzipped. */
 async function currentState(rpc: JsonRpcClient): Promise<Buffer> {
   const dumped = await rpc.request<string>("anvil_dumpState");
   return gunzipSync(Buffer.from(dumped.slice(2), "hex"));
+}
+
+/** The generation a dump at stop holds, or why it is not known (then the dump is not kept: it would be unstamped). */
+function generationOrReason(options: ChainNodeOptions): number | string {
+  try {
+    return options.stateGeneration?.() ?? 0;
+  } catch (error) {
+    return `its journal generation could not be read: ${(error as Error).message}`;
+  }
 }
 
 function readListeningLine(

@@ -22,8 +22,13 @@ export interface ChainNodeOptions {
   readonly fork?: { readonly url: string; readonly blockNumber?: bigint };
   /** The deadline of every call to the node (./chain-timeout.ts). @default 30000 */
   readonly rpcTimeoutMs?: number;
-  /** Called when the node saved its state to `statePath` as it stopped (the journal of writes since can go). */
-  readonly onStateSaved?: () => void;
+  /**
+   * The journal generation a state saved now holds (./state-files.ts), asked as the node stops (held alone): the
+   * state saved at stop is stamped with it. @default 0
+   */
+  readonly stateGeneration?: () => number;
+  /** Called when the node saved its state, stamped `generation`, to `statePath` as it stopped (the rows through it can go). */
+  readonly onStateSaved?: (generation: number) => void;
 }
 
 /** A running chain. */
@@ -39,10 +44,11 @@ export interface ChainNode {
   /** Stops the node at once; its state is being thrown away. */
   kill(): Promise<void>;
   /**
-   * Saves the running node's state to `statePath` (complete or not at all, as a save at stop); resolves with the
-   * reason when it could not, undefined once saved. Absent for a node without a state path.
+   * Saves the running node's state to `statePath`, stamped with the journal `generation` it holds (complete or not at
+   * all, as a save at stop); resolves with the reason when it could not, undefined once saved. Absent for a node
+   * without a state path.
    */
-  saveState?(): Promise<string | undefined>;
+  saveState?(generation: number): Promise<string | undefined>;
   /** The running node's whole state as its backend loads it (anvil: the JSON of `--load-state`), saving nothing. */
   currentState?(): Promise<Buffer>;
 }

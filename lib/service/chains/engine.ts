@@ -225,10 +225,6 @@ export class BackendChainEngine implements ChainEngine {
           forwarded.map(({ request }) => request),
         );
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
-        const taken = forwarded.flatMap(({ request }, i) =>
-          request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
-        );
-        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
         const effects = await this.recorder.recordRpcEffects(node, spec, calls);
         // Read-only calls (the shared mode) journal and record nothing.
@@ -236,6 +232,11 @@ export class BackendChainEngine implements ChainEngine {
         const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
         const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
         await this.writes.commit(node, vnetId, before, entries, effects.records, { latest: effects.latest });
+        // Noted once journaled: an undone evm_snapshot must not keep the chain running as if it held one.
+        const taken = forwarded.flatMap(({ request }, i) =>
+          request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
+        );
+        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
         deposits.push(...effects.deposits);
       });
       if (mode === "exclusive") this.states.saveIfDue(vnetId);
@@ -395,7 +396,8 @@ export class BackendChainEngine implements ChainEngine {
     const statePath = this.statePath(vnetId);
     const temporary = temporaryStatePath(statePath);
     writeFileSync(temporary, state, { mode: 0o600 });
-    const failure = commitDump(temporary, statePath);
+    // Generation 0 (./state-files.ts): a new vnet has no journal row, and an imported number must not skip later ones.
+    const failure = commitDump(temporary, statePath, 0);
     if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
     if (fork) {
       this.host.db

@@ -43,6 +43,31 @@ test("calls and blocks come back in order, per vnet; a clear forgets them; the g
   db.close();
 });
 
+test("a generation names the last row a saved state holds: later rows come after it, and a clear through it keeps them", () => {
+  const db = openDatabase(":memory:");
+  const journal = new ChainJournal(db);
+  expect(journal.generation("a")).toBe(0);
+  journal.append("a", [{ method: "evm_mine", params: [] }], [{ number: 1n, timestamp: 1, hash: "0x01" }]);
+  journal.append("b", [{ method: "evm_mine", params: [] }], []);
+  journal.append("a", [{ method: "tenderly_addBalance", params: ["0x01", "0x1"] }], []);
+  const saved = journal.generation("a");
+  expect(saved).toBeGreaterThan(journal.generation("b"));
+  // a write after the save: the replay from the saved state applies it alone
+  journal.append("a", [{ method: "tenderly_addBalance", params: ["0x01", "0x2"] }], [{ number: 2n, timestamp: 2, hash: "0x02" }]);
+  expect(journal.calls("a", saved)).toEqual([{ method: "tenderly_addBalance", params: ["0x01", "0x2"] }]);
+  journal.clearThrough("a", saved);
+  expect(journal.calls("a")).toEqual([{ method: "tenderly_addBalance", params: ["0x01", "0x2"] }]);
+  expect(journal.blocks("a").size).toBe(2); // a row is left: its blocks are kept
+  expect(journal.count("b")).toBe(1);
+  // numbers are never handed out again, not even the greatest deleted one
+  const last = journal.generation("a");
+  journal.clearThrough("a", last);
+  expect(journal.blocks("a").size).toBe(0);
+  journal.append("a", [{ method: "evm_mine", params: [] }], []);
+  expect(journal.generation("a")).toBeGreaterThan(last);
+  db.close();
+});
+
 test("journaled: answered writes and cheatcodes; not reads, errors, or calls that change nothing", () => {
   expect(isJournaled(call("tenderly_setBalance"), ok(null))).toBe(true);
   expect(isJournaled(call("eth_sendRawTransaction"), ok("0xaa"))).toBe(true);

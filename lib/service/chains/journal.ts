@@ -3,13 +3,15 @@
  * state was last saved, in order, with the timestamps and hashes of the blocks those calls mined. A chain that dies
  * under the service (a crash, `kill -9`, the OOM killer, a restart after a wedge) starts again from its saved state
  * and the engine applies the journal to it before it answers anything else (./recovery.ts), so nothing a caller was
- * told succeeded is lost. A completed save of the chain's state clears it: the journal always holds exactly the
- * writes since the saved state (docs/chain-state.md "What survives what").
+ * told succeeded is lost, and nothing is applied twice: each row has a sequence number (`seq`, never reused), a saved
+ * state names the last row it holds (its generation, ./state-files.ts), and a start applies only the rows after it.
+ * A completed save then clears the rows it holds (docs/chain-state.md "What survives what").
  *
  * Rows are appended in the same SQLite transaction as the transaction records of the same calls, after the chain
  * acknowledged them and before the caller hears back: a record never claims a change the journal cannot bring back.
  */
 import type { SqlDatabase } from "../store/sqlite";
+import { saveStep } from "./state-files";
 
 /** One state-changing call as it was sent to the chain. */
 export interface JournalCall {
@@ -42,10 +44,12 @@ export class ChainJournal {
       insertBlock: db.prepare(
         "INSERT OR REPLACE INTO chain_journal_blocks (vnet_id, number, timestamp, base_fee, hash) VALUES (?, ?, ?, ?, ?)",
       ),
-      calls: db.prepare("SELECT method, params, tx_hash, mined FROM chain_journal WHERE vnet_id = ? ORDER BY seq"),
+      calls: db.prepare("SELECT method, params, tx_hash, mined FROM chain_journal WHERE vnet_id = ? AND seq > ? ORDER BY seq"),
+      last: db.prepare("SELECT max(seq) AS seq FROM chain_journal WHERE vnet_id = ?"),
       blocks: db.prepare("SELECT number, timestamp, base_fee, hash FROM chain_journal_blocks WHERE vnet_id = ?"),
       count: db.prepare("SELECT count(*) AS n FROM chain_journal WHERE vnet_id = ?"),
       clearCalls: db.prepare("DELETE FROM chain_journal WHERE vnet_id = ?"),
+      clearCallsThrough: db.prepare("DELETE FROM chain_journal WHERE vnet_id = ? AND seq <= ?"),
       clearBlocks: db.prepare("DELETE FROM chain_journal_blocks WHERE vnet_id = ?"),
       genesis: db.prepare("SELECT timestamp FROM chain_genesis WHERE vnet_id = ?"),
       setGenesis: db.prepare("INSERT OR IGNORE INTO chain_genesis (vnet_id, timestamp) VALUES (?, ?)"),
@@ -65,9 +69,9 @@ export class ChainJournal {
       this.statements.insertBlock.run(vnetId, block.number.toString(), block.timestamp, block.baseFee ?? null, block.hash);
   }
 
-  /** The calls journaled for a vnet, oldest first. */
-  calls(vnetId: string): JournalCall[] {
-    const rows = this.statements.calls.all(vnetId) as { method: string; params: string; tx_hash: string | null; mined: number }[];
+  /** The calls journaled for a vnet after row `after` (a saved state's generation; 0: all of them), oldest first. */
+  calls(vnetId: string, after = 0): JournalCall[] {
+    const rows = this.statements.calls.all(vnetId, after) as { method: string; params: string; tx_hash: string | null; mined: number }[];
     return rows.map((row) => ({
       method: row.method,
       params: JSON.parse(row.params) as unknown[],
@@ -90,6 +94,15 @@ export class ChainJournal {
         },
       ]),
     );
+  }
+
+  /**
+   * The generation a state saved now holds: the vnet's last row (call it with the chain held alone, so that every row
+   * is on the chain and none comes between), 0 when it has none. Rows journaled later have greater numbers:
+   * AUTOINCREMENT never hands out a number again, not even one deleted.
+   */
+  generation(vnetId: string): number {
+    return Number((this.statements.last.get(vnetId) as { seq: number | null }).seq ?? 0);
   }
 
   /** Number of calls journaled for a vnet. */
@@ -123,7 +136,19 @@ export class ChainJournal {
     this.statements.forgetGenesis.run(vnetId);
   }
 
-  /** Forgets a vnet's journal: its state was saved (every call is in it), or the vnet is deleted. */
+  /**
+   * Forgets the rows a saved state holds (those through its `generation`), and the blocks once no row is left. Only
+   * tidying: a start skips those rows anyway (./recovery.ts), so a crash before this commits loses and repeats nothing.
+   */
+  clearThrough(vnetId: string, generation: number): void {
+    this.db.transaction(() => {
+      this.statements.clearCallsThrough.run(vnetId, generation);
+      if (this.count(vnetId) === 0) this.statements.clearBlocks.run(vnetId);
+    })();
+    saveStep("journal-cleared");
+  }
+
+  /** Forgets a vnet's whole journal (the vnet is deleted). */
   clear(vnetId: string): void {
     this.db.transaction(() => {
       this.statements.clearCalls.run(vnetId);

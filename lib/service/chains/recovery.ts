@@ -2,17 +2,20 @@
  * Journaled writes and their replay. Every path that changes a Virtual Environment's chain (RPC URL writes and
  * cheatcodes, the API's sends, bridge relays) commits through `JournaledWrites.commit` once the chain acknowledged the
  * calls: one SQLite transaction holds the calls' records and their journal rows (./journal.ts). A chain restarted
- * after it died gets `replay` before it answers anything: the calls again, in order, each block mined at the
- * timestamp it had, so that blocks and transactions keep their hashes.
+ * after it died gets `replay` before it answers anything: the calls journaled after the generation its saved state
+ * holds (./state-files.ts), in order, each block mined at the timestamp it had, so that blocks and transactions keep
+ * their hashes. A write the chain ran but the journal could not take is undone: the chain is killed without saving,
+ * and starts again from its state and journal, which do not have it.
  */
 import type { Transaction } from "../../api";
+import { diskFullMessage, isDiskFull } from "../errors";
 import type { ChainLog, ChainNode } from "./backend";
 import type { ChainJournal, JournalBlock, JournalCall } from "./journal";
 import type { JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "./methods";
 import type { Receipt } from "./records";
 import { forward } from "./rpc-proxy";
-import type { ChainHost, JsonRpcRequest, JsonRpcResponse } from "./types";
+import { ChainRequestError, type ChainHost, type JsonRpcRequest, type JsonRpcResponse } from "./types";
 
 /** Calls that are not read-only by name but change no state: never journaled. */
 const CHANGES_NOTHING: ReadonlySet<string> = new Set([
@@ -71,7 +74,10 @@ const SYNC_FORMS: Readonly<Record<string, string>> = {
 
 /** What a replay did. */
 export interface ReplayReport {
+  /** Calls applied again. */
   readonly calls: number;
+  /** Calls still journaled that the loaded state already holds (the service died between a save and its clear). */
+  readonly held: number;
   /** Calls the chain refused this time, or whose transaction or block came out with another hash. */
   readonly differences: readonly string[];
 }
@@ -97,7 +103,10 @@ export class JournaledWrites {
    * Commits acknowledged calls: in one transaction, the records they made, their journal rows with the blocks mined
    * since `before` (up to `latest` when the caller read the head after the calls, else read now), and `also` (e.g. a relay's
    * outcome). Nothing is journaled or recorded when the chain cannot say what it mined (it died meanwhile): the
-   * caller then hears an error, not a success the journal cannot bring back.
+   * caller then hears an error, not a success the journal cannot bring back. Nor does the chain keep calls the journal
+   * could not take (a full disk): it is killed without saving (its next use starts it again from its saved state and
+   * journal, without them), the lock still held so that no other call saw them, and the caller hears the disk-full
+   * error (503 on the API, -32000 on the RPC URLs: the same words).
    */
   async commit(
     node: ChainNode,
@@ -108,27 +117,36 @@ export class JournaledWrites {
     { also, latest }: CommitOptions = {},
   ): Promise<void> {
     if (calls.length === 0 && records.length === 0 && !also) return;
-    const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
-    this.host.db.transaction(() => {
-      for (const record of records) this.host.recordTransaction(record);
-      this.journal.append(vnetId, calls, blocks.blocks);
-      also?.();
-    })();
-    if (calls.length > 0) this.heads.set(node, blocks.head);
+    let head = before;
+    try {
+      const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
+      this.host.db.transaction(() => {
+        for (const record of records) this.host.recordTransaction(record);
+        this.journal.append(vnetId, calls, blocks.blocks);
+        also?.();
+      })();
+      head = blocks.head;
+    } catch (error) {
+      if (calls.length > 0) await node.kill();
+      throw isDiskFull(error) ? new ChainRequestError(503, diskFullMessage()) : error;
+    }
+    if (calls.length > 0) this.heads.set(node, head);
   }
 
   /**
-   * Applies a vnet's journal to its freshly started chain, in order. `noted` hears each call and its answer (the
-   * engine notes the snapshots taken again). A call the chain refuses now, or a transaction or block with another hash,
-   * is reported, not fatal: the rest still applies.
+   * Applies a vnet's journal after `generation` (the last row its loaded state holds) to its freshly started chain, in
+   * order. `noted` hears each call and its answer (the engine notes the snapshots taken again). A call the chain
+   * refuses now, or a transaction or block with another hash, is reported, not fatal: the rest still applies.
    */
   async replay(
     node: ChainNode,
     vnetId: string,
+    generation: number,
     noted: (call: JournalCall, answer: JsonRpcResponse) => Promise<void>,
   ): Promise<ReplayReport> {
-    const calls = this.journal.calls(vnetId);
-    if (calls.length === 0) return { calls: 0, differences: [] };
+    const calls = this.journal.calls(vnetId, generation);
+    const held = this.journal.count(vnetId) - calls.length;
+    if (calls.length === 0) return { calls: 0, held, differences: [] };
     const blocks = this.journal.blocks(vnetId);
     const differences: string[] = [];
     let head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
@@ -157,7 +175,7 @@ export class JournaledWrites {
       if (block?.hash !== last.hash) differences.push(`block ${last.number} came out with another hash`);
     }
     this.heads.set(node, head);
-    return { calls: calls.length, differences };
+    return { calls: calls.length, held, differences };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { ChainBackend, ChainNode } from "./backend";
 import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge";
 import type { Forks } from "./fork";
 import { forward } from "./rpc-proxy";
+import { stateGeneration } from "./state-files";
 import { ChainRequestError, type ChainHost, type VnetChainSpec } from "./types";
 import type { VnetStates } from "./vnet-states";
 
@@ -29,6 +30,8 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
   const { host, backend, forks, states, statePath } = context;
   const { vnetId } = spec;
   const fresh = !existsSync(statePath);
+  // Read before anvil loads the file: the journal rows through it are in the state (./state-files.ts).
+  const generation = fresh ? 0 : stateGeneration(statePath);
   const wasForked = host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
   const forked = fresh ? forks.forked(spec.networkId) : wasForked;
   const forkBlock = BigInt(spec.forkBlockNumber);
@@ -41,7 +44,8 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
       statePath,
       ...(forkUrl ? { fork: { url: forkUrl, blockNumber: forkBlock } } : { genesisBlockNumber: forkBlock, genesisTimestamp }),
       rpcTimeoutMs: context.rpcTimeoutMs,
-      onStateSaved: () => states.stateSaved(vnetId),
+      stateGeneration: () => states.generation(vnetId),
+      onStateSaved: (generation) => states.stateSaved(vnetId, generation),
     })
     .catch((error: Error) => {
       throw new ChainRequestError(
@@ -62,7 +66,7 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
     }
   }
   const keepGenesis = !forkUrl && genesisTimestamp === undefined;
-  await states.started(node, vnetId, { fresh, keepGenesis }).catch(async (error: Error) => {
+  await states.started(node, vnetId, { fresh, keepGenesis, generation }).catch(async (error: Error) => {
     await node.kill();
     throw error instanceof ChainRequestError
       ? error

@@ -3,7 +3,7 @@
 import tseslint from "typescript-eslint";
 import layers from "./eslint/layers.mjs";
 
-const USERS_OF_THE_DOMAIN = ["lib/client", "lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web"];
+const USERS_OF_THE_DOMAIN = ["lib/client", "lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web", "lib/oci"];
 
 /**
  * The service's own floors, lowest first (README "Layout", docs/service.md): a module may import its own floor and
@@ -95,6 +95,11 @@ const LAYERS = [
     layer: "lib/terraform/provider/data-sources",
     forbid: ["lib/terraform/protocol"],
     why: "data sources are written against the framework only, never against the wire layer",
+  },
+  {
+    layer: "lib/oci",
+    forbid: ["lib/api", "lib/client", "lib/service", "lib/terraform", "lib/constructs", "lib/cli", "lib/web", "lib/certificates"],
+    why: "the OCI store speaks only the registry's API over undici: the CLI, the Action and the service each use it, so it uses none of them",
   },
   {
     layer: "lib/client",

@@ -48,14 +48,15 @@ async function main() {
   }
   const baseUrl = runner.input("base-url");
   const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-  const fixture = fixtureInput === "" ? null : resolve(workspace, fixtureInput);
+  // An oci:// URL is pulled from a registry by `serve --import` (docs/oci-store.md); anything else is a workspace file.
+  const fixture = fixtureInput === "" ? null : fixtureInput.startsWith("oci://") ? fixtureInput : resolve(workspace, fixtureInput);
   if (fixture !== null && baseUrl) {
     throw new runner.InputError(
       "fixture",
       "is imported into the local service as it starts; with base-url, run `npx chainform import FILE` in a step instead",
     );
   }
-  if (fixture !== null && !existsSync(fixture)) {
+  if (fixture !== null && !fixture.startsWith("oci://") && !existsSync(fixture)) {
     throw new runner.InputError(
       "fixture",
       `names ${fixtureInput}, which is not in the workspace: build it with \`chainform export\` (a cached file: check the cache step's key)`,
@@ -115,6 +116,12 @@ async function main() {
   runner.saveState("node", node);
   runner.saveState("bin", located.bin);
   const env = { ...process.env, CHAINFORM_SLUG_PREFIX: slugPrefix };
+  // The job's token reaches GitHub's registry (ghcr.io) for an oci:// fixture; masked like every secret.
+  const registryToken = runner.input("registry-token");
+  if (registryToken !== "") {
+    runner.mask(registryToken);
+    env.GITHUB_TOKEN ??= registryToken;
+  }
   const cli = { node, bin: located.bin, env };
 
   let service;

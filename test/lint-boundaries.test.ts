@@ -36,6 +36,8 @@ describe("the import boundaries", () => {
     ],
     ["lib/domain/planted.ts", 'export const load = () => import("../service/store");\n', "lib/service"],
     ["lib/domain/planted-schema.ts", 'import { Slug } from "../api/common";\nexport const x = Slug;\n', "lib/api"],
+    ["lib/domain/planted-oci.ts", 'export { isOciUrl } from "../oci";\n', "lib/oci"],
+    ["lib/oci/planted.ts", 'import { readFixture } from "../service/environment-files";\nexport const x = readFixture;\n', "lib/service"],
     ["lib/constructs/planted-schema.ts", 'import { Slug } from "../api/common";\nexport const x = Slug;\n', "lib/api"],
     ["lib/client/planted-schema.ts", 'import { Environment } from "../api";\nexport const x = Environment;\n', "lib/api"],
     ["lib/terraform/provider/planted-schema.ts", 'export { Address } from "../../api/common";\n', "lib/api"],

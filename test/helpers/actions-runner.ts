@@ -159,7 +159,8 @@ export class RunnerJob {
     for (const file of Object.values(files)) writeFileSync(file, "");
     const inputEnv: Record<string, string> = {};
     for (const [name, input] of Object.entries(metadata.inputs))
-      inputEnv[`INPUT_${name.toUpperCase()}`] = inputs[name] ?? input.default ?? "";
+      // The runner evaluates a default's expression; the one the action uses, the job's token, is none here.
+      inputEnv[`INPUT_${name.toUpperCase()}`] = (inputs[name] ?? input.default ?? "").replace(/\$\{\{\s*github\.token\s*\}\}/g, "");
     for (const name of Object.keys(inputs)) {
       if (!(name in metadata.inputs)) throw new Error(`action.yml declares no input ${name}`);
     }

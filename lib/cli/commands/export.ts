@@ -9,6 +9,7 @@ import { clientFromEnv, exportEnvironment, getEnvironmentBySlug, type Client, ty
 import { isUuid } from "../../domain/uuid";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
+import { isOciUrl, pushFixtureTo } from "../fixture-places";
 
 /** The options of `chainform export`. */
 const OPTIONS = { output: { type: "string" } } as const satisfies ParseArgsConfig["options"];
@@ -17,14 +18,16 @@ const exportCommand: Command = {
   options: OPTIONS,
   name: "export",
   summary: "write an environment (id or slug) as a fixture file: its chains, records and verified contracts",
-  usage: `usage: chainform export ENVIRONMENT [--output FILE]
+  usage: `usage: chainform export ENVIRONMENT [--output FILE|oci://HOST/REPOSITORY[:TAG]]
 
 Writes the environment (its id or slug) of the project as one fixture file, by default <slug>.chainform: each
 network's chain state, the transaction records, the verified contracts, and the fork recordings its forks read.
 No access key, Admin RPC URL or upstream URL is in it. \`chainform import FILE\` makes a new environment from it,
 here or on another machine; \`chainform serve --import FILE\` does at start (docs/fixtures.md).
 
-  --output FILE   where to write the file (default <slug>.chainform in the current directory)
+  --output FILE   where to write the file (default <slug>.chainform in the current directory), or an
+                  oci://HOST/REPOSITORY[:TAG] to push it to an OCI registry (docs/oci-store.md: credentials
+                  from the Docker config, CHAINFORM_OCI_USERNAME/PASSWORD or GITHUB_TOKEN)
 
 Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
 `,
@@ -35,6 +38,13 @@ Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAIN
     try {
       const environment = await environmentNamed(client, positionals[0]);
       const file = await exportEnvironment(client, { environmentId: environment.id });
+      if (values.output !== undefined && isOciUrl(values.output)) {
+        const pinned = await pushFixtureTo(values.output, file, `${environment.slug}.chainform`);
+        process.stdout.write(
+          `pushed ${values.output} (${file.length} bytes, ${pinned}): environment ${environment.slug} (${environment.id})\n`,
+        );
+        return 0;
+      }
       const output = resolve(values.output ?? `${environment.slug}.chainform`);
       writeWhole(output, file);
       process.stdout.write(`wrote ${output} (${file.length} bytes): environment ${environment.slug} (${environment.id})\n`);

@@ -5,10 +5,11 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ApiError, clientFromEnv, importEnvironment } from "../../client";
-import { readFixture, readFixtureFile } from "../../service/environment-files";
+import { readFixture } from "../../service/environment-files";
 import { UsageError, type Command } from "../command";
 import { CliError } from "../errors";
 import { withoutAdminRpcUrls } from "./environments";
+import { readFixtureAt } from "../fixture-places";
 
 /** The options of `chainform import`. */
 const OPTIONS = { slug: { type: "string" }, "display-name": { type: "string" } } as const satisfies ParseArgsConfig["options"];
@@ -17,11 +18,12 @@ const importCommand: Command = {
   options: OPTIONS,
   name: "import",
   summary: "make a new environment from a fixture file (chainform export)",
-  usage: `usage: chainform import FILE [--slug SLUG] [--display-name NAME]
+  usage: `usage: chainform import FILE|oci://HOST/REPOSITORY[:TAG] [--slug SLUG] [--display-name NAME]
 
 Makes a new environment of the project from a fixture file written by \`chainform export\`: the same chains, records
 and verified contracts, under new ids and new RPC URLs. Prints the environment as JSON (Admin RPC URLs left out).
-A taken slug is refused, as a create's is: give another with --slug.
+A taken slug is refused, as a create's is: give another with --slug. An oci:// URL pulls the fixture from an OCI
+registry, checked against its digests (docs/oci-store.md).
 
   --slug SLUG          the new environment's slug (default: the one in the file)
   --display-name NAME  the new environment's name (default: the one in the file)
@@ -37,7 +39,7 @@ Uses CHAINFORM_BASE_URL, CHAINFORM_ACCESS_KEY (or CHAINFORM_BEARER_TOKEN), CHAIN
     });
     if (positionals.length !== 1) throw new UsageError("give one fixture file to import: chainform import FILE");
     const path = positionals[0];
-    const file = readFixtureFile(path);
+    const file = await readFixtureAt(path);
     readFixture(file, path);
     const client = clientFromEnv();
     try {

@@ -18,6 +18,7 @@ import { UsageError, type Command } from "../command";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { listenFailure } from "../errors";
 import { importAtStart } from "../../service/environment-files";
+import { localFixtureFiles } from "../fixture-places";
 import { integerIn, SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
 
 /** Default data dir, relative to the working directory. */
@@ -75,7 +76,8 @@ ${FORK_OPTIONS_USAGE}
 ${SERVICE_OPTIONS_USAGE}
   --log-level LEVEL  ${LOG_LEVELS.join(", ")} (default info: one line per request, error ids of 5xx)
   --import FILE      at start, import a fixture file (chainform export) into the default project unless an environment
-                     with its slug is there already; repeatable (docs/fixtures.md)
+                     with its slug is there already; repeatable (docs/fixtures.md); an oci://HOST/REPOSITORY[:TAG]
+                     pulls it from an OCI registry (docs/oci-store.md)
 One service per data dir: a second one on the same dir is refused. Serving on a network: docs/serving-on-a-network.md
 in the installed package (node_modules/chainform/docs/).
 The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the one the seed holds.
@@ -117,10 +119,15 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     });
     // Fixtures are in before the ready line: a CI job that waits for it finds its environments there.
     try {
-      for (const done of await importAtStart(service.app.service, values.import ?? [])) {
-        process.stderr.write(
-          `chainform serve: ${done.file}: ${done.outcome === "imported" ? "imported as" : "already present as"} environment ${done.slug} (${done.environmentId})\n`,
-        );
+      const fixtures = await localFixtureFiles(values.import ?? []);
+      try {
+        for (const done of await importAtStart(service.app.service, fixtures.files)) {
+          process.stderr.write(
+            `chainform serve: ${fixtures.names.get(done.file) ?? done.file}: ${done.outcome === "imported" ? "imported as" : "already present as"} environment ${done.slug} (${done.environmentId})\n`,
+          );
+        }
+      } finally {
+        fixtures.cleanup();
       }
     } catch (error) {
       await service.close();

@@ -18,6 +18,8 @@ export class BridgeRelayer {
   private readonly inFlight = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Until when runs wait after the store failed one (0: no wait). */
+  private backoffUntil = 0;
 
   constructor(
     private readonly host: ChainHost,
@@ -56,13 +58,20 @@ export class BridgeRelayer {
     if (this.closed) return;
     const next = this.relays.pending().find((r) => !this.inFlight.has(relayKey(r)));
     if (!next) return;
-    this.timer = setTimeout(() => void this.runDue(), Math.max(0, next.dueAt - Date.now()));
+    const wait = Math.max(0, next.dueAt - Date.now(), this.backoffUntil - Date.now());
+    this.timer = setTimeout(() => void this.runDue(), wait);
     this.timer.unref();
   }
 
+  /** Runs every relay that is due. Never rejects: it runs from a timer, where a rejection would end the process. */
   private async runDue(): Promise<void> {
     const now = Date.now();
-    for (const relay of this.relays.pending()) if (relay.dueAt <= now && !this.closed) await this.run(relay);
+    try {
+      for (const relay of this.relays.pending()) if (relay.dueAt <= now && !this.closed) await this.run(relay);
+    } catch {
+      // The store could not be read or written (a full disk): the relays stay pending and are tried again later.
+      this.backoffUntil = Date.now() + RETRY_AFTER_STORE_FAILURE_MS;
+    }
     this.schedule();
   }
 
@@ -87,13 +96,17 @@ export class BridgeRelayer {
         });
       });
     } catch (error) {
-      // Leave it pending when the engine is shutting down: the next start relays it.
+      // Leave it pending when the engine is shutting down: the next start relays it. A settle that fails too (the
+      // store cannot write) leaves it pending: runDue tries it again later.
       if (!this.closed) this.relays.settle(relay, { status: "failed", error: (error as Error).message });
     } finally {
       this.inFlight.delete(key);
     }
   }
 }
+
+/** How long the relayer waits before it tries again after the store failed it (a full disk frees up slowly). */
+const RETRY_AFTER_STORE_FAILURE_MS = 5_000;
 
 function relayKey(relay: BridgeRelay): string {
   return `${relay.sourceVnetId}/${relay.depositId}`;

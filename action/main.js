@@ -63,10 +63,17 @@ async function main() {
     );
   }
   const emptyAccounts = runner.booleanInput("offline-empty-accounts", false);
+  const forkCache = runner.input("fork-cache");
   if (emptyAccounts && baseUrl) {
     throw new runner.InputError(
       "offline-empty-accounts",
       "is a setting of the local service; the service at base-url has its own (chainform serve --offline-empty-accounts)",
+    );
+  }
+  if (forkCache !== "" && baseUrl) {
+    throw new runner.InputError(
+      "fork-cache",
+      "is a setting of the local service; the service at base-url has its own (chainform serve --fork-cache)",
     );
   }
   const remote = { accessKey: runner.input("access-key"), account: runner.input("account"), project: runner.input("project") };
@@ -133,6 +140,7 @@ async function main() {
     service = await startService(cli, join(workDir, "service"), (pid) => runner.saveState("service_pid", String(pid)), [
       ...(fixture === null ? [] : ["--import", fixture]),
       ...(emptyAccounts ? ["--offline-empty-accounts"] : []),
+      ...(forkCache === "" ? [] : ["--fork-cache", forkCache.startsWith("oci://") ? forkCache : resolve(workspace, forkCache)]),
     ]);
     // A throw-away key, but a key: masked, and kept for the post step (inputs hold no key for this service).
     runner.mask(service.accessKey);

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { startServer } from "../service/listen";
 import { listenFailure } from "./errors";
+import { openForkCache } from "./fork-flags";
 
 /** A running embedded service. */
 export interface EmbeddedService {
@@ -29,6 +30,8 @@ export async function startEmbeddedService(options: {
   /** Upstream RPC URLs by network id (`--fork`), secrets; recordings dir (`--fork-cache`); `--offline`. */
   forkUrls?: Readonly<Record<string, string>>;
   forkCacheDir?: string | null;
+  /** `--fork-cache` as given: an `oci://` URL is a shared cache, mirrored into a local directory (docs/oci-store.md). */
+  forkCachePlace?: string;
   offline?: boolean;
   /** Offline, accounts no recording holds read as empty (`--offline-empty-accounts`). */
   offlineEmptyAccounts?: boolean;
@@ -41,6 +44,9 @@ export async function startEmbeddedService(options: {
   /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
   rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
+  const forkCache = await openForkCache({ "fork-cache": options.forkCachePlace }, options.forkCacheDir ?? null, (line) =>
+    process.stderr.write(`chainform: ${line}\n`),
+  );
   const service = await startServer({
     ...(options.rpcRateLimit !== undefined && { rateLimits: { rpcLimit: options.rpcRateLimit } }),
     host: "127.0.0.1",
@@ -48,13 +54,14 @@ export async function startEmbeddedService(options: {
     dataDir: options.dataDir === null ? null : resolve(options.dataDir),
     accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
     forkUrls: options.forkUrls,
-    forkCacheDir: options.forkCacheDir,
+    forkCacheDir: forkCache.dir,
     offline: options.offline,
     offlineEmptyAccounts: options.offlineEmptyAccounts,
     maxChains: options.maxChains,
     rpcTimeoutMs: options.rpcTimeoutMs,
     ...(options.logFile !== undefined && { logger: { level: "info", file: options.logFile } }),
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
+    await forkCache.close();
     throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");
   });
   return {
@@ -66,6 +73,9 @@ export async function startEmbeddedService(options: {
       CHAINFORM_ACCOUNT: service.accountSlug,
       CHAINFORM_PROJECT: service.projectSlug,
     },
-    close: () => service.close(),
+    async close() {
+      await service.close();
+      await forkCache.close(); // after the service: it has saved every recording by then
+    },
   };
 }

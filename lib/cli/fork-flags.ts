@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { forkUrlsFromEnv, parseForkUrls } from "../service/chains/fork/urls";
+import { isOciUrl, OciError, openSharedRecordings } from "../oci";
 import { UsageError } from "./command";
 
 /** The options, for node:util parseArgs. */
@@ -19,7 +20,8 @@ export const FORK_OPTIONS = {
 /** Usage lines of {@link FORK_OPTIONS}. */
 export const FORK_OPTIONS_USAGE = `  --fork ID=URL      fork network ID (a chain id) from the upstream RPC URL (repeatable; also CHAINFORM_FORK_URLS,
                      "1=https://...,8453=https://..."); without it a network is a fresh chain
-  --fork-cache DIR   keep recordings of upstream answers in DIR (default: the data dir's fork-cache/)
+  --fork-cache DIR   keep recordings of upstream answers in DIR (default: the data dir's fork-cache/), or share them
+                     with a CI fleet through an OCI registry: oci://HOST/REPOSITORY[:PREFIX] (docs/oci-store.md)
   --offline          serve forks from recordings only: no request leaves the machine
   --offline-empty-accounts
                      offline, an account no recording holds reads as empty (no balance, nonce or code) instead of
@@ -44,11 +46,48 @@ export function forkSettings(values: ForkValues): {
     const forkUrls = { ...forkUrlsFromEnv(process.env.CHAINFORM_FORK_URLS), ...parseForkUrls(values.fork ?? []) };
     return {
       forkUrls,
-      forkCacheDir: values["fork-cache"] === undefined ? null : resolve(values["fork-cache"]),
+      // A shared cache (oci://) becomes a local directory in openForkCache, before the service starts.
+      forkCacheDir: values["fork-cache"] === undefined || isOciUrl(values["fork-cache"]) ? null : resolve(values["fork-cache"]),
       offline: values.offline === true,
       offlineEmptyAccounts: values["offline-empty-accounts"] === true,
     };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A fork cache the service reads as a directory: the one given, or the local mirror of a shared one. */
+export interface ForkCache {
+  /** The directory for the service, or null for its default (the data dir's). */
+  readonly dir: string | null;
+  /** Stops publishing and publishes what the service recorded (a shared cache), then removes the mirror. */
+  close(): Promise<void>;
+}
+
+/** How often a shared cache publishes while the service runs, so that a job killed later still shared its answers. */
+const PUBLISH_EVERY_MS = 60_000;
+
+/**
+ * The `--fork-cache` the service reads: a directory as given, or for `oci://…` a mirror pulled from the registry
+ * before the service starts and published to it while it runs and when it stops. A registry that cannot be reached
+ * or refuses the credentials is one warning on `warn`, never a failed start (forks then start cold).
+ */
+export async function openForkCache(values: ForkValues, dir: string | null, warn: (line: string) => void): Promise<ForkCache> {
+  const place = values["fork-cache"];
+  if (place === undefined || !isOciUrl(place)) return { dir, close: async () => {} };
+  let shared;
+  try {
+    shared = await openSharedRecordings(place, warn, { caFile: process.env.CHAINFORM_CA_FILE || undefined });
+  } catch (error) {
+    throw error instanceof OciError ? new UsageError(`--fork-cache ${error.message}`) : error;
+  }
+  const timer = setInterval(() => void shared.publish(), PUBLISH_EVERY_MS);
+  timer.unref();
+  return {
+    dir: shared.dir,
+    async close() {
+      clearInterval(timer);
+      await shared.close();
+    },
+  };
 }

@@ -8,3 +8,4 @@ export { DEFAULT_TAG, formatOciReference, isOciUrl, parseOciReference, withRefer
 export { credentialsFor, type RegistryCredentials } from "./credentials";
 export { digestOf, RegistryClient, type RegistryClientOptions } from "./registry";
 export { FIXTURE_ARTIFACT, pullArtifact, pushArtifact, type ArtifactKind, type PushedArtifact } from "./artifact";
+export { openSharedRecordings, RECORDINGS_ARTIFACT, type SharedRecordings } from "./recordings";

@@ -15,7 +15,7 @@ import { loadSeedFile } from "../../service/seed";
 import { LOG_LEVELS } from "../../service/log";
 import { DEFAULT_RPC_LIMIT, RPC_LIMIT_OFF } from "../../service/rate-limit";
 import { UsageError, type Command } from "../command";
-import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
+import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings, openForkCache } from "../fork-flags";
 import { listenFailure } from "../errors";
 import { importAtStart } from "../../service/environment-files";
 import { localFixtureFiles } from "../fixture-places";
@@ -99,6 +99,8 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     const keyFile = values["tls-key"];
     if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError("--tls-cert and --tls-key go together: give both files");
     const port = integerIn(values.port, "--port", 0, 65_535);
+    const forking = forkSettings(values);
+    const forkCache = await openForkCache(values, forking.forkCacheDir, (line) => process.stderr.write(`chainform serve: ${line}\n`));
     const service = await startServer({
       host: values.host,
       tls: values.tls && certFile === undefined,
@@ -110,11 +112,13 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       seed: values.seed === undefined ? undefined : loadSeedFile(values.seed),
       accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }), ...(rpcLimit !== undefined && { rpcLimit }) },
-      ...forkSettings(values),
+      ...forking,
+      forkCacheDir: forkCache.dir,
       maxChains,
       rpcTimeoutMs,
       logger: { level: logLevel, file: logFile },
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      await forkCache.close();
       throw error instanceof ServeConfigError ? new UsageError(error.message) : listenFailure(error, values.host, port, "--port N");
     });
     // Fixtures are in before the ready line: a CI job that waits for it finds its environments there.
@@ -131,6 +135,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       }
     } catch (error) {
       await service.close();
+      await forkCache.close();
       throw error;
     }
     // Listening for the signals before the ready line: a supervisor may send SIGTERM the moment it reads it.
@@ -162,6 +167,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     );
     await stopped;
     await service.close();
+    await forkCache.close(); // after the service: it has saved every recording by then
     return 0;
   },
 };

@@ -77,7 +77,7 @@ ${SHOW_SECRETS_USAGE}
         let env: NodeJS.ProcessEnv = process.env;
         if (!external) {
           service = await progress.step(`start the local service (${dataDir === null ? "in memory" : `data in ${dataDir}`})`, () =>
-            startEmbeddedService({ dataDir, port, ...fork, ...settings }),
+            startEmbeddedService({ dataDir, port, ...fork, forkCachePlace: values["fork-cache"], ...settings }),
           );
           const { CHAINFORM_BEARER_TOKEN: _ignored, ...rest } = process.env;
           env = { ...rest, ...service.env };

@@ -36,12 +36,14 @@ export const PARSE_ERROR = "Parse error: the body is not JSON";
 export const INVALID_REQUEST = "Invalid request";
 
 /**
- * The deepest nesting of arrays and objects a body may have: anvil's HTTP port reads 127 levels (the outer request
- * object and its params count) and answers -32600 "Invalid request" with a null id from 128 on. The same bound here
- * keeps every recursive step after the parse (JSON.stringify, `deepFreeze`, the engine's checks) thousands of
- * frames short of the stack's end: a body nested 5,000 deep once stopped the service.
+ * The deepest nesting of arrays and objects a body may have. anvil's HTTP port reads 127 levels (the outer request
+ * object and its params count) and answers -32600 "Invalid request" with a null id from 128 on; the engine may send
+ * a single call on to the chain inside a batch (one level more: chains/json-rpc.ts `askPrecisely`), so the service
+ * takes one level less, and answers deeper bodies as anvil does. The bound keeps every recursive step after the
+ * parse (JSON.stringify, `deepFreeze`, the engine's checks) thousands of frames short of the stack's end: a body
+ * nested 5,000 deep once stopped the service.
  */
-export const MAX_NESTING = 127;
+export const MAX_NESTING = 126;
 
 /** The members a request may have: anvil refuses any other (-32600). */
 const MEMBERS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);

@@ -24,6 +24,10 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
   app.setErrorHandler((error, request, reply) => {
     const { status, message, data } = classify(error, bodyLimit);
     const body = errorBody(status, message, data);
+    // Fastify closes the connection after any body it could not take, in case more of it is on the way; a body read
+    // to its end (an oversized one is read away first: rpc/http.ts) leaves the kept-alive connection usable.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("FST_ERR_CTP_") && request.raw.complete) reply.removeHeader("connection");
     if (status >= 500) {
       loggedErrors.add(request);
       request.log.error({ errorId: body.error.id, status, err: error }, "request failed");

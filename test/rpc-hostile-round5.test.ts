@@ -178,6 +178,7 @@ describe("a WebSocket client that never reads", () => {
       clearInterval(watch);
       expect(code).toBe(1013);
       expect(reason).toMatch(/unread/);
+      if (process.env.SHOW_FIGURES) console.log(`RSS before ${before >> 20} MB, peak ${peak >> 20} MB`);
       expect(peak - before).toBeLessThan(300 * 1024 * 1024);
       expect((await post(urlOf(environment, "Public RPC"), rpcText(2, "eth_chainId"))).json.result).toBe("0x1d4e");
     } finally {

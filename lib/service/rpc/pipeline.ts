@@ -224,7 +224,7 @@ export class RpcPipeline {
   }
 
   /** The spec's 500 for an error nothing expected, logged with its error id (the log scrubs secrets). */
-  private internalError(headers: RpcReply["headers"], failure: unknown): RpcReply {
+  internalError(headers: RpcReply["headers"], failure: unknown): RpcReply {
     const body = errorBody(500, "internal server error: quote the error id when reporting it");
     this.context.log?.error({ errorId: body.error.id, status: 500, err: failure }, "RPC call failed");
     return { status: 500, headers, body: JSON.stringify(body) };

@@ -47,7 +47,7 @@ export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const perUrl = new UrlSubscriptions();
   const { limits } = pipeline;
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const route = pipeline.route(request.url ?? "");
     const target = route ? pipeline.resolve(route) : undefined;
     const decision = pipeline.rate(target, request.socket.remoteAddress);
@@ -59,6 +59,15 @@ export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: 
     if (status === 429) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
     if (!target) return refuse(socket, 404, UNKNOWN_RPC_URL, decision);
     sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline, perUrl));
+  };
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      upgrade(request, socket, head);
+    } catch (failure) {
+      // An error nothing expected ends this connection, logged with an error id, never the process.
+      pipeline.internalError({}, failure);
+      socket.destroy();
+    }
   });
   const heartbeat = setInterval(() => beat(sockets.clients), limits.heartbeatMs);
   heartbeat.unref();

@@ -11,6 +11,11 @@ export interface RpcLimits {
    * unread client once grew the service by 16 MB a second, to 2.6 GB).
    */
   readonly bufferedBytes: number;
+  /**
+   * Messages of one WebSocket connection being answered at once; past this the connection is not read until one is
+   * answered (a client that sends without waiting could otherwise have hundreds of large answers made at once).
+   */
+  readonly messagesInFlight: number;
   /** Open subscriptions on one WebSocket connection (5,000 unread `newHeads` took 891 MB). */
   readonly subscriptionsPerConnection: number;
   /** Open subscriptions on one RPC URL, over all its connections. */
@@ -35,6 +40,7 @@ export interface RpcLimits {
 /** The bounds the service runs with. */
 export const DEFAULT_RPC_LIMITS: RpcLimits = {
   bufferedBytes: 4 * 1024 * 1024,
+  messagesInFlight: 64,
   subscriptionsPerConnection: 100,
   subscriptionsPerUrl: 1_000,
   filtersPerUrl: 1_000,

@@ -126,6 +126,18 @@ function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perU
   client.on("close", () => subscriptions.close());
   client.on("error", () => subscriptions.close());
 
+  let answering = 0;
+  /** Counts a message being answered (the connection is not read while too many are); returns its end, once. */
+  const inFlight = () => {
+    if (++answering === limits.messagesInFlight) client.pause();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (answering-- === limits.messagesInFlight) client.resume();
+    };
+  };
+
   client.on("message", (data: RawData) => {
     alive.add(client);
     if (client.readyState !== WebSocket.OPEN) return;
@@ -158,7 +170,9 @@ function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perU
     }
     const filters = pipeline.filters.admit(target.bucket, body);
     const calls = filters?.calls ?? body;
+    const finished = inFlight();
     const deliver = (answer: Buffer | string) => {
+      finished();
       filters?.settle(answer);
       send(answer);
     };
@@ -169,7 +183,11 @@ function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perU
       calls,
       access,
       deliver,
-      () => void answerInTurn(calls, deliver).catch((error: unknown) => lastResort(calls, error)),
+      () =>
+        void answerInTurn(calls, deliver).catch((error: unknown) => {
+          finished();
+          lastResort(calls, error);
+        }),
     );
   }
 
@@ -180,6 +198,7 @@ function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perU
       answer = await answerCalls(engine, vnetId, calls, access);
     } catch (error) {
       // The vnet was deleted while this connection was open.
+      deliver("");
       const answers = [...calls.requests.map((r) => rpcError(r.id ?? null, -32000, failure(error))), ...calls.invalid];
       return send(calls.batch ? answers : answers[0]);
     }

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ChainRequestError } from "../chains/types";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "../errors";
-import { scrubSecrets } from "../log";
+import { REDACTED, scrubSecrets } from "../log";
 import { global } from "./global";
 
 /** Answers with the spec's error body (a status outside its table becomes the nearest in it). */
@@ -78,9 +78,9 @@ export function frameworkErrorMessage(error: { code?: string; message: string })
 
 /** Maps any error to a status of the spec's table and a message safe to show. */
 function classify(error: unknown, bodyLimit: number): { status: ReturnType<typeof knownStatus>; message: string; data?: ErrorData } {
-  if (error instanceof ServiceError) return { status: error.status, message: error.message, data: error.data };
+  if (error instanceof ServiceError) return { status: error.status, message: withoutSecrets(error.message), data: error.data };
   if (error instanceof ChainRequestError) {
-    return { status: error.status, message: error.message, data: error.field ? { field: error.field } : undefined };
+    return { status: error.status, message: withoutSecrets(error.message), data: error.field ? { field: error.field } : undefined };
   }
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   switch (fastifyError.code) {
@@ -97,6 +97,17 @@ function classify(error: unknown, bodyLimit: number): { status: ReturnType<typeo
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status: knownStatus(status), message: scrubSecrets(String(fastifyError.message)) };
   return { status: 500, message: "internal server error: quote the error id when reporting it" };
+}
+
+/** A word of 32 random bytes in base64url, as Admin RPC secrets and the service's own secrets are written. */
+const SECRET_WORD = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * A route's message with what may be a secret taken out: routes quote the id a request named (`environment {id} not
+ * found`), and a caller may have put an access key, a token or an Admin RPC secret there.
+ */
+function withoutSecrets(message: string): string {
+  return scrubSecrets(message).replace(SECRET_WORD, REDACTED);
 }
 
 /** The error id of an error body, or undefined. */

@@ -47,6 +47,11 @@ export class FilterLedger {
     return { calls: admitted, settle: (answer) => this.settle(url, kept, answer) };
   }
 
+  /** Forgets a URL's filters (its vnet is deleted, and its chain with them). */
+  forget(url: string): void {
+    this.urls.delete(url);
+  }
+
   /** Live filters of a URL (for tests). */
   count(url: string): number {
     return this.live(url).size;

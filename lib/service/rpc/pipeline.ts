@@ -122,6 +122,7 @@ export class RpcPipeline {
   forgetVnets(vnetIds: readonly string[]): void {
     const gone = new Set(vnetIds);
     for (const [name, target] of this.known) if (gone.has(target.vnetId)) this.known.delete(name);
+    for (const vnetId of vnetIds) for (const access of ["admin", "public"]) this.filters.forget(`rpc:${access}:${vnetId}`);
     this.routes.clear();
   }
 

@@ -16,6 +16,7 @@ import type { ServiceContext } from "./context";
 import { createAnvilEngine } from "./chains";
 import { chainsDirOf, removeOrphanedStates } from "./chains/state-files";
 import { secretPartsOf } from "./chains/fork/urls";
+import type { RpcLimits } from "./caller-limits";
 import { loggerOptions, type LogSettings } from "./log";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateLimitSettings } from "./rate-limit";
 import { applySeed, DEFAULT_SEED, type Seed } from "./seed";
@@ -24,7 +25,7 @@ import { validatorCompiler } from "./validation";
 import { registerRoutes } from "./routes";
 import { authenticate, requireCredentials } from "./auth/plugin";
 import { corsHeaders, corsPreflight } from "./cors/plugin";
-import { errors, sendError } from "./errors/plugin";
+import { errors, frameworkErrorMessage, sendError } from "./errors/plugin";
 import { jsonBodies } from "./validation/json-bodies";
 import { rateLimit, takeRequestRate } from "./rate-limit/plugin";
 
@@ -66,6 +67,8 @@ export interface ServiceOptions {
    * file. Secrets are always scrubbed.
    */
   readonly logger?: boolean | LogSettings;
+  /** Lower bounds on what one caller may hold through the RPC URLs and connections (caller-limits.ts), for tests. */
+  readonly rpcLimits?: Partial<RpcLimits>;
   /** Serve HTTPS with this PEM key and certificate (`--tls`); plain HTTP otherwise. */
   readonly https?: { readonly key: string; readonly cert: string };
 }
@@ -104,7 +107,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     frameworkErrors: (error, request, reply) => {
       addCorsHeaders(request, reply);
       if (!takeRequestRate(request, reply, authenticator.authenticate(request.headers))) return;
-      sendError(reply, 400, error.message);
+      sendError(reply, 400, frameworkErrorMessage(error));
     },
   } as FastifyServerOptions) as unknown as FastifyInstance;
   const chainLog = app.log.child({ component: "chains" });

@@ -8,6 +8,8 @@ import { rmSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { buildApp, openStore, type ServiceOptions } from "./app";
 import { registerRpc } from "./rpc";
+import { rpcLimits } from "./caller-limits";
+import { limitConnections } from "./connection-limits";
 import { serviceForWeb } from "./web-interface";
 import { registerWeb } from "../web";
 import { signToken } from "./auth";
@@ -90,7 +92,11 @@ export interface RunningService {
 export async function buildService(options: ServiceOptions = {}): Promise<FastifyInstance> {
   const app = await buildApp(options);
   try {
-    await registerRpc(app);
+    await registerRpc(app, options.rpcLimits);
+    const { limiter, rateLimits } = app.service;
+    limitConnections(app.server, rpcLimits(options.rpcLimits), (address) =>
+      limiter.take(`ip:${address}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit, false),
+    );
     await registerWeb(app, serviceForWeb(app.service.store, app.service.engine));
   } catch (error) {
     await app.close();

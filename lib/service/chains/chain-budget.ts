@@ -44,10 +44,13 @@ export class ChainBudget {
         await Promise.race(this.evictions);
         continue;
       }
-      let victim: { pool: ChainPool; slot: Slot; lastTouch: number } | undefined;
+      let victim: { pool: ChainPool; slot: Slot; lastTouch: number; pinned: boolean } | undefined;
       for (const pool of this.pools) {
         const candidate = pool.idlest();
-        if (candidate && (!victim || candidate.lastTouch < victim.lastTouch)) victim = { pool, ...candidate };
+        // A node held only by subscribers goes after every other idle one.
+        const before =
+          candidate && victim && candidate.pinned === victim.pinned ? candidate.lastTouch < victim.lastTouch : !candidate?.pinned;
+        if (candidate && (!victim || before)) victim = { pool, ...candidate };
       }
       if (!victim) {
         throw new ChainRequestError(

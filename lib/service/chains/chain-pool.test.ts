@@ -154,27 +154,46 @@ describe("ChainPool under a ChainBudget", () => {
     await Promise.all([pool.close(), replicaPool.close()]);
   });
 
-  test("when every running node is busy (in use, pinned or kept running) a start is refused with a 503, and nothing is stopped", async () => {
-    const budget = new ChainBudget(3);
-    const started: string[] = [];
-    const { launch, nodes } = countingLaunch(started);
+  test("when every running node is busy (in use or kept running) a start is refused with a 503, and nothing is stopped", async () => {
+    const budget = new ChainBudget(2);
+    const { launch, nodes } = countingLaunch([]);
     const pool = new ChainPool({ launch, idleTimeoutMs: 0, budget, keepRunning: (key) => key === "snap" });
     let finish!: () => void;
     const busy = pool.use("busy", "shared", () => new Promise<void>((resolve) => (finish = resolve)));
-    const { unpin } = await pool.pin("pinned", () => undefined);
     await pool.use("snap", "shared", async () => undefined);
     const refused = await pool.use("d", "shared", async () => "ran").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ChainRequestError);
-    expect(refused).toMatchObject({ status: 503, message: expect.stringMatching(/all 3 chains .* are busy.*--max-chains/) });
-    expect([...nodes.values()].map((n) => n.stops)).toEqual([0, 0, 0]);
+    expect(refused).toMatchObject({ status: 503, message: expect.stringMatching(/all 2 chains .* are busy.*--max-chains/) });
+    expect([...nodes.values()].map((n) => n.stops)).toEqual([0, 0]);
     expect(pool.running("d")).toBeNull();
     // once one is free again, the start goes through by stopping it
-    unpin();
-    expect(await pool.use("d", "shared", async () => "ran")).toBe("ran");
-    expect(nodes.get("pinned")!.stops).toBe(1);
     finish();
     await busy;
+    expect(await pool.use("d", "shared", async () => "ran")).toBe("ran");
+    expect(nodes.get("busy")!.stops).toBe(1);
     await pool.close();
+  });
+
+  test("a node held only by subscriptions is stopped to make room, after every idle unpinned node", async () => {
+    const budget = new ChainBudget(2);
+    const vnets = countingLaunch([]);
+    const replicas = countingLaunch([]);
+    const pool = new ChainPool({ launch: vnets.launch, idleTimeoutMs: 0, budget });
+    const replicaPool = new ChainPool({ launch: replicas.launch, idleTimeoutMs: 0, budget });
+    await pool.pin("pinned", () => undefined); // used first: the idlest by time
+    await replicaPool.use("r", "shared", async () => undefined);
+    await pool.use("c", "shared", async () => undefined);
+    // the unpinned one goes first, although the pinned one was used longer ago
+    expect(replicas.nodes.get("r")!.stops).toBe(1);
+    expect(vnets.nodes.get("pinned")!.stops).toBe(0);
+    // with only the pinned one left idle beside "c" (in use), it goes
+    let finish!: () => void;
+    const busy = pool.use("c", "shared", () => new Promise<void>((resolve) => (finish = resolve)));
+    expect(await pool.use("d", "shared", async () => "ran")).toBe("ran");
+    expect(vnets.nodes.get("pinned")!.stops).toBe(1);
+    finish();
+    await busy;
+    await Promise.all([pool.close(), replicaPool.close()]);
   });
 
   test("concurrent starts beyond the cap stop just enough nodes", async () => {

@@ -181,17 +181,23 @@ export class ChainPool {
   }
 
   /**
-   * @internal The idle node unused the longest that may be stopped (not in use, not pinned, not kept running,
-   * not being stopped already), with when it was last used.
+   * @internal The idle node unused the longest that may be stopped (not in use, not kept running, not being stopped
+   * already), with when it was last used. A node held only by WebSocket subscriptions is taken when no other is
+   * idle: subscribers, anonymous ones included, must not keep every other chain from starting (their connections
+   * are closed with a reason when the node stops).
    */
-  idlest(): { slot: Slot; lastTouch: number } | undefined {
+  idlest(): { slot: Slot; lastTouch: number; pinned: boolean } | undefined {
     let best: Slot | undefined;
+    let pinned: Slot | undefined;
     for (const slot of this.slots.values()) {
-      if (!slot.node || slot.starting || slot.evicting || slot.pins > 0 || !slot.lock.idle) continue;
+      if (!slot.node || slot.starting || slot.evicting || !slot.lock.idle) continue;
       if (this.options.keepRunning?.(slot.key)) continue;
-      if (!best || slot.lastTouch < best.lastTouch) best = slot;
+      if (slot.pins > 0) {
+        if (!pinned || slot.lastTouch < pinned.lastTouch) pinned = slot;
+      } else if (!best || slot.lastTouch < best.lastTouch) best = slot;
     }
-    return best && { slot: best, lastTouch: best.lastTouch };
+    const found = best ?? pinned;
+    return found && { slot: found, lastTouch: found.lastTouch, pinned: found === pinned };
   }
 
   /** @internal Stops a node to make room under the budget (state kept). */

@@ -1,12 +1,14 @@
 /**
  * The API's one error handler (docs/service.md "Errors"): every error becomes a status of the spec's table and its
  * error body; a 5xx hides the cause, carries an error id and is logged with it (also a 5xx answered without passing
- * the handler); an unknown path is the spec's 404, its Admin RPC secret never echoed.
+ * the handler); an unknown path is the spec's 404. No message quotes a request's path: any segment of it may be a
+ * secret (an access key, an Admin RPC secret, a sign-in token), so a message names the route's shape instead, with
+ * only the words the service's own routes are made of.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ChainRequestError } from "../chains/types";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "./index";
-import { redactUrl } from "../log";
+import { REDACTED, scrubSecrets } from "../log";
 import { global } from "../global-plugin";
 
 /** Answers with the spec's error body (a status outside its table becomes the nearest in it). */
@@ -22,6 +24,10 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
   app.setErrorHandler((error, request, reply) => {
     const { status, message, data } = classify(error, bodyLimit);
     const body = errorBody(status, message, data);
+    // Fastify closes the connection after any body it could not take, in case more of it is on the way; a body read
+    // to its end (an oversized one is read away first: rpc/http.ts) leaves the kept-alive connection usable.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("FST_ERR_CTP_") && request.raw.complete) reply.removeHeader("connection");
     if (status >= 500) {
       loggedErrors.add(request);
       request.log.error({ errorId: body.error.id, status, err: error }, "request failed");
@@ -34,16 +40,47 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
     }
     return payload;
   });
+  // The fixed words of every route (`public`, `v1`, `environments`, ...): the only segments a message may show.
+  const words = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    for (const segment of route.url.split("/")) if (/^[a-z][a-z0-9_-]*$/.test(segment)) words.add(segment);
+  });
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, 404, `no route ${request.method} ${redactUrl(request.url.split("?")[0])}`);
+    sendError(reply, 404, `no route ${routeShape(request.method, request.url, words)}`);
   });
 });
 
+/** The longest method name shown (a request may name any). */
+const LONGEST_METHOD = 16;
+
+/**
+ * How a 404 names a request: its method and its path with each segment that is not one of `words` written `{…}`.
+ *
+ * @example
+ * routeShape("POST", "/cf_abc123?x=1", new Set(["v1"])) // "POST /{…}"
+ * routeShape("GET", "/v1/nope/x", new Set(["v1"])) // "GET /v1/{…}/{…}"
+ */
+export function routeShape(method: string, url: string, words: ReadonlySet<string>): string {
+  const path = url.split(/[?#]/, 1)[0];
+  const segments = path
+    .split("/")
+    .slice(1, 33)
+    .map((segment) => (segment === "" || words.has(segment) ? segment : "{…}"));
+  const shown = /^[A-Z]{1,16}$/.test(method) ? method : `${method.slice(0, LONGEST_METHOD).replace(/[^A-Za-z]/g, "?")}`;
+  return `${shown} /${segments.join("/")}${path.split("/").length > 33 ? "/…" : ""}`;
+}
+
+/** The message of an error Fastify meets before routing (a path it cannot decode): never the path itself. */
+export function frameworkErrorMessage(error: { code?: string; message: string }): string {
+  if (error.code === "FST_ERR_BAD_URL") return "the request's path is not valid percent-encoded UTF-8";
+  return `the request could not be routed${error.code ? ` (${error.code})` : ""}`;
+}
+
 /** Maps any error to a status of the spec's table and a message safe to show. */
 function classify(error: unknown, bodyLimit: number): { status: ReturnType<typeof knownStatus>; message: string; data?: ErrorData } {
-  if (error instanceof ServiceError) return { status: error.status, message: error.message, data: error.data };
+  if (error instanceof ServiceError) return { status: error.status, message: withoutSecrets(error.message), data: error.data };
   if (error instanceof ChainRequestError) {
-    return { status: error.status, message: error.message, data: error.field ? { field: error.field } : undefined };
+    return { status: error.status, message: withoutSecrets(error.message), data: error.field ? { field: error.field } : undefined };
   }
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   switch (fastifyError.code) {
@@ -58,8 +95,19 @@ function classify(error: unknown, bodyLimit: number): { status: ReturnType<typeo
   if (error instanceof SyntaxError) return { status: 400, message: `invalid JSON body: ${error.message}` };
   if (isDiskFull(error)) return { status: 503, message: diskFullMessage() };
   const status = fastifyError.statusCode ?? 500;
-  if (status >= 400 && status < 500) return { status: knownStatus(status), message: redactUrl(String(fastifyError.message)) };
+  if (status >= 400 && status < 500) return { status: knownStatus(status), message: scrubSecrets(String(fastifyError.message)) };
   return { status: 500, message: "internal server error: quote the error id when reporting it" };
+}
+
+/** A word of 32 random bytes in base64url, as Admin RPC secrets and the service's own secrets are written. */
+const SECRET_WORD = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * A route's message with what may be a secret taken out: routes quote the id a request named (`environment {id} not
+ * found`), and a caller may have put an access key, a token or an Admin RPC secret there.
+ */
+function withoutSecrets(message: string): string {
+  return scrubSecrets(message).replace(SECRET_WORD, REDACTED);
 }
 
 /** The error id of an error body, or undefined. */

@@ -39,20 +39,61 @@ function anySpelling(word: string): string {
 /** One or more slashes, as written or percent-encoded. */
 const SLASHES = "(?:/|%2[fF])+";
 /** An Admin RPC URL's path in any spelling, up to its secret's end (the secret may hold encoded slashes or more segments). */
-const ADMIN_RPC_PATH = new RegExp(`${SLASHES}${anySpelling("rpc")}${SLASHES}${anySpelling("admin")}(?:${SLASHES}[^?#\\s"'<>]*)+`, "g");
+// It starts only at the first slash of a run: a text of slashes is then read once, not once per slash.
+const ADMIN_RPC_PATH = new RegExp(
+  `(?<!/|%2[fF])${SLASHES}${anySpelling("rpc")}${SLASHES}${anySpelling("admin")}(?:${SLASHES}[^?#\\s"'<>]*)+`,
+  "g",
+);
 /** A `token` query parameter in any spelling, up to its value's end. */
 const TOKEN_PARAMETER = new RegExp(`([?&;]${anySpelling("token")}(?:=|%3[dD]))[^&#\\s"']*`, "g");
 
+/** A dot segment (`.` or `..`, its dots as written or percent-encoded, once or more), after a slash. */
+const DOT_SEGMENT = /(?:\/|%(?:25)*2f)(?:\.|%(?:25)*2e){1,2}(?=\/|%(?:25)*2f|[?#;\s"'<>]|$)/i;
+/** A run of text that may be a URL or a path (up to its query). */
+const PATH_LIKE = /[^\s"'<>?#]+/g;
+/** A slash, as written or percent-encoded. */
+const ANY_SLASH = /\/|%(?:25)*2f/i;
+
+/**
+ * A path with dot segments, with its Admin RPC secret redacted as it may be reached: its dot segments resolved as a
+ * browser or a proxy resolves them (`/rpc/x/%2e%2e/admin/k` is `/rpc/admin/k`), or else dropped (`/rpc/admin/k/..`
+ * still shows `k`). A path with no secret either way is left as it is.
+ */
+function redactDotted(path: string): string {
+  const segments = path.split(ANY_SLASH);
+  const resolved: string[] = [];
+  const dropped: string[] = [];
+  for (const segment of segments) {
+    const plain = segment.replace(/%(?:25)*2e/gi, ".");
+    if (plain !== "." && plain !== "..") dropped.push(segment);
+    if (plain !== "..") {
+      if (plain !== ".") resolved.push(segment);
+    } else if (resolved.length > 1) resolved.pop();
+  }
+  for (const candidate of [resolved.join("/"), dropped.join("/")]) {
+    const redacted = redactAdminPath(candidate);
+    if (redacted !== candidate) return redacted;
+  }
+  return path;
+}
+
+function redactAdminPath(text: string): string {
+  return text.replace(ADMIN_RPC_PATH, `/rpc/admin/${REDACTED}`);
+}
+
 /**
  * Redacts the secret of Admin RPC URLs and dashboard sign-in tokens (`token=`) from a URL, a path or any text, for
- * logs and error messages, in every spelling a request may use (percent-encoded, any case, doubled slashes).
+ * logs and error messages, in every spelling a request may use (percent-encoded, any case, doubled slashes, dot
+ * segments: a text with one has them resolved first).
  *
  * @example
  * redactUrl("/rpc/admin/abc?x=1") // "/rpc/admin/[redacted]?x=1"
  * redactUrl("/rpc/%61dmin//abc") // "/rpc/admin/[redacted]"
+ * redactUrl("/rpc/./admin/abc") // "/rpc/admin/[redacted]"
  */
 export function redactUrl(url: string): string {
-  return url.replace(ADMIN_RPC_PATH, `/rpc/admin/${REDACTED}`).replace(TOKEN_PARAMETER, `$1${REDACTED}`);
+  const undotted = DOT_SEGMENT.test(url) ? url.replace(PATH_LIKE, (path) => (DOT_SEGMENT.test(path) ? redactDotted(path) : path)) : url;
+  return redactAdminPath(undotted).replace(TOKEN_PARAMETER, `$1${REDACTED}`);
 }
 
 /**

@@ -35,6 +35,16 @@ export const PARSE_ERROR = "Parse error: the body is not JSON";
 /** What anvil's HTTP port answers a body or an entry that is not a request it takes: -32600 with this message. */
 export const INVALID_REQUEST = "Invalid request";
 
+/**
+ * The deepest nesting of arrays and objects a body may have. anvil's HTTP port reads 127 levels (the outer request
+ * object and its params count) and answers -32600 "Invalid request" with a null id from 128 on; the engine may send
+ * a single call on to the chain inside a batch (one level more: chains/json-rpc.ts `askPrecisely`), so the service
+ * takes one level less, and answers deeper bodies as anvil does. The bound keeps every recursive step after the
+ * parse (JSON.stringify, `deepFreeze`, the engine's checks) thousands of frames short of the stack's end: a body
+ * nested 5,000 deep once stopped the service.
+ */
+export const MAX_NESTING = 126;
+
 /** The members a request may have: anvil refuses any other (-32600). */
 const MEMBERS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
 
@@ -54,6 +64,8 @@ export function readRpcBody(body: Buffer | string): RpcBody {
   const known = key === null ? null : SINGLE_CALLS.read(key);
   if (known !== null) return known;
   if (typeof body !== "string" && !isUtf8(body)) return { response: rpcError(null, -32700, PARSE_ERROR) };
+  // Before the parse: nothing recursive ever sees a body nested deeper than anvil reads.
+  if (nestingExceeds(body, MAX_NESTING)) return { response: rpcError(null, -32600, INVALID_REQUEST) };
   let json: unknown;
   try {
     json = JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
@@ -82,6 +94,33 @@ export function readRpcBody(body: Buffer | string): RpcBody {
   const text = JSON.stringify(request);
   if (key !== null) SINGLE_CALLS.remember(key, request, text);
   return { batch: false, requests: [request], invalid: [], order: [null], text };
+}
+
+/**
+ * Whether a JSON text (bytes or characters) opens more than `limit` arrays and objects at once, by one pass over it
+ * with no recursion and no allocation. Brackets inside strings do not count (a backslash escapes the next unit). A
+ * text that is not JSON may be misread; the parse refuses it then.
+ *
+ * @example
+ * nestingExceeds('{"params":[[1]]}', 2) // true
+ */
+export function nestingExceeds(text: Buffer | string, limit: number): boolean {
+  const bytes = typeof text !== "string";
+  const length = text.length;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < length; i += 1) {
+    const c = bytes ? text[i] : text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i += 1;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth -= 1;
+  }
+  return false;
 }
 
 /** How a canonical request with an id begins: its id's text follows. */

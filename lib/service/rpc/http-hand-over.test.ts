@@ -121,17 +121,27 @@ describe("the hand-over to Node's server", () => {
     await connection.closed;
   });
 
-  test("a body over 1 MB is the spec's 400 with connection: close, after calls on the same connection", async () => {
+  test("a body over 1 MB is read away and answered the spec's 400; the kept-alive connection goes on", async () => {
     const connection = await open();
     expect((await connection.send(post(main.publicPath, request(1)))).json).toEqual(noEngine(1));
     const length = 1024 * 1024 + 1;
     const answer = await connection.send(
-      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${length}\r\n\r\n${"[".repeat(1000)}`,
+      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${length}\r\n\r\n${"[".repeat(length)}`,
     );
     expectErrorBody({ status: answer.status, headers: new Headers(), body: answer.json, text: answer.body.toString() }, 400, "bad_request");
     expect(answer.json.error.message).toBe("request body larger than 1048576 bytes");
-    expect(answer.headers.connection?.toLowerCase()).toBe("close");
+    expect(answer.headers.connection?.toLowerCase()).toBe("keep-alive");
     expect(answer.headers["x-svc-limit"]).toBeDefined();
+    expect((await connection.send(post(main.publicPath, request(2)))).json).toEqual(noEngine(2));
+  });
+
+  test("a body declared larger than the service reads away (16 MB) is answered at once, and the connection closes", async () => {
+    const connection = await open();
+    const answer = await connection.send(
+      `POST ${main.publicPath} HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n${"[".repeat(1000)}`,
+    );
+    expect(answer.json.error.message).toBe("request body larger than 1048576 bytes");
+    expect(answer.headers.connection?.toLowerCase()).toBe("close");
     await connection.closed;
   });
 

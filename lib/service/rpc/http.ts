@@ -4,6 +4,10 @@
  * this reads the body of a `POST` or answers the `OPTIONS` preflight of a path under `/rpc/`, and hands the call to
  * the pipeline (./pipeline.ts), which decides everything. Any other request goes on to the API.
  *
+ * A body over the limit is read to its end and thrown away (up to ../caller-limits.ts `discardBytes`) before its 400 goes, the
+ * API's as the RPC URLs': a connection closed while its caller still sends loses the answer (the caller sees a
+ * broken pipe), and a kept-alive connection then carries on.
+ *
  * A connection holds nothing between its calls: a call takes its chain's lock for as long as the chain answers it
  * (chains/chain-pool.ts `tryUse` or `use`), so an idle kept-alive connection never counts as a use of a chain.
  */
@@ -32,6 +36,11 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
   server.removeAllListeners("request");
   let closing = false;
   const logsCalls = log !== undefined && (log.level === "debug" || log.level === "trace");
+  const { bodyLimit } = pipeline.context;
+  const { discardBytes } = pipeline.limits;
+  const toApi = (request: IncomingMessage, response: ServerResponse) => {
+    for (const listener of listeners) listener.call(server, request, response);
+  };
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     if (request.method === "POST" || request.method === "OPTIONS") {
       const route = pipeline.route(request.url ?? "");
@@ -45,7 +54,17 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
         return serveCall(pipeline, route, request, response, sent);
       }
     }
-    for (const listener of listeners) listener.call(server, request, response);
+    // The API answers an oversized body at once (Fastify reads its Content-Length); the body is read away first.
+    const { length } = readHeaders(request.rawHeaders);
+    if (length !== undefined && length > bodyLimit) {
+      if (length > discardBytes) response.shouldKeepAlive = false;
+      else
+        return discard(request, discardBytes, (whole) => {
+          if (!whole) response.shouldKeepAlive = false;
+          toApi(request, response);
+        });
+    }
+    toApi(request, response);
   });
   return () => {
     closing = true;
@@ -66,7 +85,13 @@ function serveCall(
   const limit = pipeline.context.bodyLimit;
   const { length, origin } = readHeaders(request.rawHeaders);
   const answer = (bytes: Buffer | null) => pipeline.answer(route, request.socket.remoteAddress, origin, bytes, sent);
-  if (length !== undefined && length > limit) return answer(null);
+  const oversized = (whole: boolean) =>
+    pipeline.answer(route, request.socket.remoteAddress, origin, null, (reply) => sent(whole ? reply : { ...reply, close: true }));
+  if (length !== undefined && length > limit) {
+    // A body too large even to throw away is answered at once, and its connection closed.
+    if (length > pipeline.limits.discardBytes) return oversized(false);
+    return discard(request, pipeline.limits.discardBytes, oversized);
+  }
   // A call's head and body mostly come in one read, which Node's parser goes through before this tick: the body is
   // then whole in the request's buffer (its Content-Length of bytes, which is how Node's parser frames it), and is
   // taken from there without the stream's events. Node marks the request complete only in a later callback, so its
@@ -75,8 +100,41 @@ function serveCall(
     if (length !== undefined && !request.readableFlowing && request.readableLength === length) {
       return answer(length === 0 ? EMPTY : (request.read() as Buffer));
     }
-    readBody(request, limit, answer, () => response.destroy());
+    readBody(
+      request,
+      limit,
+      answer,
+      () => discard(request, pipeline.limits.discardBytes, oversized),
+      () => response.destroy(),
+    );
   });
+}
+
+/**
+ * Reads a body to its end and throws it away, then calls `done(true)`; past `bound` bytes it stops reading and calls
+ * `done(false)`: the answer must then close the connection. A caller gone mid-body is not answered.
+ */
+function discard(request: IncomingMessage, bound: number, done: (whole: boolean) => void): void {
+  let size = 0;
+  let finished = false;
+  const finish = (whole: boolean) => {
+    if (finished) return;
+    finished = true;
+    request.removeListener("data", onData);
+    done(whole);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bound) {
+      request.pause();
+      finish(false);
+    }
+  };
+  if (request.complete) return finish(true);
+  request.on("data", onData);
+  request.once("end", () => finish(true));
+  request.once("error", () => (finished = true));
+  request.resume();
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -109,14 +167,14 @@ function preflight(pipeline: RpcPipeline, route: RpcRoute, request: IncomingMess
 }
 
 /**
- * Calls `done` with the body, or null when it is larger than `limit` (the rest is not read); `gone` when the caller
- * went away mid-body (nothing to answer).
+ * Calls `done` with the body, or `tooLarge` once it is larger than `limit` (with the rest of it still to read);
+ * `gone` when the caller went away mid-body (nothing to answer).
  */
-function readBody(request: IncomingMessage, limit: number, done: (body: Buffer | null) => void, gone: () => void): void {
+function readBody(request: IncomingMessage, limit: number, done: (body: Buffer) => void, tooLarge: () => void, gone: () => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let finished = false;
-  const finish = (body: Buffer | null) => {
+  const finish = (body: Buffer) => {
     if (finished) return;
     finished = true;
     done(body);
@@ -125,8 +183,11 @@ function readBody(request: IncomingMessage, limit: number, done: (body: Buffer |
     size += chunk.length;
     if (size > limit) {
       request.removeAllListeners("data");
-      request.pause();
-      finish(null);
+      chunks.length = 0;
+      if (!finished) {
+        finished = true;
+        tooLarge();
+      }
     } else chunks.push(chunk);
   });
   request.on("end", () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
@@ -147,7 +208,7 @@ function readBody(request: IncomingMessage, limit: number, done: (body: Buffer |
 function send(response: ServerResponse, reply: RpcReply, closing: boolean): void {
   if (response.headersSent || response.destroyed) return;
   const { headers, body } = reply;
-  if (closing) headers.connection = "close";
+  if (closing || reply.close) headers.connection = "close";
   const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
   const head: (string | number)[] = ["content-length", length];
   for (const name in headers) head.push(name, headers[name]);

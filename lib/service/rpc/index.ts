@@ -7,6 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import "../context";
 import { serveRpcOverHttp } from "./http";
+import type { RpcLimits } from "../caller-limits";
 import { RpcPipeline } from "./pipeline";
 import { attachWebSocketRpc } from "./websocket";
 
@@ -22,16 +23,16 @@ declare module "fastify" {
 /**
  * Serves the RPC URLs on the app's server, ahead of its routes. On close, HTTP calls are answered with
  * `connection: close` until the server has closed, and WebSocket connections are ended first (upgraded connections
- * are not the HTTP server's to close).
+ * are not the HTTP server's to close). `limits` lowers what one caller may hold (../caller-limits.ts), for tests.
  *
  * @example
  * const app = await buildApp(options);
  * await registerRpc(app);
  */
-export async function registerRpc(app: FastifyInstance): Promise<void> {
+export async function registerRpc(app: FastifyInstance, limits?: Partial<RpcLimits>): Promise<void> {
   const { store, engine, limiter, rateLimits, bodyLimit } = app.service;
   const log = app.log.child({ component: "rpc" });
-  const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log });
+  const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log, rpcLimits: limits });
   const closeHttp = serveRpcOverHttp(app.server, pipeline, log);
   const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log);
   app.decorate("rpcPipeline", pipeline);

@@ -19,6 +19,8 @@ import type { RateDecision, RateLimitSettings, SlidingWindowLimiter } from "../r
 import type { Store } from "../store";
 import { answerCalls, answerNow, isUnknownVnet, type RpcCalls } from "./answer";
 import { readRpcBody } from "./body";
+import { FilterLedger } from "./filters";
+import { rpcLimits, type RpcLimits } from "../caller-limits";
 import { routeRpc, type RpcRoute } from "./route";
 
 /** The message of an unknown RPC URL's 404 (never the URL itself: an Admin RPC URL is a secret). */
@@ -37,6 +39,8 @@ export interface RpcPlaneContext {
   readonly bodyLimit: number;
   /** The service's log: every 5xx goes there with its error id. */
   readonly log?: { error(details: object, message: string): void };
+  /** What one caller may hold (../caller-limits.ts); the defaults unless a test lowers them. */
+  readonly rpcLimits?: Partial<RpcLimits>;
 }
 
 /** An RPC URL's vnet, as step 2 found it. */
@@ -68,8 +72,14 @@ export class RpcPipeline {
   private readonly routes = new Map<string, RpcRoute | null>();
   /** Whether the engine itself refuses a deleted vnet (404): only then may a URL be resolved from memory. */
   private readonly engineKnowsVnets: boolean;
+  /** What one caller may hold. */
+  readonly limits: RpcLimits;
+  /** The live filters of each URL. */
+  readonly filters: FilterLedger;
 
   constructor(readonly context: RpcPlaneContext) {
+    this.limits = rpcLimits(context.rpcLimits);
+    this.filters = new FilterLedger(this.limits.filtersPerUrl);
     this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
     context.engine.onVnetsDestroyed?.((vnetIds) => this.forgetVnets(vnetIds));
   }
@@ -112,6 +122,7 @@ export class RpcPipeline {
   forgetVnets(vnetIds: readonly string[]): void {
     const gone = new Set(vnetIds);
     for (const [name, target] of this.known) if (gone.has(target.vnetId)) this.known.delete(name);
+    for (const vnetId of vnetIds) for (const access of ["admin", "public"]) this.filters.forget(`rpc:${access}:${vnetId}`);
     this.routes.clear();
   }
 
@@ -144,8 +155,9 @@ export class RpcPipeline {
 
   /**
    * Steps 2 to 6 for a POST on an RPC URL route whose body is read (`null`: larger than the limit). `done` gets the
-   * answer; `fail` an error nothing answers. A call that passes through and whose chain, lock and socket are free
-   * goes to the chain and back with no promise (`ChainEngine.rpcBytesNow`).
+   * answer, once; an error nothing expected is answered as the spec's 500 with an error id, and logged. A call that
+   * passes through and whose chain, lock and socket are free goes to the chain and back with no promise
+   * (`ChainEngine.rpcBytesNow`).
    */
   answer(
     route: RpcRoute,
@@ -154,14 +166,34 @@ export class RpcPipeline {
     body: Buffer | null,
     done: (reply: RpcReply) => void,
   ): void {
-    const target = this.resolve(route);
-    const rate = this.rate(target, address);
-    const headers = this.head(rate, origin);
-    if (!rate.allowed) return done(errorReply(429, headers, TOO_MANY_REQUESTS));
-    if (body === null) {
-      headers.connection = "close"; // the rest of the body is not read
-      return done({ ...errorReply(400, headers, `request body larger than ${this.context.bodyLimit} bytes`), close: true });
+    let answered = false;
+    const once = (reply: RpcReply) => {
+      if (answered) return;
+      answered = true;
+      done(reply);
+    };
+    let headers: RpcReply["headers"] = {};
+    try {
+      const target = this.resolve(route);
+      const rate = this.rate(target, address);
+      headers = this.head(rate, origin);
+      this.decide(route, target, rate, body, headers, once);
+    } catch (failure) {
+      once(this.internalError(headers, failure));
     }
+  }
+
+  /** Steps 3 to 6 of `answer`. */
+  private decide(
+    route: RpcRoute,
+    target: RpcTarget | undefined,
+    rate: RateDecision,
+    body: Buffer | null,
+    headers: RpcReply["headers"],
+    done: (reply: RpcReply) => void,
+  ): void {
+    if (!rate.allowed) return done(errorReply(429, headers, TOO_MANY_REQUESTS));
+    if (body === null) return done(errorReply(400, headers, `request body larger than ${this.context.bodyLimit} bytes`));
     if (!target) return done(errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
     const read = readRpcBody(body);
     if ("response" in read) return done({ status: 200, headers, body: JSON.stringify(read.response) });
@@ -170,14 +202,33 @@ export class RpcPipeline {
       this.forget(route);
       return done(errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
     }
+    const filters = this.filters.admit(target.bucket, read);
+    const calls = filters?.calls ?? read;
     answerNow(
       this.context.engine,
       target.vnetId,
-      read,
+      calls,
       target.access,
-      (answer) => done({ status: 200, headers, body: answer }),
-      () => void this.run(route, target, read, headers).then(done),
+      (answer) => {
+        filters?.settle(answer);
+        done({ status: 200, headers, body: answer });
+      },
+      () =>
+        void this.run(route, target, calls, headers).then(
+          (reply) => {
+            if (filters && reply.status === 200) filters.settle(reply.body);
+            done(reply);
+          },
+          (failure: unknown) => done(this.internalError(headers, failure)),
+        ),
     );
+  }
+
+  /** The spec's 500 for an error nothing expected, logged with its error id (the log scrubs secrets). */
+  internalError(headers: RpcReply["headers"], failure: unknown): RpcReply {
+    const body = errorBody(500, "internal server error: quote the error id when reporting it");
+    this.context.log?.error({ errorId: body.error.id, status: 500, err: failure }, "RPC call failed");
+    return { status: 500, headers, body: JSON.stringify(body) };
   }
 
   /** The general path: the engine's answer, the spec's 404 for a vnet it says is gone, a 500 for its failures. */
@@ -188,11 +239,7 @@ export class RpcPipeline {
       delete headers["content-type"];
       return { status: 204, headers, body };
     } catch (failure) {
-      if (!isUnknownVnet(failure)) {
-        const body = errorBody(500, "internal server error: quote the error id when reporting it");
-        this.context.log?.error({ errorId: body.error.id, status: 500, err: failure }, "RPC call failed");
-        return { status: 500, headers, body: JSON.stringify(body) };
-      }
+      if (!isUnknownVnet(failure)) return this.internalError(headers, failure);
       this.forget(route);
       return errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" });
     }

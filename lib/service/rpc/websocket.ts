@@ -4,25 +4,33 @@
  * the URL goes through the pipeline's route, resolve and rate steps once, at the upgrade (./pipeline.ts), and each
  * message through its rate, body and per-call steps, as an HTTP call does (the same allow-list, records, per-URL
  * rate limit, canonical text to the chain, read-only calls passed to the chain and back as bytes); `eth_subscribe` and
- * `eth_unsubscribe` go to the chain's own WebSocket, one upstream connection per client connection, and its
- * notifications come back as they are.
+ * `eth_unsubscribe` go to the chain's own WebSocket (./subscriptions.ts).
+ *
+ * No client can hold more than its share (../caller-limits.ts): a client that does not read its answers is closed with
+ * 1013 once a few MB wait for it, idle connections are pinged and the dead dropped, and an unexpected error in one
+ * message becomes that message's error answer (logged with an error id), never the process's end.
  */
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
-import type { JsonRpcRequest, JsonRpcResponse } from "../chains/types";
+import type { JsonRpcResponse } from "../chains/types";
 import { ChainRequestError } from "../chains/types";
 import { rawErrorAnswer } from "../errors/client-errors";
 import { redactUrl } from "../log";
 import type { RateDecision } from "../rate-limit";
 import { answerCalls, answerNow, type RpcCalls } from "./answer";
-import { readRpcBody } from "./body";
+import { readRpcBody, rpcError } from "./body";
+import type { RpcLimits } from "../caller-limits";
 import { TOO_MANY_REQUESTS, UNKNOWN_RPC_URL, type RpcPipeline, type RpcTarget } from "./pipeline";
+import { ConnectionSubscriptions, UrlSubscriptions } from "./subscriptions";
 
-/** Subscription kinds passed to the chain: new blocks, logs, pending transactions. */
-export const SUBSCRIPTION_KINDS: ReadonlySet<string> = new Set(["newHeads", "logs", "newPendingTransactions"]);
+export { SUBSCRIPTION_KINDS } from "./subscriptions";
+
 /** Largest WebSocket message: 1 MB, as the HTTP body limit. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Why a client that does not read its answers is closed (1013: try again later). */
+export const UNREAD_REASON = "too many answers wait unread: read them, then connect again";
 
 /** Where WebSocket upgrades are logged: one line each, at info, the URL's secret redacted. */
 export interface UpgradeLog {
@@ -37,7 +45,9 @@ export interface UpgradeLog {
  */
 export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: UpgradeLog): () => void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const perUrl = new UrlSubscriptions();
+  const { limits } = pipeline;
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const route = pipeline.route(request.url ?? "");
     const target = route ? pipeline.resolve(route) : undefined;
     const decision = pipeline.rate(target, request.socket.remoteAddress);
@@ -48,12 +58,39 @@ export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: 
     );
     if (status === 429) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
     if (!target) return refuse(socket, 404, UNKNOWN_RPC_URL, decision);
-    sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline));
+    sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline, perUrl));
+  };
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      upgrade(request, socket, head);
+    } catch (failure) {
+      // An error nothing expected ends this connection, logged with an error id, never the process.
+      pipeline.internalError({}, failure);
+      socket.destroy();
+    }
   });
+  const heartbeat = setInterval(() => beat(sockets.clients), limits.heartbeatMs);
+  heartbeat.unref();
   return () => {
+    clearInterval(heartbeat);
     for (const client of sockets.clients) client.terminate();
     sockets.close();
   };
+}
+
+/** Clients that answered the last ping (or sent anything since). */
+const alive = new WeakSet<WebSocket>();
+
+/** Drops every client that has not answered the previous ping, and pings the others. */
+function beat(clients: Iterable<WebSocket>): void {
+  for (const client of clients) {
+    if (!alive.has(client)) {
+      client.terminate();
+      continue;
+    }
+    alive.delete(client);
+    client.ping();
+  }
 }
 
 /** Answers an upgrade request with a plain HTTP error: the spec's body and rate headers. */
@@ -62,111 +99,133 @@ function refuse(socket: Duplex, status: 404 | 429, message: string, rate: RateDe
 }
 
 /** One client connection: calls go to the engine, subscriptions to the chain's WebSocket. */
-function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline): void {
+function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perUrl: UrlSubscriptions): void {
   const { engine } = pipeline.context;
   const { vnetId, access } = target;
-  let upstream: Promise<WebSocket> | null = null;
-  let release: (() => void) | null = null;
-  const send = (answer: unknown) => {
-    if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify(answer));
+  const { limits } = pipeline;
+  alive.add(client);
+  client.on("pong", () => alive.add(client));
+  /** Sends a text frame; a client with more than its share unread is closed instead (its answers are dropped). */
+  const send = (answer: Buffer | string | object) => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    const text = typeof answer === "string" || Buffer.isBuffer(answer) ? answer : JSON.stringify(answer);
+    if (text.length === 0) return;
+    client.send(text, { binary: false });
+    if (client.bufferedAmount > limits.bufferedBytes) closeUnread(client, subscriptions, limits);
   };
-  const close = () => {
-    release?.();
-    release = null;
-    void upstream?.then(
-      (socket) => socket.close(),
-      () => undefined,
-    );
-    upstream = null;
-  };
-  client.on("close", close);
-  client.on("error", close);
+  const subscriptions = new ConnectionSubscriptions({
+    engine,
+    vnetId,
+    url: target.bucket,
+    perUrl,
+    perConnection: limits.subscriptionsPerConnection,
+    perUrlCap: limits.subscriptionsPerUrl,
+    send,
+    close: (code, reason) => client.close(code, reason),
+  });
+  client.on("close", () => subscriptions.close());
+  client.on("error", () => subscriptions.close());
 
-  /** The chain's WebSocket for this client, opened on the first subscription. */
-  function chainSocket(): Promise<WebSocket> {
-    upstream ??= (async () => {
-      if (!engine.subscriptionChannel) throw new ChainRequestError(402, "no chain engine: subscriptions are not available");
-      const channel = await engine.subscriptionChannel(vnetId);
-      release = channel.release;
-      const socket = new WebSocket(channel.url);
-      await new Promise<void>((resolve, reject) => {
-        socket.once("open", () => resolve());
-        socket.once("error", reject);
-      });
-      socket.on("message", (data: RawData) => {
-        if (client.readyState === WebSocket.OPEN) client.send(data.toString());
-      });
-      // The chain went away (stopped or crashed): its subscriptions are gone, so is this connection.
-      socket.on("close", () => client.close(1011, "the chain's subscription channel closed"));
-      return socket;
-    })();
-    return upstream;
-  }
+  let answering = 0;
+  /** Counts a message being answered (the connection is not read while too many are); returns its end, once. */
+  const inFlight = () => {
+    if (++answering === limits.messagesInFlight) client.pause();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (answering-- === limits.messagesInFlight) client.resume();
+    };
+  };
 
   client.on("message", (data: RawData) => {
-    const body = readRpcBody(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
-    if ("response" in body) return send(body.response);
+    alive.add(client);
+    if (client.readyState !== WebSocket.OPEN) return;
+    let calls: RpcCalls | null = null;
+    try {
+      const body = readRpcBody(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+      if ("response" in body) return send(body.response);
+      calls = body;
+      onCalls(body);
+    } catch (error) {
+      lastResort(calls, error);
+    }
+  });
+
+  function onCalls(body: RpcCalls): void {
     const { requests, invalid } = body;
     if (!pipeline.rate(target, undefined).allowed) {
       const limited = requests.map((r) => rpcError(r.id ?? null, -32005, "too many requests on this RPC URL: back off and retry"));
       return send(body.batch ? [...limited, ...invalid] : limited[0]);
     }
-    const subscriptions = requests.filter((r) => r.method === "eth_subscribe" || r.method === "eth_unsubscribe");
-    if (subscriptions.length > 0) {
+    const subscribing = requests.filter((r) => r.method === "eth_subscribe" || r.method === "eth_unsubscribe");
+    if (subscribing.length > 0) {
       if (body.batch) {
         return send([
           ...requests.map((r) => rpcError(r.id ?? null, -32600, "eth_subscribe and eth_unsubscribe cannot be batched")),
           ...invalid,
         ]);
       }
-      return subscribe(requests[0]);
+      return void subscriptions.handle(requests[0]).catch((error: unknown) => lastResort(body, error));
     }
+    const filters = pipeline.filters.admit(target.bucket, body);
+    const calls = filters?.calls ?? body;
+    const finished = inFlight();
+    const deliver = (answer: Buffer | string) => {
+      finished();
+      filters?.settle(answer);
+      send(answer);
+    };
     // A message of calls the chain answers alone goes to it and back by callback when it can (as over HTTP).
-    answerNow(engine, vnetId, body, access, deliver, () => void answerInTurn(body));
-  });
+    answerNow(
+      engine,
+      vnetId,
+      calls,
+      access,
+      deliver,
+      () =>
+        void answerInTurn(calls, deliver).catch((error: unknown) => {
+          finished();
+          lastResort(calls, error);
+        }),
+    );
+  }
 
   /** The general path: the engine's answer, or an error answer per call when the vnet was deleted meanwhile. */
-  async function answerInTurn(calls: RpcCalls): Promise<void> {
+  async function answerInTurn(calls: RpcCalls, deliver: (answer: Buffer | string) => void): Promise<void> {
     let answer: Buffer | string;
     try {
       answer = await answerCalls(engine, vnetId, calls, access);
     } catch (error) {
       // The vnet was deleted while this connection was open.
+      deliver("");
       const answers = [...calls.requests.map((r) => rpcError(r.id ?? null, -32000, failure(error))), ...calls.invalid];
       return send(calls.batch ? answers : answers[0]);
     }
     deliver(answer);
   }
 
-  /** The chain's bytes or our JSON text: a text frame either way. */
-  function deliver(answer: Buffer | string): void {
-    if (answer.length > 0 && client.readyState === WebSocket.OPEN) client.send(answer, { binary: false });
+  /** An error nothing expected: logged with an id, and answered to each call of the message as an internal error. */
+  function lastResort(calls: RpcCalls | null, error: unknown): void {
+    const errorId = randomUUID();
+    pipeline.context.log?.error({ errorId, err: error, transport: "websocket" }, "RPC message failed");
+    const message = `Internal error (error id ${errorId})`;
+    const answers: JsonRpcResponse[] = calls
+      ? calls.requests.filter((r) => r.id !== undefined).map((r) => rpcError(r.id!, -32603, message))
+      : [];
+    if (!calls) return send(rpcError(null, -32603, message));
+    if (answers.length > 0) send(calls.batch ? answers : answers[0]);
   }
+}
 
-  async function subscribe(request: JsonRpcRequest): Promise<void> {
-    const kind = Array.isArray(request.params) ? request.params[0] : undefined;
-    if (request.method === "eth_subscribe" && !SUBSCRIPTION_KINDS.has(String(kind))) {
-      return send(
-        rpcError(
-          request.id ?? null,
-          -32602,
-          `unsupported subscription ${JSON.stringify(kind)}: use newHeads, logs or newPendingTransactions`,
-        ),
-      );
-    }
-    try {
-      // The request as ./body.ts wrote it anew: never the caller's bytes.
-      (await chainSocket()).send(JSON.stringify(request));
-    } catch (error) {
-      send(rpcError(request.id ?? null, -32000, failure(error)));
-    }
-  }
+/** Closes a client that does not read: 1013, and its subscriptions ended at once (nothing more is queued for it). */
+function closeUnread(client: WebSocket, subscriptions: ConnectionSubscriptions, limits: RpcLimits): void {
+  subscriptions.close();
+  client.close(1013, UNREAD_REASON);
+  // The close frame waits behind what the client does not read: its socket goes when that frame could not leave.
+  setTimeout(() => client.terminate(), Math.min(limits.heartbeatMs, 10_000)).unref();
 }
 
 function failure(error: unknown): string {
   return error instanceof ChainRequestError ? error.message : "Internal error";
-}
-
-function rpcError(id: string | number | null, code: number, message: string): JsonRpcResponse {
-  return { jsonrpc: "2.0", id, error: { code, message } };
 }

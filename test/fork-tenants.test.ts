@@ -177,11 +177,18 @@ test("another tenant's imported recordings never reach a fork of the same networ
   // The importer's own environment replays its fixture offline: the read its fixture recorded answers as upstream did.
   const attackerNow = await environmentOf(offline, MALLORY_ENVIRONMENTS, "mallory", attacker.id);
   expect(await tokenBalance(adminRpc(attackerNow), ALICE)).toBe(tokenAtBlock);
+  // A clone takes them along, for itself.
+  const cloned = await call(offline, "POST", `${MALLORY_ENVIRONMENTS}/${attacker.id}/clone`, {
+    as: "mallory",
+    body: { display_name: "copy" },
+  });
+  expect(cloned.status).toBe(201);
+  expect(await tokenBalance(adminRpc(cloned.body as any), ALICE)).toBe(tokenAtBlock);
   // Its recordings go with it: deleted, nothing of them stays in the data dir.
   const deleted = await call(offline, "DELETE", `${MALLORY_ENVIRONMENTS}/${attacker.id}`, { as: "mallory" });
   expect(deleted.status).toBeLessThan(300);
   const importedDir = join(dataDir, "imported-recordings");
   const left = readdirSync(importedDir).map((name) => readFileSync(join(importedDir, name), "utf8"));
-  expect(left.filter((text) => text.includes(PLANTED))).toHaveLength(1); // the "newer" environment's, still there
+  expect(left.filter((text) => text.includes(PLANTED))).toHaveLength(2); // the clone's and the "newer" environment's
   await runs.stop(offline);
 });

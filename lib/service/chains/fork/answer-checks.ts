@@ -5,11 +5,11 @@
  * type it must have; `null` where it means "not yet" is never kept; a "method not found" is kept only once a second
  * ask confirms it.
  */
+import { isHexQuantity } from "../../../domain/amounts";
 
 /** The verdict on one answer: keep it, ask again (the upstream may not have it yet), or refuse it, saying why. */
 export type AnswerVerdict = { readonly keep: true } | { readonly keep: false; readonly why: string; readonly notYet: boolean };
 
-const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,63})$/i;
 const DATA = /^0x([0-9a-f]{2})*$/i;
 const WORD = /^0x[0-9a-f]{64}$/i;
 const HASH = WORD;
@@ -18,14 +18,12 @@ type Check = (result: unknown) => string | null;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
-const quantity: Check = (r) => (typeof r === "string" && QUANTITY.test(r) ? null : "a hex quantity");
+const quantity: Check = (r) => (isHexQuantity(r) ? null : "a hex quantity");
 const data: Check = (r) => (typeof r === "string" && DATA.test(r) ? null : "hex data");
 const word: Check = (r) => (typeof r === "string" && WORD.test(r) ? null : "a 32-byte hex word");
 const decimal: Check = (r) => (typeof r === "string" && /^[0-9]{1,20}$/.test(r) ? null : "a decimal string");
 const block: Check = (r) =>
-  isObject(r) && typeof r.number === "string" && QUANTITY.test(r.number) && typeof r.hash === "string" && HASH.test(r.hash)
-    ? null
-    : "a block with its number and hash";
+  isObject(r) && isHexQuantity(r.number) && typeof r.hash === "string" && HASH.test(r.hash) ? null : "a block with its number and hash";
 const transaction: Check = (r) => (isObject(r) && typeof r.hash === "string" && HASH.test(r.hash) ? null : "a transaction");
 const receipt: Check = (r) => (isObject(r) && typeof r.transactionHash === "string" && HASH.test(r.transactionHash) ? null : "a receipt");
 const list: Check = (r) => (Array.isArray(r) ? null : "a list");
@@ -35,10 +33,7 @@ const accountInfo: Check = (r) =>
   isObject(r) && quantity(r.balance) === null && quantity(r.nonce) === null && data(r.code) === null
     ? null
     : "an account's balance, nonce and code";
-const feeHistory: Check = (r) =>
-  isObject(r) && typeof r.oldestBlock === "string" && QUANTITY.test(r.oldestBlock) && Array.isArray(r.baseFeePerGas)
-    ? null
-    : "a fee history";
+const feeHistory: Check = (r) => (isObject(r) && isHexQuantity(r.oldestBlock) && Array.isArray(r.baseFeePerGas) ? null : "a fee history");
 
 /** The type each read's result must have; `nullable` methods answer `null` for what does not exist (yet). */
 const CHECKS: Readonly<Record<string, { readonly check: Check; readonly nullable?: boolean }>> = {

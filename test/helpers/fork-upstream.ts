@@ -54,6 +54,11 @@ export interface ForkUpstream {
   delayMs: number;
   /** The chain behind the front. */
   readonly node: ChainNode;
+  /**
+   * Makes the front answer the next `times` calls of `method` with `answer` (a `{ result }` or an `{ error }`) in place
+   * of the chain's: a lagging or broken node behind a balancer.
+   */
+  misanswer(method: string, answer: { result: unknown } | { error: { code: number; message: string } }, times?: number): void;
   /** Stops the front and the chain: the upstream is gone. */
   close(): Promise<void>;
 }
@@ -85,6 +90,14 @@ export async function startForkUpstream(options: { delayMs?: number; emptyBlocks
 
   const methods: string[] = [];
   const upstream = { delayMs: options.delayMs ?? 0 };
+  const misanswers: { method: string; answer: Record<string, unknown>; times: number }[] = [];
+  /** The answer the front gives a call: a misanswer while one is due, else the chain's. */
+  const answerOf = (call: { method: string; id?: unknown }, chains: unknown) => {
+    const due = misanswers.find((m) => m.method === call.method && m.times > 0);
+    if (!due) return chains;
+    due.times -= 1;
+    return { jsonrpc: "2.0", id: call.id ?? null, ...due.answer };
+  };
   const server: Server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -97,7 +110,10 @@ export async function startForkUpstream(options: { delayMs?: number; emptyBlocks
     if (upstream.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, upstream.delayMs));
     let answer: string;
     try {
-      answer = JSON.stringify(await rpc.send(body as never));
+      const chains = (await rpc.send(body as never)) as unknown;
+      answer = JSON.stringify(
+        Array.isArray(body) ? body.map((call, i) => answerOf(call, (chains as unknown[])[i])) : answerOf(body, chains),
+      );
     } catch {
       response.destroy(); // the upstream is closing: a call in flight gets no answer, as from a node going down
       return;
@@ -112,6 +128,9 @@ export async function startForkUpstream(options: { delayMs?: number; emptyBlocks
     history: { token, deployBlock: BigInt(deployed.blockNumber), aliceFunded, bobFunded, aliceTopped, head },
     methods,
     node,
+    misanswer(method: string, answer: Record<string, unknown>, times = 1) {
+      misanswers.push({ method, answer, times });
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

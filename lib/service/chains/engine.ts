@@ -117,6 +117,8 @@ export class BackendChainEngine implements ChainEngine {
     this.forks = new Forks({
       urls: host.forkUrls,
       cacheDir: host.forkCacheDir ?? join(host.dataDir ?? this.temporaryDir!, "fork-cache"),
+      // In the data dir, never the fork cache (which CI shares between services): a fixture's answers are one vnet's.
+      importedDir: join(host.dataDir ?? this.temporaryDir!, "imported-recordings"),
       offline: host.offline === true,
       timeoutMs: options.upstreamTimeoutMs,
       maxAnswerBytes: options.upstreamMaxAnswerBytes,
@@ -149,6 +151,7 @@ export class BackendChainEngine implements ChainEngine {
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
     // Journals of environments deleted while the service died (kill -9 during a delete) go, as their state files do.
     for (const vnetId of this.writes.journal.vnetIds()) if (host.resolveVnet(vnetId) === undefined) this.states.forget(vnetId);
+    this.forks.sweepImported((vnetId) => host.resolveVnet(vnetId) !== undefined);
     this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
@@ -317,6 +320,7 @@ export class BackendChainEngine implements ChainEngine {
         this.snapshotBook.forget(vnetId);
         this.states.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
+        await this.forks.forgetVnet(vnetId);
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
     );
@@ -371,7 +375,7 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   /**
-   * Fixtures (lib/service/fixtures): a vnet's chain state as anvil dumps it (its state JSON), taken under the
+   * Fixtures (lib/service/environment-files): a vnet's chain state as anvil dumps it (its state JSON), taken under the
    * chain's lock, and the fork it reads, if any. `read` runs while the lock is held, so that what it reads beside the
    * state (the transaction records, written under the same lock) is of the same moment. Starts a stopped chain.
    */
@@ -406,19 +410,20 @@ export class BackendChainEngine implements ChainEngine {
     }
   }
 
-  /** Fixtures: removes a state placed by `installVnetState` whose vnet was not created after all. */
+  /** Fixtures: removes a state (and recordings) placed for a vnet that was not created after all. */
   discardVnetState(vnetId: string): void {
     rmSync(this.statePath(vnetId), { force: true });
+    void this.forks.forgetVnet(vnetId);
   }
 
-  /** Fixtures: the recordings a fork of a network at a block reads, or null when there are none. */
-  forkRecordings(networkId: string, blockNumber: string): Promise<Record<string, unknown> | null> {
-    return this.forks.savedRecordings(networkId, BigInt(blockNumber));
+  /** Fixtures: the recordings a vnet's fork reads (its own; with `shared`, the service's too), or null when there are none. */
+  forkRecordings(vnetId: string, fork: VnetFork, shared: boolean): Promise<Record<string, unknown> | null> {
+    return this.forks.savedRecordings(vnetId, fork.networkId, BigInt(fork.blockNumber), shared);
   }
 
-  /** Fixtures: adds an imported fixture's recordings to this service's, so that its forks replay them offline. */
-  addForkRecordings(networkId: string, blockNumber: string, answers: Readonly<Record<string, unknown>>): Promise<void> {
-    return this.forks.addRecordings(networkId, BigInt(blockNumber), answers);
+  /** Fixtures: keeps an imported fixture's recordings for the vnet it creates (inside the creating transaction). */
+  installForkRecordings(vnetId: string, fork: VnetFork, answers: Readonly<Record<string, unknown>>): void {
+    this.forks.installRecordings(vnetId, fork.networkId, BigInt(fork.blockNumber), answers);
   }
 }
 

@@ -168,11 +168,14 @@ export interface ChainEngine {
   /** Fixtures: removes a state placed for a vnet that was not created after all. */
   discardVnetState?(vnetId: string): void;
 
-  /** Fixtures: the recordings a fork of a network at a block (hex) reads, or null. */
-  forkRecordings?(networkId: string, blockNumber: string): Promise<Record<string, unknown> | null>;
+  /**
+   * Fixtures: the recordings a vnet's fork reads, or null: those a fixture brought it, and with `shared` the
+   * service's upstream answers of its network and block.
+   */
+  forkRecordings?(vnetId: string, fork: VnetFork, shared: boolean): Promise<Record<string, unknown> | null>;
 
-  /** Fixtures: adds imported recordings of a network at a block (hex) to this service's. */
-  addForkRecordings?(networkId: string, blockNumber: string, answers: Readonly<Record<string, unknown>>): Promise<void>;
+  /** Fixtures: keeps an imported fixture's recordings for the one vnet it creates (synchronous, in its transaction). */
+  installForkRecordings?(vnetId: string, fork: VnetFork, answers: Readonly<Record<string, unknown>>): void;
 }
 
 /**

@@ -36,7 +36,7 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
   const forked = fresh ? forks.forked(spec.networkId) : wasForked;
   const forkBlock = BigInt(spec.forkBlockNumber);
   // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
-  const forkUrl = forked ? await forks.proxyUrl(spec.networkId, forkBlock) : null;
+  const forkUrl = forked ? await forks.proxyUrl(spec.networkId, forkBlock, vnetId) : null;
   const genesisTimestamp = forkUrl ? undefined : states.genesisTimestamp(vnetId);
   const node = await backend
     .start({

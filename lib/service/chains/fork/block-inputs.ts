@@ -13,6 +13,7 @@
  * slots (8191 single reads would cost hosted RPC quotas dearly), and kept as that one answer, from which the proxy
  * answers each slot.
  */
+import { checkResult } from "./answer-checks";
 import type { Recordings } from "./recordings";
 import { callKey } from "./recordings";
 import { JsonRpcError } from "../json-rpc";
@@ -134,7 +135,10 @@ export async function recordBlockInputs(upstream: Upstream, recordings: Recordin
       const answers = await batchOrSingles(upstream, batch);
       requests += answers.requests;
       answers.answers.forEach((answer, i) => {
-        if ("result" in answer) recordings.put(callKey(batch[i]!.method, batch[i]!.params), { result: answer.result });
+        // Only well-formed answers are kept (./answer-checks.ts): a chain asks again for the rest when it needs them.
+        if ("result" in answer && checkResult(batch[i]!.method, answer.result).keep) {
+          recordings.put(callKey(batch[i]!.method, batch[i]!.params), { result: answer.result });
+        }
       });
     }),
   ]);

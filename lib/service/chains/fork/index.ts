@@ -7,6 +7,7 @@ import type { ChainLog, ChainNode } from "../backend";
 import { ChainRequestError } from "../types";
 import { JsonRpcError } from "../json-rpc";
 import { BLOCK_INPUTS_MARK, recordBlockInputs, type BlockInputsCost } from "./block-inputs";
+import { ImportedRecordings } from "./imported";
 import { readPins, writePin } from "./pins";
 import { ForkProxy } from "./proxy";
 import { Recordings, recordedBlocks, recordingsPath } from "./recordings";
@@ -18,6 +19,7 @@ export { forwardToReplayedFork, unrecordedRead } from "./sends";
 export { callKey, recordedBlocks, recordingsPath } from "./recordings";
 export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./urls";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./upstream";
+export { checkResult, wellFormedRecording } from "./answer-checks";
 export type { BlockInputsCost } from "./block-inputs";
 
 /** Default bound on one upstream call. */
@@ -27,8 +29,10 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 export interface ForksOptions {
   /** Upstream RPC URLs by network id: secrets. */
   readonly urls: Readonly<Record<string, string>>;
-  /** Where recordings are kept (`<dir>/<network>/<block>.json`). */
+  /** Where recordings are kept (`<dir>/<network>/<block>.json`): what upstreams answered, nothing else. */
   readonly cacheDir: string;
+  /** Where the recordings fixtures brought are kept, one file per Virtual Environment (./imported.ts). */
+  readonly importedDir: string;
   /** Serve forks from recordings only; nothing leaves the machine. */
   readonly offline: boolean;
   /** Bound on one upstream call. @default 30000 */
@@ -61,8 +65,12 @@ export class Forks {
   private readonly verified = new Set<string>();
   /** Chains forking a network served from recordings only, whose sends are checked first (./sends.ts). */
   private readonly replayedChains = new WeakSet<ChainNode>();
+  /** The recordings fixtures brought, per Virtual Environment. */
+  private readonly imported: ImportedRecordings;
 
-  constructor(private readonly options: ForksOptions) {}
+  constructor(private readonly options: ForksOptions) {
+    this.imported = new ImportedRecordings(options.importedDir);
+  }
 
   /** Whether a network is forked: it has an upstream, or (offline) recordings to replay. */
   forked(networkId: string): boolean {
@@ -181,23 +189,37 @@ export class Forks {
     return this.replayedChains.has(node);
   }
 
-  /** The URL of the local proxy a fork of `networkId` at `block` reads through (started on first use). */
-  async proxyUrl(networkId: string, block: bigint): Promise<string> {
-    return (await this.proxy(networkId, block)).url;
+  /**
+   * The URL of the local proxy a fork of `networkId` at `block` reads through (started on first use). A Virtual
+   * Environment imported with recordings of its own (`vnetId`) reads through a proxy of its own that adds them.
+   */
+  async proxyUrl(networkId: string, block: bigint, vnetId?: string): Promise<string> {
+    return (await this.proxy(networkId, block, vnetId)).url;
   }
 
-  /** The proxy of a network at a block (started on first use). */
-  proxy(networkId: string, block: bigint): Promise<ForkProxy> {
-    const key = `${networkId}@${block}`;
+  /** The proxy of a network at a block (started on first use), or of one imported Virtual Environment's fork. */
+  proxy(networkId: string, block: bigint, vnetId?: string): Promise<ForkProxy> {
+    const own = vnetId !== undefined && this.imported.has(vnetId);
+    const key = own ? `vnet:${vnetId}` : `${networkId}@${block}`;
     let proxy = this.proxies.get(key);
     if (!proxy) {
       const recordings = this.recordingsOf(networkId, block);
+      const imported = own ? this.imported.open(vnetId, networkId, block) : null;
       const upstream = this.upstream(networkId);
       const replayOnly = this.options.offline
         ? "the service is offline (--offline), so only recordings are served"
         : `no upstream is configured for network ${networkId} (--fork ${networkId}=URL), so only recordings are served`;
       const { log, offlineEmptyAccounts } = this.options;
-      proxy = ForkProxy.start({ networkId, block, recordings, upstream, replayOnly, log, emptyAccounts: offlineEmptyAccounts === true });
+      proxy = ForkProxy.start({
+        networkId,
+        block,
+        recordings,
+        imported,
+        upstream,
+        replayOnly,
+        log,
+        emptyAccounts: offlineEmptyAccounts === true,
+      });
       // A fork made before block inputs were recorded (its recordings hold answers but not the mark), restarted with its
       // upstream: record them now, for offline runs. (A replica's new recordings are empty: it never mines.)
       if (upstream && recordings.size > 0 && !recordings.marked(BLOCK_INPUTS_MARK)) {
@@ -252,26 +274,40 @@ export class Forks {
   }
 
   /**
-   * Fixtures: the recordings of a network at a block as they stand (a running proxy's are saved first), or null when
-   * there are none.
+   * Fixtures: the recordings a Virtual Environment's fork reads, as they stand (a running proxy's are saved first), or
+   * null when there are none: the recordings a fixture brought it, and with `shared` (an export: the file must replay
+   * on its own) the service's of its network and block, which are upstream answers and win where both answer a call.
    */
-  async savedRecordings(networkId: string, block: bigint): Promise<Record<string, unknown> | null> {
-    const live = this.proxies.get(`${networkId}@${block}`);
-    if (live) (await live.catch(() => null))?.recordings.flush();
-    return new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block).entries();
+  async savedRecordings(vnetId: string, networkId: string, block: bigint, shared: boolean): Promise<Record<string, unknown> | null> {
+    const answers: Record<string, unknown> = { ...this.imported.open(vnetId, networkId, block).entries() };
+    if (shared) {
+      // What a running fork recorded lately is saved first (the proxies of one network and block share this object).
+      this.recordings.get(`${networkId}@${block}`)?.flush();
+      Object.assign(answers, new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block).entries());
+    }
+    return Object.keys(answers).length === 0 ? null : answers;
   }
 
   /**
-   * Fixtures: adds an imported fixture's recordings of a network at a block to this service's, keeping the answers
-   * recorded already (a running proxy serves the new ones at once).
+   * Fixtures: keeps an imported fixture's recordings for the one Virtual Environment its import creates, now
+   * (synchronous: inside the creating transaction), never in the service-wide recordings. Returns how many answers
+   * were kept (ill-formed ones are left out, ./answer-checks.ts).
    */
-  async addRecordings(networkId: string, block: bigint, answers: Readonly<Record<string, unknown>>): Promise<void> {
-    const live = this.proxies.get(`${networkId}@${block}`);
-    const recordings =
-      (live && (await live.catch(() => null))?.recordings) ??
-      new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block);
-    for (const [key, answer] of Object.entries(answers)) if (!recordings.has(key)) recordings.put(key, answer);
-    recordings.flush();
+  installRecordings(vnetId: string, networkId: string, block: bigint, answers: Readonly<Record<string, unknown>>): number {
+    return this.imported.write(vnetId, networkId, block, answers);
+  }
+
+  /** A Virtual Environment is deleted (or was never created): its proxy stops and its imported recordings go. */
+  async forgetVnet(vnetId: string): Promise<void> {
+    this.imported.remove(vnetId);
+    const proxy = this.proxies.get(`vnet:${vnetId}`);
+    this.proxies.delete(`vnet:${vnetId}`);
+    await (await proxy?.catch(() => null))?.close().catch(() => undefined);
+  }
+
+  /** Removes the imported recordings of Virtual Environments that no longer exist (a kill -9 during a delete). */
+  sweepImported(exists: (vnetId: string) => boolean): void {
+    this.imported.sweep(exists);
   }
 
   private upstream(networkId: string): Upstream | null {

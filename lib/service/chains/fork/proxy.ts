@@ -1,14 +1,20 @@
 /**
  * The local proxy a forked chain reads its upstream through: anvil's `--fork-url` points here, never at the
  * upstream (whose URL is a secret). One proxy serves one network at one pinned block. It answers a call from the
- * recordings when it has it, else asks the upstream and records the answer; offline, or when the upstream cannot
- * be reached, a call never recorded gets a JSON-RPC error naming the method, the account or slot and the block.
- * Only reads pass: the upstream never receives a write.
+ * recordings when it has it, else asks the upstream and records the answer once it is well-formed
+ * (./answer-checks.ts); offline, or when the upstream cannot be reached, a call never recorded gets a JSON-RPC error
+ * naming the method, the account or slot and the block. Only reads pass: the upstream never receives a write.
+ *
+ * The service-wide recordings hold only what an upstream answered. A Virtual Environment imported from a fixture
+ * reads through a proxy of its own that also holds the fixture's answers (`imported`): they are asked only when
+ * neither the service's recordings nor a live upstream answer, so they never shadow the upstream and never reach
+ * another environment.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChainLog } from "../backend";
 import { JsonRpcError } from "../json-rpc";
+import { checkResult } from "./answer-checks";
 import { askedBlock, describeCall } from "./describe";
 import { accountOf, derivedAnswer, emptyAccountAnswer, panicsWhenMissing, type Recorded } from "./derived";
 import { callKey, type Recordings } from "./recordings";
@@ -70,7 +76,10 @@ const CALL_METHODS: ReadonlySet<string> = new Set(["eth_call", "eth_estimateGas"
 export interface ForkProxyOptions {
   readonly networkId: string;
   readonly block: bigint;
+  /** The service-wide recordings of the network at the block: upstream answers only. */
   readonly recordings: Recordings;
+  /** A fixture's answers, for the one Virtual Environment imported from it; never written. @default null */
+  readonly imported?: Recordings | null;
   /** The upstream, or null offline (answers come from the recordings only). */
   readonly upstream: Upstream | null;
   /** Why there is no upstream, for the errors of calls never recorded. */
@@ -89,6 +98,15 @@ export interface ForkProxyStats {
   forwarded: number;
   /** Calls answered with an error (never recorded, refused, upstream failure). */
   failed: number;
+}
+
+/** One answer of the upstream, judged (./answer-checks.ts). */
+interface Asked {
+  readonly recorded: Recorded;
+  readonly keep: boolean;
+  readonly askAgain: boolean;
+  /** A "method not found", kept only when a second ask says the same. */
+  readonly notFound: boolean;
 }
 
 /** A running proxy. */
@@ -139,7 +157,7 @@ export class ForkProxy {
     }
   }
 
-  /** The recordings it serves (fixtures read them, and add an imported fixture's to a proxy already running). */
+  /** The service-wide recordings it serves and adds to (fixtures read them). */
   get recordings(): Recordings {
     return this.options.recordings;
   }
@@ -174,8 +192,9 @@ export class ForkProxy {
       });
     }
     const key = callKey(method, params);
-    const { recordings } = this.options;
-    const recorded = (recordings.get(key) as Recorded | undefined) ?? derivedAnswer(recordings, method, params, this.options.block);
+    const { recordings, upstream } = this.options;
+    // A fixture's answers never shadow the upstream: with one, they are asked only when it cannot be reached.
+    const recorded = this.recordedIn(recordings, key, method, params) ?? (upstream ? undefined : this.importedAnswer(key, method, params));
     if (recorded) {
       this.stats.replayed += 1;
       return reply(recorded);
@@ -188,23 +207,37 @@ export class ForkProxy {
     return reply(await pending);
   }
 
-  /** Asks the upstream (recording what it says), or explains why the call has no answer. */
+  /** A call's answer in one set of recordings, as recorded or reshaped (./derived.ts). */
+  private recordedIn(recordings: Recordings, key: string, method: string, params: unknown): Recorded | undefined {
+    return (recordings.get(key) as Recorded | undefined) ?? derivedAnswer(recordings, method, params, this.options.block);
+  }
+
+  /** A call's answer in the fixture's recordings of this proxy's Virtual Environment, if it has any. */
+  private importedAnswer(key: string, method: string, params: unknown): Recorded | undefined {
+    const { imported } = this.options;
+    return imported ? this.recordedIn(imported, key, method, params) : undefined;
+  }
+
+  /**
+   * Asks the upstream, keeping only a well-formed answer (./answer-checks.ts), or explains why the call has no answer.
+   * An answer that may not be kept (`null` meaning "not yet", a wrong type, a "method not found" not yet confirmed) is
+   * asked once more: a node behind a balancer that lags or lacks a method is often followed by one that does not.
+   */
   private async fetch(key: string, method: string, params: unknown): Promise<Recorded> {
     const { upstream, recordings } = this.options;
     if (!upstream) return this.offlineAnswer(method, params);
+    const args = Array.isArray(params) ? params : [];
     try {
-      const result = await upstream.request(method, Array.isArray(params) ? params : []);
-      this.stats.forwarded += 1;
-      recordings.put(key, { result });
-      return { result };
-    } catch (error) {
-      if (error instanceof JsonRpcError) {
-        this.stats.forwarded += 1;
-        const recorded = { error: { code: error.code, message: error.message } };
-        // "method not found" is the upstream's lasting answer (anvil then asks differently): replay it too.
-        if (error.code === -32601) recordings.put(key, recorded);
-        return recorded;
+      let answer = await this.ask(upstream, method, args);
+      if (answer.askAgain) {
+        const again = await this.ask(upstream, method, args);
+        // Two "method not found" in a row: the upstream's lasting answer (anvil then asks differently), replayed too.
+        answer = answer.notFound && again.notFound ? { ...again, keep: true } : again;
       }
+      this.stats.forwarded += 1;
+      if (answer.keep) recordings.put(key, answer.recorded);
+      return answer.recorded;
+    } catch (error) {
       if (error instanceof UpstreamError && error.failure !== "unreachable") {
         this.stats.failed += 1;
         return {
@@ -214,12 +247,39 @@ export class ForkProxy {
           },
         };
       }
+      const imported = this.importedAnswer(key, method, params);
+      if (imported) {
+        this.stats.replayed += 1;
+        return imported;
+      }
       return this.missing(
         method,
         params,
         error instanceof UpstreamError ? `${error.message}, so only recordings are served` : "the upstream failed",
       );
     }
+  }
+
+  /**
+   * One ask of the upstream: its answer, whether it may be kept, and whether asking again may change it (`null` meaning
+   * "not yet", a wrong type, a "method not found"; the upstream's other errors, such as a revert, stand). A result of the
+   * wrong type is answered as an error naming the call: anvil would fail on it anyway.
+   */
+  private async ask(upstream: Upstream, method: string, args: readonly unknown[]): Promise<Asked> {
+    let result: unknown;
+    try {
+      result = await upstream.request(method, args);
+    } catch (error) {
+      if (!(error instanceof JsonRpcError)) throw error;
+      const notFound = error.code === -32601;
+      return { recorded: { error: { code: error.code, message: error.message } }, keep: false, askAgain: notFound, notFound };
+    }
+    const verdict = checkResult(method, result);
+    if (verdict.keep) return { recorded: { result }, keep: true, askAgain: false, notFound: false };
+    if (verdict.notYet) return { recorded: { result: null }, keep: false, askAgain: true, notFound: false };
+    const call = describeCall(method, args, this.options.networkId, this.options.block);
+    const message = `${call}: the upstream of network ${this.options.networkId} ${verdict.why}; nothing was recorded`;
+    return { recorded: { error: { code: NOT_RECORDED, message } }, keep: false, askAgain: true, notFound: false };
   }
 
   /**
@@ -261,7 +321,10 @@ export class ForkProxy {
   /** Whether the recordings hold an account (its code, whole or alone): a slot of one they do not is a slot of nothing. */
   private accountRecorded(account: string): boolean {
     const params = [account, `0x${this.options.block.toString(16)}`];
-    return ["eth_getAccountInfo", "eth_getCode"].some((method) => this.options.recordings.has(callKey(method, params)));
+    const { recordings, imported } = this.options;
+    return ["eth_getAccountInfo", "eth_getCode"].some(
+      (method) => recordings.has(callKey(method, params)) || imported?.has(callKey(method, params)),
+    );
   }
 
   private missing(method: string, params: unknown, why: string): Recorded {

@@ -13,12 +13,13 @@ import {
   ProjectParams,
 } from "../../../api";
 import { slugify } from "../../../domain/slug";
-import { badRequest } from "../../errors";
+import { badRequest, errorBody } from "../../errors";
 import {
   EnvironmentFixtures,
   FixtureError,
+  FixtureReader,
+  ImportBusyError,
   MAX_FIXTURE_BYTES,
-  readFixture,
   writeFixture,
   type InstallResult,
 } from "../../environment-files";
@@ -33,6 +34,8 @@ const UPLOADED = "the uploaded fixture";
 export async function fixtureRoutes(app: FastifyInstance, environmentsPath: string): Promise<void> {
   const { store, engine } = app.service;
   const fixtures = new EnvironmentFixtures(store, engine);
+  // Files are read off the event loop, one import at a time per service (lib/service/environment-files/reader.ts).
+  const reader = new FixtureReader();
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   // The import's body is the file, read whole (it is checked whole before anything is written) up to the limit.
   app.addContentTypeParser(FIXTURE_MEDIA_TYPE, { parseAs: "buffer", bodyLimit: MAX_FIXTURE_BYTES }, (_request, body, done) =>
@@ -81,14 +84,18 @@ export async function fixtureRoutes(app: FastifyInstance, environmentsPath: stri
     async (request, reply) => {
       const project = projectOf(request);
       if (!Buffer.isBuffer(request.body)) throw badRequest(`send the fixture file as the body, with Content-Type: ${FIXTURE_MEDIA_TYPE}`);
-      let content;
+      const body = request.body;
+      let result: InstallResult;
       try {
-        content = readFixture(request.body, UPLOADED);
+        result = await reader.exclusive(async () => {
+          const content = await reader.read(body, UPLOADED);
+          return fixtures.install(project.id, content, { slug: request.query.slug, displayName: request.query.display_name });
+        });
       } catch (error) {
         if (error instanceof FixtureError) throw badRequest(error.message);
+        if (error instanceof ImportBusyError) return reply.code(429).header("retry-after", "5").send(errorBody(429, error.message));
         throw error;
       }
-      const result = await fixtures.install(project.id, content, { slug: request.query.slug, displayName: request.query.display_name });
       return reply.code(201).send(answer(request, result));
     },
   );

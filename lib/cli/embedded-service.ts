@@ -38,6 +38,8 @@ export async function startEmbeddedService(options: {
   logFile?: string;
   /** How long one call to a chain may take (`--rpc-timeout`, ms); default the service's. */
   rpcTimeoutMs?: number;
+  /** A chain unused this long (ms) is stopped, state kept (`--idle-stop`); 0 never; default the service's. */
+  idleStopMs?: number;
   /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
   rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
@@ -53,6 +55,7 @@ export async function startEmbeddedService(options: {
     offlineEmptyAccounts: options.offlineEmptyAccounts,
     maxChains: options.maxChains,
     rpcTimeoutMs: options.rpcTimeoutMs,
+    idleStopMs: options.idleStopMs,
     ...(options.logFile !== undefined && { logger: { level: "info", file: options.logFile } }),
   }).catch((error: unknown) => {
     throw listenFailure(error, "127.0.0.1", options.port ?? 0, "--port N");

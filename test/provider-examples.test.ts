@@ -1,6 +1,7 @@
 /**
  * Acceptance: the plain-HCL examples in examples/hcl work as written, with the provider configured only by
- * environment variables (as their comments say), through the offline mirror: apply, empty plan, destroy.
+ * environment variables (as their comments say), through the offline mirror: apply, empty plan, destroy. The examples
+ * of the chain-state resources and of action_stop run in their resources' own tests (test/provider-<type>.test.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,8 +11,6 @@ const example = (name: string) => readFileSync(join(__dirname, "..", "examples",
 
 describe("examples/hcl through terraform", () => {
   const suite = useAcceptanceSuite();
-  const actionStatus = (id: string) =>
-    (suite.service.app.service.store.db.prepare("SELECT status FROM actions WHERE id = ?").get(id) as { status: string }).status;
 
   test("environment: apply, outputs, empty plan, destroy", async () => {
     const run = await suite.workspace();
@@ -32,36 +31,6 @@ describe("examples/hcl through terraform", () => {
       },
       { name: "plan is empty", command: "plan", expectNoChanges: true },
       { name: "destroy", command: "destroy", check: async () => expect(await suite.client.listEnvironments()).toEqual([]) },
-    ]);
-  }, 60_000);
-
-  test("action_stop: stops the action; destroy leaves it stopped", async () => {
-    const { id } = suite.service.app.service.store.db.prepare("SELECT id FROM actions WHERE status = 'running'").get() as { id: string };
-    const run = await suite.workspace();
-    await run.steps([
-      {
-        name: "apply stops the running action",
-        config: example("action_stop"),
-        command: "apply",
-        args: [`-var=action_id=${id}`],
-        async check(ctx) {
-          expect((await ctx.outputs()).status!.value).toBe("stopped");
-          expect(actionStatus(id)).toBe("stopped");
-        },
-      },
-      { name: "plan is empty", command: "plan", args: [`-var=action_id=${id}`], expectNoChanges: true },
-      {
-        name: "destroy does nothing to the action",
-        command: "destroy",
-        args: [`-var=action_id=${id}`],
-        check: () => expect(actionStatus(id)).toBe("stopped"),
-      },
-      {
-        name: "an unknown action id fails at apply, naming action_id",
-        command: "apply",
-        args: ["-var=action_id=no-such-action"],
-        expectError: /No such Web3 Action[\s\S]*no Web3 Action with id "no-such-action"/,
-      },
     ]);
   }, 60_000);
 

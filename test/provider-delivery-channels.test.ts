@@ -1,6 +1,6 @@
 /** Acceptance: `data.chainform_delivery_channels` through real terraform: the account's channels, by type. */
 import { useAcceptanceSuite } from "./helpers/acceptance";
-import { readDataSources } from "./helpers/hcl-examples";
+import { applyExample, readDataSources } from "./helpers/hcl-examples";
 
 describe("data.chainform_delivery_channels", () => {
   const suite = useAcceptanceSuite();
@@ -24,5 +24,11 @@ output "email" {
         expect(outputs.email!.value).toEqual(["email"]);
       },
     );
+  }, 120_000);
+
+  test("examples/hcl/delivery_channels: the email channels' ids", async () => {
+    await applyExample(suite, "delivery_channels", (outputs) => {
+      expect(outputs.email_channel_ids!.value).toEqual([expect.any(String)]);
+    });
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /** Acceptance: `data.chainform_environments` through real terraform: the project's environments, by slug prefix. */
 import { useAcceptanceSuite } from "./helpers/acceptance";
-import { readDataSources } from "./helpers/hcl-examples";
+import { applyExample, readDataSources } from "./helpers/hcl-examples";
 
 describe("data.chainform_environments", () => {
   const suite = useAcceptanceSuite();
@@ -26,5 +26,12 @@ output "pr" {
         expect(outputs.pr!.value).toEqual(["pr-7"]);
       },
     );
+  }, 120_000);
+
+  test("examples/hcl/environments: the pull requests' environments", async () => {
+    // The environments the test above created: pr-7 and nightly.
+    await applyExample(suite, "environments", (outputs) => {
+      expect(outputs.pull_request_environments!.value).toEqual(["pr-7"]);
+    });
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /** Acceptance: `data.chainform_project` through real terraform: a project by slug, and a clear error for none. */
 import { PROVIDER_BLOCK, useAcceptanceSuite } from "./helpers/acceptance";
-import { readDataSources } from "./helpers/hcl-examples";
+import { applyExample, readDataSources } from "./helpers/hcl-examples";
 
 describe("data.chainform_project", () => {
   const suite = useAcceptanceSuite();
@@ -25,6 +25,12 @@ output "project" {
       config: `${PROVIDER_BLOCK}\nprovider "chainform" {}\n\ndata "chainform_project" "x" {\n  slug = "nope"\n}\n`,
       command: "plan",
       expectError: /No such project[\s\S]*slug = "nope"/,
+    });
+  }, 120_000);
+
+  test("examples/hcl/project: the project's id", async () => {
+    await applyExample(suite, "project", (outputs) => {
+      expect(outputs.project_id!.value).toMatch(/^[0-9a-f-]{36}$/);
     });
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /** Acceptance: `data.chainform_supported_networks` through real terraform: every network, or those with a feature. */
 import { useAcceptanceSuite } from "./helpers/acceptance";
-import { readDataSources } from "./helpers/hcl-examples";
+import { applyExample, readDataSources } from "./helpers/hcl-examples";
 
 describe("data.chainform_supported_networks", () => {
   const suite = useAcceptanceSuite();
@@ -26,5 +26,11 @@ output "vnet_chain_ids" {
         expect(outputs.vnet_chain_ids!.value).toEqual(all.filter((n) => n.virtual_testnet).map((n) => n.chain_id));
       },
     );
+  }, 120_000);
+
+  test("examples/hcl/supported_networks: the networks with Virtual Environments", async () => {
+    await applyExample(suite, "supported_networks", (outputs) => {
+      expect(outputs.virtual_testnet_chain_ids!.value).toEqual(expect.arrayContaining(["1", "8453"]));
+    });
   }, 120_000);
 });

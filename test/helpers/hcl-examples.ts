@@ -72,3 +72,16 @@ export async function readDataSources(
     { name: "plan is empty", command: "plan", expectNoChanges: true },
   ]);
 }
+
+/** Applies examples/hcl/<name> as written, runs `check` on its outputs, and expects the plan after it to be empty. */
+export async function applyExample(
+  suite: AcceptanceSuite,
+  name: string,
+  check: (outputs: Record<string, { value: unknown; sensitive: boolean }>) => Promise<void> | void,
+): Promise<void> {
+  const run = await suite.workspace();
+  await run.steps([
+    { name: `apply examples/hcl/${name}`, config: hclExample(name), command: "apply", check: async (ctx) => check(await ctx.outputs()) },
+    { name: "plan is empty", command: "plan", expectNoChanges: true },
+  ]);
+}

@@ -3,16 +3,16 @@
  * Finding chainform, running its CLI, and the local service, for the action's main and post steps. GitHub runs
  * the action from its checkout at the ref, without `npm ci` and without dist/ (build output is not in git), so
  * chainform comes from, in this order:
- * 1. the workspace's own installation (`node_modules/chainform` resolvable from the app or the workspace), which
- *    is also the one a CDK app's constructs come from, when it is the action's version (an older CLI may lack
- *    what the action asks of it);
+ * 1. the workspace's own installation (`node_modules/chainform` in the app's directory, the workspace, or a parent of
+ *    either: see `installedFrom`), which is also the one a CDK app's constructs come from, when it is the action's
+ *    version (an older CLI may lack what the action asks of it);
  * 2. the action's checkout when it is built (chainform's own repository, or a test);
  * 3. npm: `chainform@<the action's version>` installed into the runner's tool cache (once the package is published);
  * 4. the action's checkout, built with `npm ci` (installs the development dependencies and builds: minutes).
  */
 const { spawn, spawnSync } = require("node:child_process");
-const { existsSync, mkdirSync, openSync, readFileSync, closeSync } = require("node:fs");
-const { join, resolve } = require("node:path");
+const { existsSync, mkdirSync, openSync, readFileSync, realpathSync, closeSync } = require("node:fs");
+const { dirname, join, resolve } = require("node:path");
 const { tmpdir } = require("node:os");
 const { error, info } = require("./runner");
 
@@ -33,6 +33,22 @@ function npmCommand() {
 }
 
 /**
+ * The `node_modules/chainform` directory nearest to `from`, looked up as Node looks up a package (`from`, then each
+ * parent), but by hand: `require.resolve("chainform/…", { paths })` run from the action's checkout, whose
+ * package.json is named chainform and has `exports`, resolves to the checkout itself (Node's self-reference wins
+ * over `paths`), so it never finds the workspace's copy.
+ * @param {string} from
+ * @returns {string | undefined}
+ */
+function installedFrom(from) {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    const root = join(dir, "node_modules", "chainform");
+    if (existsSync(join(root, "package.json"))) return root;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
  * The chainform CLI script to run, installing chainform when neither the workspace nor the action has it built.
  * @param {{ searchFrom: string[], toolCache?: string }} options
  * @returns {{ bin: string, source: string }}
@@ -40,17 +56,23 @@ function npmCommand() {
 function locateChainform(options) {
   const version = JSON.parse(readFileSync(join(ACTION_ROOT, "package.json"), "utf8")).version;
   for (const from of options.searchFrom) {
+    const root = installedFrom(from);
+    // A workspace that links the action's own checkout (chainform's repository testing itself) runs the checkout.
+    if (!root || realpathSync(root) === realpathSync(ACTION_ROOT)) continue;
+    let theirs;
     try {
-      const root = resolve(require.resolve("chainform/package.json", { paths: [from] }), "..");
-      // From inside the action's checkout, Node resolves the package's own name to the checkout itself.
-      if (root === ACTION_ROOT) continue;
-      const theirs = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
-      const bin = builtBin(root);
-      if (bin && theirs === version) return { bin, source: `the workspace's own chainform (${root})` };
-      if (bin) info(`The workspace has chainform ${theirs}, the action is ${version}: the action runs its own version`);
+      theirs = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
     } catch {
-      // not installed there
+      info(`${root} has no readable package.json: skipped`);
+      continue;
     }
+    const bin = builtBin(root);
+    if (bin && theirs === version) return { bin, source: `the workspace's own chainform ${theirs} (${root})` };
+    info(
+      bin
+        ? `The workspace has chainform ${theirs} (${root}), the action is ${version}: the action runs its own version`
+        : `The workspace's ${root} has no built CLI (dist/cli/index.js): the action runs its own version`,
+    );
   }
   const own = builtBin(ACTION_ROOT);
   if (own) return { bin: own, source: `the action's own build (${ACTION_ROOT})` };

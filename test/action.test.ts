@@ -228,7 +228,7 @@ describe("where the action gets chainform", () => {
     try {
       expect(locateChainform({ searchFrom: [same] })).toEqual({
         bin: join(same, "node_modules", "chainform", "bin", "chainform"),
-        source: `the workspace's own chainform (${join(same, "node_modules", "chainform")})`,
+        source: `the workspace's own chainform ${version} (${join(same, "node_modules", "chainform")})`,
       });
       expect(locateChainform({ searchFrom: [older] })).toEqual({
         bin: join(ACTION_ROOT, "bin", "chainform"),

@@ -2,10 +2,13 @@
  * `chainform init` into a project that already has a package.json (issue 42, item 5): it adds its files, merges
  * package.json and .gitignore without overwriting anything, and lists what it wrote and what it left. The real CLI.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertCliBuilt, runCli } from "./helpers/cli";
+import { assertCliBuilt, ROOT, runCli } from "./helpers/cli";
+
+const TSC = join(ROOT, "node_modules", ".bin", "tsc");
 
 describe("chainform init", () => {
   let work: string;
@@ -53,6 +56,27 @@ describe("chainform init", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("Wrote: nothing.\nMerged into package.json and .gitignore: nothing.\n");
     expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toEqual(manifest);
+  });
+
+  it("beside the project's own tsconfig.json, a tsconfig of chainform's holds main.ts, and the typecheck script uses it", async () => {
+    const dir = join(work, "own-tsconfig");
+    mkdirSync(dir);
+    const tsconfig = `${JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ["src"] }, null, 2)}\n`;
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", scripts: {} }));
+    writeFileSync(join(dir, "tsconfig.json"), tsconfig);
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "src", "index.ts"), "export const answer = 42;\n");
+    const result = await runCli(["init", dir, "--template", "cdktn"]);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toBe(tsconfig);
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(manifest.scripts.typecheck).toBe("tsc -p tsconfig.chainform.json");
+    expect(result.stdout).toMatch(/^Wrote: .*tsconfig\.chainform\.json/m);
+    // tsc's own view of each config: the project's leaves main.ts out, chainform's type-checks it.
+    const filesOf = (config: string) =>
+      (JSON.parse(execFileSync(TSC, ["--showConfig", "-p", config], { cwd: dir, encoding: "utf8" })) as { files?: string[] }).files ?? [];
+    expect(filesOf("tsconfig.json")).toEqual(["./src/index.ts"]);
+    expect(filesOf("tsconfig.chainform.json")).toEqual(["./main.ts"]);
   });
 
   it("a project that already depends on chainform keeps that dependency, and gets no vendored copy", async () => {

@@ -1,10 +1,28 @@
 /**
- * The lookups (`networks`, `projects`, `channels`, `environments`, `action stop`) as tables and with --json,
- * through the CLI as a child process against the local service with its default seed.
+ * The lookups (`networks`, `projects`, `channels`, `environments`, `action stop`) as tables and with --json, and the
+ * Admin RPC URLs of imported and cloned environments with --show-secrets, through the CLI as a child process against
+ * the local service with its default seed.
  */
-import type { DeliveryChannel, Environment, Project, SupportedNetwork, Web3Action } from "../lib/client";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  cloneEnvironment,
+  type DeliveryChannel,
+  type Environment,
+  type Project,
+  type SupportedNetwork,
+  type Web3Action,
+} from "../lib/client";
 import { assertCliBuilt, createEnvironments, runCli, serviceEnv } from "./helpers/cli";
+import { rpc } from "./helpers/http";
 import { clientFor, startTestService, type TestService } from "./helpers/service";
+
+/** The Admin RPC URLs (HTTP; the WebSocket ones beside them) of an environment's Virtual Environments. */
+const adminUrls = (environment: Environment) =>
+  environment.active_instance.vnets.flatMap((v) =>
+    v.rpcs.filter((r) => r.name.startsWith("Admin") && r.url.startsWith("http")).map((r) => r.url),
+  );
 
 describe("chainform lookups", () => {
   let service: TestService;
@@ -67,6 +85,46 @@ describe("chainform lookups", () => {
       for await (const environment of client.iterateEnvironments()) ids.push(environment.id);
       await client.deleteEnvironments({ environmentIds: ids });
       await client.close();
+    }
+  });
+
+  it("Admin RPC URLs of imported and cloned environments: import and environments print them with --show-secrets only", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "chainform-cli-secrets-"));
+    const client = clientFor(service);
+    try {
+      const [sourceId] = await createEnvironments(client, ["secrets-source"]);
+      const file = join(dir, "source.chainform");
+      expect((await cli("export", "secrets-source", "--output", file)).code).toBe(0);
+      const imported = await cli("import", file, "--slug", "secrets-imported", "--show-secrets");
+      expect(imported.code).toBe(0);
+      const importedAdmin = adminUrls(JSON.parse(imported.stdout) as Environment);
+      expect(importedAdmin).toHaveLength(1);
+      const clone = await cloneEnvironment(client, { environmentId: sourceId!, display_name: "secrets clone", slug: "secrets-clone" });
+      const cloneAdmin = adminUrls(clone);
+      expect(cloneAdmin).toHaveLength(1);
+
+      const listed = await json<Environment[]>("environments", "--show-secrets");
+      const bySlug = new Map(listed.map((e) => [e.slug, adminUrls(e)]));
+      expect(bySlug.get("secrets-imported")).toEqual(importedAdmin);
+      expect(bySlug.get("secrets-clone")).toEqual(cloneAdmin);
+      // They are the chains' Admin RPC URLs: a cheatcode works through them.
+      for (const url of [...importedAdmin, ...cloneAdmin]) expect(await rpc(url, "evm_mine", [])).toBe("0x0");
+      const table = await cli("environments", "--show-secrets");
+      expect(table.stdout).toMatch(/^SLUG +NAME +NETWORKS +CREATED +ID +ADMIN RPC URLS$/m);
+      expect(table.stdout).toContain(cloneAdmin[0]);
+
+      // Without the flag, none of them shows anywhere.
+      const plain = await cli("import", file, "--slug", "secrets-imported-2");
+      expect(adminUrls(JSON.parse(plain.stdout) as Environment)).toEqual([]);
+      expect((await cli("environments", "--json")).stdout).not.toMatch(/Admin RPC/);
+      // A lookup whose list holds no secrets takes no --show-secrets.
+      expect((await cli("networks", "--show-secrets")).code).toBe(2);
+    } finally {
+      const ids: string[] = [];
+      for await (const environment of client.iterateEnvironments()) ids.push(environment.id);
+      await client.deleteEnvironments({ environmentIds: ids });
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -41,6 +41,8 @@ export async function startEmbeddedService(options: {
   logFile?: string;
   /** How long one call to a chain may take (`--rpc-timeout`, ms); default the service's. */
   rpcTimeoutMs?: number;
+  /** A chain unused this long (ms) is stopped, state kept (`--idle-stop`); 0 never; default the service's. */
+  idleStopMs?: number;
   /** Calls per minute per RPC URL (`--rpc-rate-limit`); default: the service's, which no suite reaches. */
   rpcRateLimit?: number;
 }): Promise<EmbeddedService> {
@@ -59,6 +61,7 @@ export async function startEmbeddedService(options: {
     offlineEmptyAccounts: options.offlineEmptyAccounts,
     maxChains: options.maxChains,
     rpcTimeoutMs: options.rpcTimeoutMs,
+    idleStopMs: options.idleStopMs,
     ...(options.logFile !== undefined && { logger: { level: "info", file: options.logFile } }),
   }).catch(async (error: unknown) => {
     await forkCache.close();

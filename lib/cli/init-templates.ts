@@ -35,15 +35,34 @@ export function projectSlug(name: string): string {
   return slug || "app";
 }
 
+/** What init found in the project that changes the files it writes. */
+export interface InitFilesOptions {
+  /**
+   * The project has a tsconfig.json of its own, whose `include` may not hold main.ts: the typecheck script then uses
+   * a tsconfig of chainform's beside it ({@link CHAINFORM_TSCONFIG}), which holds main.ts and nothing else.
+   * @default false
+   */
+  readonly ownTsconfig?: boolean;
+}
+
+/** The tsconfig init writes beside a project's own tsconfig.json, for main.ts alone. */
+export const CHAINFORM_TSCONFIG = "tsconfig.chainform.json";
+
 /**
  * The files of a new project, path (relative to the project directory) -> content.
  * @example
  * initFiles("cdktn", "payments", "^0.1.0")["main.ts"] // a CDK Terrain app with one environment
  */
-export function initFiles(template: InitTemplate, name: string, chainformDependency: string): Record<string, string> {
+export function initFiles(
+  template: InitTemplate,
+  name: string,
+  chainformDependency: string,
+  options: InitFilesOptions = {},
+): Record<string, string> {
   const slug = projectSlug(name);
+  const tsconfig = options.ownTsconfig ? CHAINFORM_TSCONFIG : "tsconfig.json";
   const files: Record<string, string> = {
-    "package.json": packageJson(template, slug, chainformDependency),
+    "package.json": packageJson(template, slug, chainformDependency, tsconfig),
     ".gitignore": GITIGNORE,
     ".github/workflows/chainform.yml": workflow(template),
   };
@@ -63,13 +82,13 @@ export function initFiles(template: InitTemplate, name: string, chainformDepende
       null,
       2,
     )}\n`;
-    files["tsconfig.json"] = TSCONFIG;
+    files[tsconfig] = TSCONFIG;
     files["main.ts"] = mainTs(template, slug);
   }
   return files;
 }
 
-function packageJson(template: InitTemplate, slug: string, chainformDependency: string): string {
+function packageJson(template: InitTemplate, slug: string, chainformDependency: string, tsconfig: string): string {
   const scripts: Record<string, string> = {
     up: "chainform up",
     deploy: "chainform deploy",
@@ -81,7 +100,7 @@ function packageJson(template: InitTemplate, slug: string, chainformDependency: 
   let devDependencies: Record<string, string> | undefined;
   if (template !== "hcl") {
     scripts.synth = "tsx main.ts";
-    scripts.typecheck = "tsc -p tsconfig.json";
+    scripts.typecheck = `tsc -p ${tsconfig}`;
     dependencies[template] = FRAMEWORKS[template].framework;
     dependencies.constructs = FRAMEWORKS[template].constructs;
     devDependencies = { "@types/node": "^20.19.0", tsx: "^4.20.0", typescript: "~5.9.0" };

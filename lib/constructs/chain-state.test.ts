@@ -5,7 +5,8 @@ import * as contract from "./generated/contract";
 import * as dataContractCall from "./generated/data-chainform-contract-call";
 import * as erc20Balance from "./generated/erc20-balance";
 import * as snapshot from "./generated/snapshot";
-import { Erc20Balance, Snapshot } from "./erc20-balance";
+import { Erc20Balance } from "./erc20-balance";
+import { Snapshot } from "./snapshot";
 import { Network } from "./network";
 import { ChainformProvider } from "./provider";
 

@@ -19,7 +19,8 @@ export {
   type ContractProps,
   type DeployContractProps,
 } from "./contract";
-export { Erc20Balance, Snapshot, type Erc20BalanceProps, type SnapshotProps } from "./erc20-balance";
+export { Erc20Balance, type Erc20BalanceProps } from "./erc20-balance";
+export { Snapshot, type SnapshotProps } from "./snapshot";
 export { Environment, type EnvironmentProps } from "./environment";
 export { EnvironmentBase, type IEnvironment, type VnetAttributes } from "./environment-base";
 export { Project, SupportedNetworks, type ProjectProps, type SupportedNetworksProps } from "./lookups";

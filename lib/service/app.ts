@@ -52,6 +52,8 @@ export interface ServiceOptions {
   readonly maxChains?: number;
   /** The deadline of every call to a chain, in ms (`serve --rpc-timeout SECONDS`); default 30000 (docs/chain-state.md). */
   readonly rpcTimeoutMs?: number;
+  /** A chain unused this long (ms) is stopped, its state kept (`serve --idle-stop`); 0 never; default the engine's 5 minutes. */
+  readonly idleStopMs?: number;
   /** Upstream RPC URLs to fork from, by network id (for the chain engine). */
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */
@@ -120,7 +122,13 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     store,
     engine: (
       options.createChainEngine ??
-      ((host) => createAnvilEngine(host, { log: chainLog, maxRunningChains: options.maxChains, rpcTimeoutMs: options.rpcTimeoutMs }))
+      ((host) =>
+        createAnvilEngine(host, {
+          log: chainLog,
+          maxRunningChains: options.maxChains,
+          rpcTimeoutMs: options.rpcTimeoutMs,
+          idleTimeoutMs: options.idleStopMs,
+        }))
     )(store),
     limiter,
     rateLimits,

@@ -108,7 +108,14 @@ export class RunnerJob {
   readonly jobEnv: Record<string, string> = {};
   private steps = 0;
 
-  constructor(private readonly baseEnv: Record<string, string> = {}) {
+  /**
+   * @param baseEnv variables of every step, over the runner's own
+   * @param actionRoot the action's checkout whose main and post scripts run (this repository unless given)
+   */
+  constructor(
+    private readonly baseEnv: Record<string, string> = {},
+    private readonly actionRoot: string = ROOT,
+  ) {
     mkdirSync(this.workspace, { recursive: true });
     mkdirSync(this.temp, { recursive: true });
   }
@@ -166,7 +173,7 @@ export class RunnerJob {
     }
     const stateEnv = Object.fromEntries(Object.entries(state).map(([name, value]) => [`STATE_${name}`, value]));
     const env = this.stepEnv({ ...stepEnv, ...inputEnv, ...stateEnv, ...files });
-    const child = spawn(process.execPath, [join(ROOT, script)], { cwd: this.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(this.actionRoot, script)], { cwd: this.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     const waiters: { pattern: RegExp; resolve: () => void }[] = [];

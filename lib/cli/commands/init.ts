@@ -35,7 +35,8 @@ tsconfig.json and main.ts (or main.tf for hcl), .gitignore and .github/workflows
 
 In a project that has a package.json already, init adds the files it lacks and merges package.json (scripts,
 dependencies, devDependencies, allowScripts) and .gitignore: what the project has stays as it is, and init lists
-what it wrote, what it merged and what it left.
+what it wrote, what it merged and what it left. Beside a tsconfig.json of the project's own, it writes
+tsconfig.chainform.json for main.ts, which the typecheck script uses.
 
 The chainform dependency is where this chainform came from: the registry's ^VERSION, the same tarball URL or git
 commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI installs from it).
@@ -69,7 +70,9 @@ commit, or, for a local tarball, a copy of it in DIR/vendor/ (commit it: CI inst
           `install chainform again (from the registry, a release tarball URL or its git repository), then run init`,
       );
     }
-    const files = initFiles(values.template as InitTemplate, basename(dir), ownChainform ?? dependency.spec);
+    // The project's own tsconfig.json is kept (unless --force), and its `include` may leave main.ts out.
+    const ownTsconfig = !values.force && existsSync(join(dir, "tsconfig.json"));
+    const files = initFiles(values.template as InitTemplate, basename(dir), ownChainform ?? dependency.spec, { ownTsconfig });
     const wrote: string[] = [];
     const merged: string[] = [];
     const left: string[] = [];

@@ -2,7 +2,7 @@
  * `chainform serve [--host 127.0.0.1] [--port 8787] [--data-dir .chainform] [--seed FILE] [--in-memory] [--tls]
  * [--tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL] [--rate-limit N] [--burst-limit N]
  * [--rpc-rate-limit N|off] [--max-chains N] [--log-file FILE] [--log-level LEVEL] [--rpc-timeout SECONDS]
- * [--fork ID=URL]... [--fork-cache DIR] [--offline] [--import FILE]...` (docs/service.md): runs the local service
+ * [--idle-stop DURATION|off] [--fork ID=URL]... [--fork-cache DIR] [--offline] [--import FILE]...` (docs/service.md): runs the local service
  * until SIGTERM or SIGINT, printing one JSON ready line on stdout and its log on stderr (or `--log-file`). Off
  * loopback it needs TLS (docs/serving-on-a-network.md). `--import` brings in fixture files before the ready line
  * (docs/fixtures.md).
@@ -19,7 +19,7 @@ import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings, openForkCache } from ".
 import { listenFailure } from "../errors";
 import { importAtStart } from "../../service/environment-files";
 import { localFixtureFiles } from "../fixture-places";
-import { integerIn, SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
+import { exportLine, integerIn, SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
 
 /** Default data dir, relative to the working directory. */
 export const DEFAULT_DATA_DIR = ".chainform";
@@ -53,10 +53,11 @@ const serve: Command = {
                        [--tls | --tls-cert FILE --tls-key FILE] [--insecure-http] [--public-url URL]
                        [--rate-limit N] [--burst-limit N] [--rpc-rate-limit N|off] [--fork ID=URL]...
                        [--fork-cache DIR] [--offline] [--offline-empty-accounts] [--max-chains N] [--log-file FILE]
-                       [--log-level LEVEL] [--rpc-timeout SECONDS] [--import FILE]...
+                       [--log-level LEVEL] [--rpc-timeout SECONDS] [--idle-stop DURATION|off] [--import FILE]...
 
 Runs the local chainform service until SIGTERM or Ctrl-C and prints one JSON line on stdout when it is ready:
-{"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}.
+{"event":"ready","baseUrl":...,"accountSlug":...,"projectSlug":...,"accessKey":...}, then on stderr a line
+\`export CHAINFORM_BASE_URL=... CHAINFORM_ACCESS_KEY=...\` to paste into another shell.
 Its log (JSON lines) goes to stderr, or to --log-file.
 
   --host HOST        address to listen on (default ${DEFAULT_HOST}); off loopback it needs TLS or --insecure-http
@@ -90,7 +91,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
     });
     const rateLimit = optionalCount(values["rate-limit"], "--rate-limit");
     const burstLimit = optionalCount(values["burst-limit"], "--burst-limit");
-    const { maxChains, logFile, rpcTimeoutMs } = serviceSettings(values);
+    const { maxChains, logFile, rpcTimeoutMs, idleStopMs } = serviceSettings(values);
     const logLevel = values["log-level"];
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
       throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
@@ -116,6 +117,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       forkCacheDir: forkCache.dir,
       maxChains,
       rpcTimeoutMs,
+      idleStopMs,
       logger: { level: logLevel, file: logFile },
     }).catch(async (error: unknown) => {
       await forkCache.close();
@@ -164,6 +166,17 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
         ...(service.caFile && { caFile: service.caFile }),
         dashboardUrl: service.dashboardUrl,
       })}\n`,
+    );
+    // On stderr, after the ready line (stdout's first line stays the JSON one): what `up --keep` prints, no more.
+    const settings = {
+      CHAINFORM_BASE_URL: service.baseUrl,
+      CHAINFORM_ACCESS_KEY: service.accessKey,
+      CHAINFORM_ACCOUNT: service.accountSlug,
+      CHAINFORM_PROJECT: service.projectSlug,
+      ...(service.caFile && { CHAINFORM_CA_FILE: service.caFile }),
+    };
+    process.stderr.write(
+      `chainform serve: other commands reach it with these settings (the access key is this service's secret: keep it out of shared logs):\n${exportLine(settings)}\n`,
     );
     await stopped;
     await service.close();

@@ -8,7 +8,7 @@ import { UsageError, type Command } from "../command";
 import { startEmbeddedService, type EmbeddedService } from "../embedded-service";
 import { FORK_OPTIONS, FORK_OPTIONS_USAGE, forkSettings } from "../fork-flags";
 import { Pipeline } from "../pipeline";
-import { SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
+import { exportLine, SERVICE_OPTIONS, SERVICE_OPTIONS_USAGE, serviceSettings } from "../service-flags";
 import { DEFAULT_DATA_DIR } from "./serve";
 
 /** The options of `chainform up`. */
@@ -28,7 +28,7 @@ const up: Command = {
   summary: "the whole job offline: local service, synth, plan, apply, check the RPC URLs, destroy",
   usage: `usage: chainform up [APP_DIR] [--keep] [--persist | --data-dir DIR] [--port N] [--stack NAME] [--show-secrets]
                     [--fork ID=URL]... [--fork-cache DIR] [--offline] [--offline-empty-accounts] [--max-chains N]
-                    [--log-file FILE] [--rpc-timeout SECONDS]
+                    [--log-file FILE] [--rpc-timeout SECONDS] [--idle-stop DURATION|off]
 
 Without CHAINFORM_BASE_URL, starts the local service in this process (in memory, default seed, a free port)
 and points the app and terraform at it. Then synthesizes the app, runs terraform init (offline provider mirror),
@@ -58,7 +58,7 @@ ${SHOW_SECRETS_USAGE}
     const serviceFlags = Object.keys(SERVICE_OPTIONS).some((flag) => values[flag as keyof typeof SERVICE_OPTIONS] !== undefined);
     if (external && (values.persist || values["data-dir"] !== undefined || values.port !== undefined || forking || serviceFlags)) {
       throw new UsageError(
-        "--persist, --data-dir, --port, --fork, --fork-cache, --offline, --max-chains, --log-file and --rpc-timeout configure the embedded service, which is not started because CHAINFORM_BASE_URL is set",
+        "--persist, --data-dir, --port, --fork, --fork-cache, --offline, --max-chains, --log-file, --rpc-timeout and --idle-stop configure the embedded service, which is not started because CHAINFORM_BASE_URL is set",
       );
     }
     const settings = serviceSettings(values);
@@ -122,14 +122,3 @@ ${SHOW_SECRETS_USAGE}
   },
 };
 export default up;
-
-/**
- * A shell line that sets the embedded service's CHAINFORM_* in another terminal.
- * @example
- * exportLine({ CHAINFORM_BASE_URL: "http://127.0.0.1:5000" }) // "  export CHAINFORM_BASE_URL='http://127.0.0.1:5000'"
- */
-export function exportLine(env: Readonly<Record<string, string>>): string {
-  return `  export ${Object.entries(env)
-    .map(([name, value]) => `${name}='${value.replaceAll("'", "'\\''")}'`)
-    .join(" ")}`;
-}

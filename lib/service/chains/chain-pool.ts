@@ -290,6 +290,7 @@ export class ChainPool {
       .then(() => this.options.budget?.makeRoom())
       .then(() => this.options.launch(slot.key))
       .then((node) => {
+        this.options.log?.info({ key: slot.key }, "a chain is started (one stopped before is reloaded from its saved state)");
         slot.node = node;
         node.rpc.onTimeout = () => void this.check(slot, node);
         // A node that died (crash, kill -9) is forgotten; the next use starts it again from its saved state, and the
@@ -341,6 +342,7 @@ export class ChainPool {
       this.armIdleTimer(slot, this.options.idleTimeoutMs);
       return;
     }
+    this.options.log?.info({ key: slot.key, idleMs: idleFor }, "an idle chain is stopped, its state kept; its next call starts it again");
     await this.stopSlot(slot);
   }
 

@@ -276,8 +276,8 @@ export interface EnvironmentNetworkConfig {
    */
   readonly blockNumber?: string;
   /**
-   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.
-   * Terraform: `chain_id` (optional).
+   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment. With clone_from, leave it out: the clone answers with its source's chain id, which state then holds (known after apply); a chain_id written there must be the source's.
+   * Terraform: `chain_id` (optional, computed).
    */
   readonly chainId?: string;
   /**
@@ -327,8 +327,8 @@ export class EnvironmentNetworkConfigOutputReference extends cdktf.ComplexObject
   }
 
   /**
-   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.
-   * Terraform: `chain_id` (optional).
+   * Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment. With clone_from, leave it out: the clone answers with its source's chain id, which state then holds (known after apply); a chain_id written there must be the source's.
+   * Terraform: `chain_id` (optional, computed).
    */
   public get chainId() {
     return this.getStringAttribute("chain_id");

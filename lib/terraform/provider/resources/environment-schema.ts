@@ -26,6 +26,8 @@ import {
   useStateForUnknown,
   validator,
   type Model,
+  type PlanModifier,
+  type PlanModifierRequest,
 } from "../../framework";
 import { BALANCE_FORMATS, parseBalance, sameBalance } from "../../../domain/amounts";
 import { addressValidator } from "../address";
@@ -59,6 +61,19 @@ const replaceUnlessSame = (what: string, same: (a: string, b: string) => boolean
     typeof plan === "string" && typeof state === "string" ? !same(plan, state) : true,
   );
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A chain id written in the configuration replaces the environment when it changes. One left out keeps state's
+ * (a clone's, taken from its source); ./environment.ts `planChainIds` plans null instead where nothing is cloned.
+ */
+const keepChainIdUnlessWritten: PlanModifier<string> = {
+  description: "a different chain id replaces the environment; one left out keeps what state holds",
+  modify(request: PlanModifierRequest) {
+    if (request.creating) return;
+    if (request.config === null) return { plan: request.state };
+    return requiresReplace().modify(request);
+  },
+};
 
 /** Slug syntax (lib/domain/slug.ts); a prefix may end with a dash. */
 const SLUG = new RegExp(SLUG_PATTERN);
@@ -153,10 +168,12 @@ export const environmentSchema = defineSchema({
         }),
         chain_id: attr.string({
           description:
-            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment.",
+            "Chain ID the Virtual Environment answers with, as a decimal string (exact at any size: numbers lose precision above 2^53); defaults to the forked network's. The service does not return it: import and refresh read it from the chain (eth_chainId), so a configuration that says another replaces the environment. With clone_from, leave it out: the clone answers with its source's chain id, which state then holds (known after apply); a chain_id written there must be the source's.",
           optional: true,
+          // Computed only for clone_from, where the source decides it; ./environment.ts plans null for the others.
+          computed: true,
           validators: [chainIdText],
-          planModifiers: [requiresReplace()],
+          planModifiers: [keepChainIdUnlessWritten],
         }),
       },
       blocks: {

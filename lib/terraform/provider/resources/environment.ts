@@ -11,9 +11,9 @@
  * lib/terraform/provider/README.md for what import can and cannot recover.
  *
  * This file holds the handlers; the schema is in ./environment-schema.ts, the conversions in
- * ./environment-conversion.ts.
+ * ./environment-conversion.ts, clone_from in ./environment-clone.ts, the taken-slug advice in ./environment-slug.ts.
  */
-import { ApiError, cloneEnvironment, diffEnvironment, slugTakenBy, type Environment } from "../../../client";
+import { ApiError, diffEnvironment, slugTakenBy, type Environment } from "../../../client";
 import { slugify } from "../../../domain/slug";
 import { bridgeFindings, networkListFindings } from "../../../domain/environment-rules";
 import { at, defineResource, isUnknown, type Diagnostics, isKnown } from "../../framework";
@@ -22,55 +22,11 @@ import { requireProject, type ChainformProviderData } from "../provider-data";
 import { answeredChainIds, lacksAdminRpc, type VnetState } from "./vnets";
 import { ENVIRONMENT_ID, environmentSchema, slugFromPrefix, type EnvironmentState } from "./environment-schema";
 import { createRequest, keptInState, pickInputs, toState, withSettings, type Known } from "./environment-conversion";
+import { checkPlannedClone, cloneOf, planChainIds } from "./environment-clone";
+import { takenSlugAdvice, warnTakenSlug } from "./environment-slug";
 
 export { environmentSchema, slugFromPrefix, type EnvironmentState } from "./environment-schema";
 export { createRequest, keptInState, toState, type Known } from "./environment-conversion";
-
-/**
- * Warns when another environment than `ignoreId` (the one being replaced) holds `slug`: the create will fail at
- * apply (or, with adopt_existing, adopt a matching environment). A warning, never an error: `terraform destroy`
- * runs a normal plan first, and an error here would make destroy impossible while such an environment exists.
- */
-async function warnTakenSlug(
-  data: ChainformProviderData,
-  diagnostics: Diagnostics,
-  slug: string,
-  ignoreId: unknown,
-  path: ReturnType<typeof at>,
-): Promise<void> {
-  let existing: Environment | null;
-  try {
-    existing = await data.lookups.environmentBySlug(slug);
-  } catch {
-    return; // Only advice: the create itself reports a taken slug.
-  }
-  if (!existing || existing.id === ignoreId) return;
-  if (data.adoptExisting) {
-    diagnostics.warning(
-      "An environment with this slug already exists",
-      `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}". adopt_existing is on: apply adopts it if its display name and networks match this configuration, and fails otherwise.`,
-      path,
-    );
-  } else {
-    diagnostics.warning(
-      "An environment with this slug already exists: apply will fail",
-      `Project ${data.accountSlug}/${data.projectSlug} already has environment ${existing.id} with slug "${existing.slug}" ("${existing.display_name}"). ${takenSlugAdvice(data, existing)}`,
-      path,
-    );
-  }
-}
-
-/** The advice for a slug held by an environment this resource does not manage: commands that work. */
-function takenSlugAdvice(data: ChainformProviderData, existing: Environment): string {
-  return (
-    `To manage that environment with Terraform, import it (use this resource's address, shown above):\n\n` +
-    `  terraform import <address> ${existing.id}\n\n` +
-    `or set adopt_existing = true in the provider block (adoptExisting: true on ChainformProvider in a CDK app) to adopt it if it matches this configuration, or choose another slug. ` +
-    `If it is the environment this resource is replacing with lifecycle { create_before_destroy = true }, a fixed slug cannot work: ` +
-    `replace slug with slug_prefix so that each replacement gets a fresh slug. ` +
-    `List the project's environments with \`chainform environments\` (CHAINFORM_ACCOUNT=${data.accountSlug} CHAINFORM_PROJECT=${data.projectSlug}).`
-  );
-}
 
 /** The resource. */
 export const environment = defineResource<typeof environmentSchema, ChainformProviderData>({
@@ -155,6 +111,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       );
       if (!accepted) return;
     }
+    planChainIds(plan, config, state, replace);
     if (state !== null) {
       // If this turns out to be a replacement, Terraform plans the new object again with no prior state but with
       // this private data: the slug check below must not mistake the environment being replaced for a squatter.
@@ -242,6 +199,7 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
       reportError(diagnostics, data, error, { action: "check the planned networks against the service" });
       return;
     }
+    await checkPlannedClone(data, diagnostics, plan);
     if (!isKnown(plan.slug)) return;
     await warnTakenSlug(data, diagnostics, plan.slug, priorPrivate?.["replacing"], config.slug === null ? at("display_name") : at("slug"));
   },
@@ -385,47 +343,6 @@ export const environment = defineResource<typeof environmentSchema, ChainformPro
     return undefined;
   },
 });
-
-/**
- * Creates the environment as a clone of `sourceId` (`POST .../environments/{id}/clone`): its state from the source's
- * current one. The clone takes the source's networks; a configuration that names others is an error at
- * network_config, and the clone is deleted again.
- */
-async function cloneOf(
-  data: ChainformProviderData,
-  diagnostics: Diagnostics,
-  plan: EnvironmentState,
-  sourceId: string,
-  slug: string,
-): Promise<EnvironmentState | undefined> {
-  let created: Environment;
-  try {
-    created = await cloneEnvironment(data.client, { environmentId: sourceId, display_name: plan.display_name, slug });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      diagnostics.error(
-        "No environment to clone",
-        `Project ${data.accountSlug}/${data.projectSlug} has no environment ${sourceId} to clone (or the service offers no clones: only chainform's local service does). The service said: ${error.serviceMessage}`,
-        at("clone_from"),
-      );
-      return undefined;
-    }
-    reportError(diagnostics, data, error, { action: `clone environment ${sourceId}`, fieldPath: environmentFieldPath });
-    return undefined;
-  }
-  const configured = plan.network_config.map((n) => n.network_id);
-  const cloned = created.networks.map((n) => String(n.network_id));
-  if (configured.join(",") !== cloned.join(",")) {
-    await data.client.deleteEnvironment({ environmentId: created.id, ensureDeleted: true }).catch(() => undefined);
-    diagnostics.error(
-      "The clone's networks are not the configured ones",
-      `Environment ${sourceId} has networks ${cloned.join(", ")}, and a clone has its source's networks; network_config names ${configured.join(", ")}. Write one network_config per network of the source, in its order.`,
-      at("network_config"),
-    );
-    return undefined;
-  }
-  return keptInState(toState(created, plan as Known), data);
-}
 
 /** The credential may not write, so the service left out the Admin RPC URLs. */
 export function warnNoAdminRpc(diagnostics: Diagnostics): void {

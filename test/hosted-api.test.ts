@@ -4,6 +4,8 @@
  * the hosted reference use them, and the 404 that names a route's shape rather than its path.
  */
 import { request } from "node:http";
+import fc from "fast-check";
+import WebSocket from "ws";
 import { startTestService, type TestService } from "./helpers/service";
 import { call, expectErrorBody, rpc } from "./helpers/http";
 
@@ -248,3 +250,38 @@ describe("routing by the hosted host names", () => {
     expect(write.body.error.code).toBe(-32601);
   }, 120_000);
 });
+
+describe("hosted hosts against hostile paths", () => {
+  test("any path under a vnet RPC or gateway host is answered, and never echoed", async () => {
+    const hosts = ["virtual.mainnet.rpc.tenderly.co", "mainnet.gateway.tenderly.co", "virtual.base.eu.rpc.tenderly.co"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...hosts),
+        fc.array(fc.stringMatching(/^[A-Za-z0-9%._~-]{1,40}$/), { maxLength: 5 }),
+        async (host, segments) => {
+          const path = `/${segments.join("/")}`;
+          const answer = await underHost(host, path, { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+          expect([200, 400, 404]).toContain(answer.status);
+          for (const segment of segments) if (segment.length > 6) expect(answer.text).not.toContain(segment);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
+
+test("a vnet's hosted WebSocket URL is served under its host name", async () => {
+  const created = await call(service, "POST", VNETS, {
+    as: "alice",
+    body: { slug: "hosted-ws", fork_config: { network_id: 1 }, virtual_network_config: { chain_config: { chain_id: 73571 } } },
+  });
+  const url = new URL(service.baseUrl);
+  const socket = new WebSocket(`ws://${url.host}/${created.body.id}`, { headers: { host: "virtual.mainnet.rpc.tenderly.co" } });
+  const answer = await new Promise<any>((resolve, reject) => {
+    socket.on("open", () => socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] })));
+    socket.on("message", (data) => resolve(JSON.parse(String(data))));
+    socket.on("error", reject);
+  });
+  socket.close();
+  expect(answer.result).toBe("0x11f63");
+}, 120_000);

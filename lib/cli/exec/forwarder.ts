@@ -7,6 +7,7 @@ import net from "node:net";
 import tls from "node:tls";
 import { generateSelfSignedCertificate } from "../../certificates/self-signed";
 import { HOSTED_API_HOST, HOSTED_DOMAIN } from "../../domain/hosted-names";
+import { isLoopbackHost } from "../../domain/loopback";
 
 /** A running forwarder. */
 export interface Forwarder {
@@ -44,10 +45,10 @@ export async function startForwarder(baseUrl: string, vnetNetworks: readonly str
   });
   const sockets = new Set<net.Socket>();
   const server = tls.createServer({ key: certificate.keyPem, cert: certificate.certPem }, (client) => {
-    // The service's own certificate is checked only when it is plain TLS on loopback: exec made neither, so trust it.
+    // A service on loopback is this machine's own (its self-signed certificate is not checked); any other is.
     const upstream =
       target.protocol === "https:"
-        ? tls.connect({ host, port: targetPort, servername: target.hostname, rejectUnauthorized: false })
+        ? tls.connect({ host, port: targetPort, servername: target.hostname, rejectUnauthorized: !isLoopbackHost(host) })
         : net.connect({ host, port: targetPort });
     for (const socket of [client, upstream]) {
       sockets.add(socket);

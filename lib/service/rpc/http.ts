@@ -16,6 +16,9 @@ import type { RpcRoute } from "./route";
 /** Routes a request by its Host header and target when the host is a hosted RPC host (./hosted-hosts.ts), else null. */
 export type HostedRouter = (host: string | undefined, target: string) => RpcRoute | Promise<RpcRoute> | null;
 
+/** What the log shows for the path of a call routed by a hosted host name. */
+export const HOSTED_PATH_IN_LOGS = "/{hosted RPC key}";
+
 /** The Host header from Node's list of raw headers, without making the request's header object. */
 function hostOf(raw: readonly string[]): string | undefined {
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === "host") return raw[i + 1];
@@ -41,11 +44,11 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
   server.removeAllListeners("request");
   let closing = false;
   const logsCalls = log !== undefined && (log.level === "debug" || log.level === "trace");
-  const serve = (route: RpcRoute, request: IncomingMessage, response: ServerResponse) => {
+  const serve = (route: RpcRoute, request: IncomingMessage, response: ServerResponse, hosted = false) => {
     const started = logsCalls ? performance.now() : 0;
     const sent = (reply: RpcReply) => {
       send(response, reply, closing);
-      if (logsCalls) logCall(log!, request, reply.status, started);
+      if (logsCalls) logCall(log!, request, reply.status, started, hosted);
     };
     if (request.method === "OPTIONS") return sent(preflight(pipeline, route, request));
     return serveCall(pipeline, route, request, response, sent);
@@ -54,8 +57,9 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
     if (request.method === "POST" || request.method === "OPTIONS") {
       // Under a hosted host name the host and path decide (./hosted-hosts.ts); a gateway's chain may be made first.
       const hosted = routeHosted ? routeHosted(hostOf(request.rawHeaders), request.url ?? "") : null;
-      if (hosted instanceof Promise) return void hosted.then((route) => serve(route, request, response));
-      const route = hosted ?? pipeline.route(request.url ?? "");
+      if (hosted instanceof Promise) return void hosted.then((route) => serve(route, request, response, true));
+      if (hosted !== null) return serve(hosted, request, response, true);
+      const route = pipeline.route(request.url ?? "");
       if (route !== null) return serve(route, request, response);
     }
     for (const listener of listeners) listener.call(server, request, response);
@@ -170,8 +174,10 @@ function send(response: ServerResponse, reply: RpcReply, closing: boolean): void
 }
 
 /** Logs a call as the API's requests are logged (the same two lines), at debug level: `--log-level debug` or `trace`. */
-function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number): void {
-  const req = { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress };
+function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number, hosted: boolean): void {
+  // Under a hosted host name the whole path is a key (an Admin secret, an access key): only its shape is logged.
+  const url = hosted ? HOSTED_PATH_IN_LOGS : redactUrl(request.url ?? "");
+  const req = { method: request.method, url, remoteAddress: request.socket.remoteAddress };
   log.debug({ req }, "incoming request");
   log.debug({ res: { statusCode: status }, responseTime: performance.now() - started }, "request completed");
 }

@@ -33,8 +33,9 @@ export async function registerRpc(app: FastifyInstance): Promise<void> {
   const { store, engine, limiter, rateLimits, bodyLimit } = app.service;
   const log = app.log.child({ component: "rpc" });
   const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log });
-  const closeHttp = serveRpcOverHttp(app.server, pipeline, log, (host, target) => routeHostedHost(app.service, host, target));
-  const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log);
+  const routeHosted = (host: string | undefined, target: string) => routeHostedHost(app.service, host, target);
+  const closeHttp = serveRpcOverHttp(app.server, pipeline, log, routeHosted);
+  const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log, routeHosted);
   app.decorate("rpcPipeline", pipeline);
   app.addHook("preClose", async () => {
     closeHttp();

@@ -17,7 +17,9 @@ import { redactUrl } from "../log";
 import type { RateDecision } from "../rate-limit";
 import { answerCalls, answerNow, type RpcCalls } from "./answer";
 import { readRpcBody } from "./body";
-import { TOO_MANY_REQUESTS, UNKNOWN_RPC_URL, type RpcPipeline, type RpcTarget } from "./pipeline";
+import { HOSTED_PATH_IN_LOGS, type HostedRouter } from "./http";
+import { STOPPED_VNET, TOO_MANY_REQUESTS, UNKNOWN_RPC_URL, type RpcPipeline, type RpcTarget } from "./pipeline";
+import type { RpcRoute } from "./route";
 
 /** Subscription kinds passed to the chain: new blocks, logs, pending transactions. */
 export const SUBSCRIPTION_KINDS: ReadonlySet<string> = new Set(["newHeads", "logs", "newPendingTransactions"]);
@@ -35,21 +37,25 @@ export interface UpgradeLog {
  * and what opened it matters when reading the log). Returns a function that closes every connection (on service
  * shutdown).
  */
-export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: UpgradeLog): () => void {
+export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: UpgradeLog, routeHosted?: HostedRouter): () => void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const route = pipeline.route(request.url ?? "");
+    // Under a hosted host name the host and path decide (./hosted-hosts.ts), as for HTTP calls.
+    const hosted = routeHosted ? routeHosted(request.headers.host, request.url ?? "") : null;
+    if (hosted instanceof Promise) return void hosted.then((route) => upgrade(request, socket, head, route, true));
+    upgrade(request, socket, head, hosted ?? pipeline.route(request.url ?? ""), hosted !== null);
+  });
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, route: RpcRoute | null, hosted: boolean) => {
     const target = route ? pipeline.resolve(route) : undefined;
     const decision = pipeline.rate(target, request.socket.remoteAddress);
     const status = !decision.allowed ? 429 : !target ? 404 : 101;
-    log?.info(
-      { req: { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress }, status },
-      "websocket upgrade",
-    );
+    const url = hosted ? HOSTED_PATH_IN_LOGS : redactUrl(request.url ?? "");
+    log?.info({ req: { method: request.method, url, remoteAddress: request.socket.remoteAddress }, status }, "websocket upgrade");
     if (status === 429) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
     if (!target) return refuse(socket, 404, UNKNOWN_RPC_URL, decision);
+    if (pipeline.context.store.environments.isStopped(target.vnetId)) return refuse(socket, 400, STOPPED_VNET, decision);
     sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline));
-  });
+  };
   return () => {
     for (const client of sockets.clients) client.terminate();
     sockets.close();
@@ -57,8 +63,8 @@ export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: 
 }
 
 /** Answers an upgrade request with a plain HTTP error: the spec's body and rate headers. */
-function refuse(socket: Duplex, status: 404 | 429, message: string, rate: RateDecision): void {
-  socket.end(rawErrorAnswer(status, message, rate, status === 404 ? { rid: "rid:vnet" } : undefined));
+function refuse(socket: Duplex, status: 400 | 404 | 429, message: string, rate: RateDecision): void {
+  socket.end(rawErrorAnswer(status, message, rate, status !== 429 ? { rid: "rid:vnet" } : undefined));
 }
 
 /** One client connection: calls go to the engine, subscriptions to the chain's WebSocket. */

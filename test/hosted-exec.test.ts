@@ -5,6 +5,8 @@
  * Action run by @tenderly/actions-test reads mainnet through its gateway URL; the SDK reads the local error body as
  * its ApiError. Nothing but the hosted names is redirected: a connection elsewhere still goes where it was sent.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runCli } from "./helpers/cli";
 
@@ -38,4 +40,30 @@ test("exec leaves other hosts alone and passes the child's exit code through", a
   expect(result.stdout.trim()).toBe("ECONNREFUSED");
   expect(result.code).toBe(7);
   expect((await runCli(["exec"], { timeoutMs: 60_000 })).code).toBe(2);
+}, 200_000);
+
+test("the api-client's who-and-where methods work unchanged under exec", async () => {
+  const home = mkdtempSync(join(tmpdir(), "chainform-api-client-"));
+  const accessKey = `cf_${"k".repeat(40)}`;
+  try {
+    mkdirSync(join(home, ".tenderly"));
+    writeFileSync(join(home, ".tenderly", "config.yaml"), `access_key: ${accessKey}\n`);
+    const result = await runCli(["exec", "--", TSX, join(ROOT, "test", "hosted-clients", "api-client-who.ts")], {
+      timeoutMs: 120_000,
+      env: { HOME: home, CHAINFORM_ACCESS_KEY: accessKey },
+    });
+    expect({ code: result.code, stderr: result.code === 0 ? "" : result.stderr }).toEqual({ code: 0, stderr: "" });
+    const out = JSON.parse(result.stdout.trim().split("\n").pop()!);
+    expect(out.networks).toBeGreaterThan(1);
+    expect(out.mainnet).toEqual({
+      slug: "mainnet",
+      name: "Mainnet",
+      keys: ["ethereum_network_id", "id", "metadata", "name", "slug", "sort_order"],
+    });
+    expect(Number.isInteger(out.latest)).toBe(true);
+    expect(out.principal).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), username: "alice" });
+    expect(out.projects).toEqual(["sandbox"]);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }, 200_000);

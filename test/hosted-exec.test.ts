@@ -16,17 +16,19 @@ test("the vnet Action's requests, a gateway read by a Web3 Action and the SDK's 
   const result = await runCli(["exec", "--", TSX, join(ROOT, "test", "hosted-clients", "action-and-gateway.ts")], { timeoutMs: 240_000 });
   expect({ code: result.code, stderr: result.code === 0 ? "" : result.stderr }).toEqual({ code: 0, stderr: "" });
   const { variables, results } = JSON.parse(result.stdout.trim().split("\n").pop()!);
-  for (const n of [1, 2]) {
+  for (const n of ["1", "8453"]) {
     expect(variables[`TENDERLY_TESTNET_ID_${n}`]).toMatch(/^[0-9a-f-]{36}$/);
     expect(variables[`TENDERLY_ADMIN_RPC_URL_${n}`]).toMatch(/^https:\/\/virtual\.(mainnet|base)\.rpc\.tenderly\.co\/[A-Za-z0-9_-]{43}$/);
     expect(variables[`TENDERLY_PUBLIC_RPC_URL_${n}`]).toBe(
       variables[`TENDERLY_ADMIN_RPC_URL_${n}`].replace(/[^/]+$/, variables[`TENDERLY_TESTNET_ID_${n}`]),
     );
     expect(variables[`TENDERLY_FOUNDRY_VERIFICATION_URL_${n}`]).toBe(`${variables[`TENDERLY_ADMIN_RPC_URL_${n}`]}/verify/etherscan`);
+    expect(variables[`TENDERLY_TESTNET_SLUG_${n}`]).toBe(`12-ci-virtual-testnet-net-${n}-ci---deploy-deploy-13201840357`);
+    expect(variables[`TENDERLY_CHAIN_ID_${n}`]).toBe(`7357${n}`);
     expect(results[`balance_${n}`]).toBe("42");
     expect(results[`status_${n}`]).toBe("stopped");
   }
-  expect([results.chainId_1, results.chainId_2]).toEqual(["73571", "73578453"]);
+  expect([results.chainId_1, results.chainId_8453]).toEqual(["73571", "73578453"]);
   expect(results.stoppedAnswer.status).toBe(400);
   expect(results.stoppedAnswer.message).toMatch(/stopped/);
   expect(results.gatewayBlock.chainId).toBe("1");

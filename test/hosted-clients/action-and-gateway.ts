@@ -19,47 +19,64 @@ const headers = { Accept: "application/json", "Content-Type": "application/json"
 
 async function main() {
   const out: { variables: Record<string, string>; results: Record<string, unknown> } = { variables: {}, results: {} };
-  const networks = [1, 8453];
-  let n = 0;
-  for (const networkId of networks) {
-    n++;
-    const slug = `ci-virtual-testnet-${networkId}-${Math.floor(Date.now() / 1000)}`;
-    const { data } = await axios.post(
-      `${API}/account/${process.env.CHAINFORM_ACCOUNT}/project/${process.env.CHAINFORM_PROJECT}/vnets`,
-      {
-        slug,
-        display_name: "CI Virtual TestNet",
-        fork_config: { network_id: networkId, block_number: "latest" },
-        virtual_network_config: { chain_config: { chain_id: parseInt(`7357${networkId}`) } },
-        sync_state_config: { enabled: false },
-        explorer_page_config: { enabled: false, verification_visibility: "bytecode" },
-      },
-      { headers },
-    );
-    const admin = data.rpcs.find((rpc: Rpc) => rpc.name === "Admin RPC").url;
-    Object.assign(out.variables, {
-      [`TENDERLY_TESTNET_ID_${n}`]: data.id,
-      [`TENDERLY_ADMIN_RPC_URL_${n}`]: admin,
-      [`TENDERLY_PUBLIC_RPC_URL_${n}`]: data.rpcs.find((rpc: Rpc) => rpc.name === "Public RPC").url,
-      [`TENDERLY_TESTNET_SLUG_${n}`]: slug,
-      [`TENDERLY_CHAIN_ID_${n}`]: `7357${networkId}`,
-      [`TENDERLY_FOUNDRY_VERIFICATION_URL_${n}`]: `${admin}/verify/etherscan`,
-    });
-    // The workflow's own steps use the Admin RPC URL as it was handed out.
-    const provider = new ethers.JsonRpcProvider(admin, undefined, { staticNetwork: true });
-    await provider.send("tenderly_setBalance", ["0x000000000000000000000000000000000000bEEF", "0x2a"]);
-    out.results[`balance_${n}`] = (await provider.getBalance("0x000000000000000000000000000000000000bEEF")).toString();
-    out.results[`chainId_${n}`] = (await provider.getNetwork()).chainId.toString();
-  }
-  // The post step: PATCH {status: "stopped"} for each.
-  for (let i = 1; i <= networks.length; i++) {
-    const { data } = await axios.patch(
-      `${API}/account/${process.env.CHAINFORM_ACCOUNT}/project/${process.env.CHAINFORM_PROJECT}/vnets/${out.variables[`TENDERLY_TESTNET_ID_${i}`]}`,
-      { status: "stopped" },
-      { headers },
-    );
-    out.results[`status_${i}`] = data.status;
-  }
+  // As the Action's run() does with network_id "1\n8453", chain_id_prefix 7357, in a workflow named "CI / Deploy".
+  const networkIds = ["1", "8453"];
+  const context = { runNumber: 12, runId: 13201840357, workflow: "CI / Deploy", job: "deploy" };
+  await Promise.all(
+    networkIds.map(async (networkId) => {
+      const generated = `${context.runNumber}-CI Virtual TestNet-net-${networkId}-${context.workflow}-${context.job}-${context.runId}`
+        .toLowerCase()
+        .trim()
+        .replace(/\s+/g, "-")
+        .replace(/\//g, "-")
+        .replace(/[^a-z0-9-]/g, "");
+      const slug = `${generated
+        .toLowerCase()
+        .trim()
+        .replace(/\s+/g, "-")
+        .replace(/[^a-z0-9-]/g, "")}-${Math.floor(Date.now() / 1000)}`;
+      const chainId = parseInt(`7357${networkId}`);
+      const { data } = await axios.post(
+        `${API}/account/${process.env.CHAINFORM_ACCOUNT}/project/${process.env.CHAINFORM_PROJECT}/vnets`,
+        {
+          slug,
+          display_name: generated,
+          fork_config: { network_id: parseInt(networkId), block_number: "latest" },
+          virtual_network_config: { chain_config: { chain_id: parseInt(chainId.toString()) } },
+          sync_state_config: { enabled: false },
+          explorer_page_config: { enabled: false, verification_visibility: "bytecode" },
+        },
+        { headers },
+      );
+      const admin = data.rpcs.find((rpc: Rpc) => rpc.name === "Admin RPC").url;
+      Object.assign(out.variables, {
+        [`TENDERLY_TESTNET_ID_${networkId}`]: data.id,
+        [`TENDERLY_ADMIN_RPC_URL_${networkId}`]: admin,
+        [`TENDERLY_PUBLIC_RPC_URL_${networkId}`]: data.rpcs.find((rpc: Rpc) => rpc.name === "Public RPC").url,
+        [`TENDERLY_TESTNET_SLUG_${networkId}`]: generated,
+        [`TENDERLY_CHAIN_ID_${networkId}`]: String(chainId),
+        [`TENDERLY_FOUNDRY_VERIFICATION_URL_${networkId}`]: `${admin}/verify/etherscan`,
+      });
+      // The workflow's own steps use the Admin RPC URL as it was handed out.
+      const provider = new ethers.JsonRpcProvider(admin, undefined, { staticNetwork: true });
+      await provider.send("tenderly_setBalance", ["0x000000000000000000000000000000000000bEEF", "0x2a"]);
+      out.results[`balance_${networkId}`] = (await provider.getBalance("0x000000000000000000000000000000000000bEEF")).toString();
+      out.results[`chainId_${networkId}`] = (await provider.getNetwork()).chainId.toString();
+    }),
+  );
+  // The post step (mode CI): PATCH {status: "stopped"} for each, all settled.
+  const stopped = await Promise.allSettled(
+    networkIds.map((networkId) =>
+      axios.patch(
+        `${API}/account/${process.env.CHAINFORM_ACCOUNT}/project/${process.env.CHAINFORM_PROJECT}/vnets/${out.variables[`TENDERLY_TESTNET_ID_${networkId}`]}`,
+        { status: "stopped" },
+        { headers },
+      ),
+    ),
+  );
+  stopped.forEach((result, index) => {
+    out.results[`status_${networkIds[index]}`] = result.status === "fulfilled" ? result.value.data.status : String(result.reason);
+  });
   // A stopped vnet's RPC URL refuses, saying why (one plain call: a provider would retry its network detection).
   const refused = await fetch(out.variables.TENDERLY_ADMIN_RPC_URL_1, {
     method: "POST",

@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static } from "@sinclair/typebox";
 import { MAX_BATCH_DELETE_IDS, ProjectParams, type CreateEnvironmentRequest } from "../../../api";
 import { blockNumberHex, parseBlockNumber } from "../../../domain/chain";
+import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
 import { badRequest, notFound, ServiceError } from "../../errors";
 import type { ChainEngine, VnetFork } from "../../chains/types";
 
@@ -99,6 +100,18 @@ function audienceOf(request: FastifyRequest): Audience {
   return { mayWrite: request.requester != null && !request.requester.readOnly };
 }
 
+/**
+ * The slug a hosted slug is stored as: the clients make theirs from names (the vnet GitHub Action joins run number,
+ * name, network, workflow, job and run id, which may hold doubled dashes and run past the slug length), and the
+ * hosted service takes them. Here it becomes a slug by the one slug rule (`slugify`); a long one keeps its head and
+ * its tail, where the clients put what makes it unique.
+ */
+export function hostedSlug(given: string): string {
+  if (given.length <= MAX_SLUG_LENGTH) return slugify(given, "vnet");
+  const half = Math.floor((MAX_SLUG_LENGTH - 1) / 2);
+  return `${slugify(given.slice(0, half), "vnet")}-${slugify(given.slice(-half), "vnet")}`;
+}
+
 /** The spec's create request for a hosted create body (one network; the hosted slug is the environment's). */
 export function toCreateEnvironment(body: CreateVnetBody): CreateEnvironmentRequest {
   if (body.sync_state_config?.enabled === true) {
@@ -115,11 +128,12 @@ export function toCreateEnvironment(body: CreateVnetBody): CreateEnvironmentRequ
     );
   }
   const chainId = body.virtual_network_config?.chain_config?.chain_id;
+  const slug = hostedSlug(body.slug);
   const explorer = body.explorer_page_config;
   const visibility = explorer?.verification_visibility === HOSTED_SOURCE_VISIBILITY ? "source" : explorer?.verification_visibility;
   return {
     display_name: body.display_name ?? body.slug,
-    slug: body.slug,
+    slug,
     network_configs: [
       {
         network_id: String(body.fork_config.network_id),

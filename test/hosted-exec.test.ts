@@ -42,6 +42,11 @@ test("exec leaves other hosts alone and passes the child's exit code through", a
   expect(result.stdout.trim()).toBe("ECONNREFUSED");
   expect(result.code).toBe(7);
   expect((await runCli(["exec"], { timeoutMs: 60_000 })).code).toBe(2);
+  // The child's own --help is the child's.
+  const help = await runCli(["exec", "--", process.execPath, "-e", "console.log(process.argv.slice(1).join(' '))", "--", "--help"], {
+    timeoutMs: 120_000,
+  });
+  expect(help.stdout.trim()).toBe("--help");
 }, 200_000);
 
 test("the api-client's who-and-where methods work unchanged under exec", async () => {

@@ -70,7 +70,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  // What follows a `--` is another program's (`chainform exec -- COMMAND --help`), never a request for this help.
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) {
     process.stdout.write(usageOf(command));
     return 0;
   }

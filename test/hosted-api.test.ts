@@ -54,6 +54,14 @@ describe("the /api base path", () => {
   });
 });
 
+test("a hosted-shaped key sent to the local base URL is not echoed by its 404", async () => {
+  for (const key of [service.keys.alice, "nTAiXKRwpWyeKTOW0UGESAPUnLPpWGcK8M4vS9tDwJs"]) {
+    const answer = await call(service, "POST", `/${key}`, { body: { jsonrpc: "2.0", id: 1, method: "eth_chainId" } });
+    expectErrorBody(answer, 404, "resource_not_found");
+    expect(answer.text).not.toContain(key);
+  }
+});
+
 describe("who and where", () => {
   test("principal, public networks and a network's block number", async () => {
     const principal = await call(service, "GET", "/api/v1/principal", { as: "alice" });

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ChainRequestError } from "../chains/types";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "../errors";
 import { parseHostedHost } from "../../domain/hosted-names";
-import { redactUrl } from "../log";
+import { redactUrl, scrubSecrets } from "../log";
 import { global } from "./global";
 
 /** Answers with the spec's error body (a status outside its table becomes the nearest in it). */
@@ -36,12 +36,21 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
     return payload;
   });
   app.setNotFoundHandler((request, reply) => {
-    // Under a hosted RPC or gateway host, a path's segment is a key or secret: the path is never quoted.
+    // Under a hosted host name a path's segment may be a key or a secret: the path is never quoted there.
     const hostedHost = parseHostedHost(request.headers.host);
-    if (hostedHost && hostedHost.kind !== "api") return sendError(reply, 404, `no route ${request.method} on this ${hostedHost.kind} host`);
-    sendError(reply, 404, `no route ${request.method} ${redactUrl(request.url.split("?")[0])}`);
+    if (hostedHost) return sendError(reply, 404, `no route ${request.method} on this ${hostedHost.kind} host: see docs/hosted-clients.md`);
+    sendError(reply, 404, `no route ${request.method} ${quotablePath(request.url.split("?")[0])}`);
   });
 });
+
+/**
+ * A path as a 404 may quote it: Admin RPC secrets, access keys and tokens redacted (log.ts `scrubSecrets`), and any
+ * other long run of key characters too, since a hosted-shaped RPC or gateway URL sent to the local base URL carries
+ * its key as a bare segment.
+ */
+export function quotablePath(path: string): string {
+  return scrubSecrets(path).replace(/[A-Za-z0-9_-]{32,}/g, "[redacted]");
+}
 
 /** Maps any error to a status of the spec's table and a message safe to show. */
 function classify(error: unknown, bodyLimit: number): { status: ReturnType<typeof knownStatus>; message: string; data?: ErrorData } {

@@ -31,6 +31,7 @@ const COMMAND_LOADERS: Readonly<Record<string, () => Command>> = {
   terraformrc: () => (require("./commands/terraformrc") as typeof import("./commands/terraformrc")).default,
   export: () => (require("./commands/export") as typeof import("./commands/export")).default,
   import: () => (require("./commands/import") as typeof import("./commands/import")).default,
+  exec: () => (require("./commands/exec") as typeof import("./commands/exec")).default,
 };
 
 /** The names of every command, in help order. */
@@ -69,7 +70,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  // What follows a `--` is another program's (`chainform exec -- COMMAND --help`), never a request for this help.
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) {
     process.stdout.write(usageOf(command));
     return 0;
   }

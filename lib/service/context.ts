@@ -18,6 +18,12 @@ export interface ServiceContext {
   readonly bodyLimit: number;
   /** The base URL RPC URLs are built on; settable once the server knows its address. */
   baseUrl: string | undefined;
+  /**
+   * The vnet id of a node gateway's chain for a network's node RPC slug (made on first use; undefined for a network
+   * the service does not know). The hosted API's routes provide it (routes/hosted/gateways.ts); the RPC URLs' host
+   * routing calls it (rpc/hosted-hosts.ts).
+   */
+  gatewayVnet?: (network: string) => Promise<string | undefined>;
 }
 
 declare module "fastify" {

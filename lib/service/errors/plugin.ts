@@ -8,6 +8,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ChainRequestError } from "../chains/types";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "./index";
+import { parseHostedHost } from "../../domain/hosted-names";
 import { REDACTED, scrubSecrets } from "../log";
 import { global } from "../global-plugin";
 
@@ -46,6 +47,9 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
     for (const segment of route.url.split("/")) if (/^[a-z][a-z0-9_-]*$/.test(segment)) words.add(segment);
   });
   app.setNotFoundHandler((request, reply) => {
+    // Under a hosted host name a path's segment may be a key or a secret: the path is never quoted there.
+    const hostedHost = parseHostedHost(request.headers.host);
+    if (hostedHost) return sendError(reply, 404, `no route ${routeShape(request.method, "/", words).split(" ")[0]} on this ${hostedHost.kind} host: see docs/hosted-clients.md`);
     sendError(reply, 404, `no route ${routeShape(request.method, request.url, words)}`);
   });
 });

@@ -17,6 +17,18 @@ import { redactUrl } from "../log";
 import type { RpcPipeline, RpcReply } from "./pipeline";
 import type { RpcRoute } from "./route";
 
+/** Routes a request by its Host header and target when the host is a hosted RPC host (./hosted-hosts.ts), else null. */
+export type HostedRouter = (host: string | undefined, target: string) => RpcRoute | Promise<RpcRoute> | null;
+
+/** What the log shows for the path of a call routed by a hosted host name. */
+export const HOSTED_PATH_IN_LOGS = "/{hosted RPC key}";
+
+/** The Host header from Node's list of raw headers, without making the request's header object. */
+function hostOf(raw: readonly string[]): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === "host") return raw[i + 1];
+  return undefined;
+}
+
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** What the HTTP transport logs: each call at debug level, as the API logs a request (the path's secret redacted). */
@@ -31,7 +43,7 @@ export interface RpcCallLog {
  * the service begins to close: calls still come in and are answered (the chains run until the server has closed),
  * each with `connection: close`, so that no connection outlives the close.
  */
-export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: RpcCallLog): () => void {
+export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: RpcCallLog, routeHosted?: HostedRouter): () => void {
   const listeners = server.listeners("request") as Listener[];
   server.removeAllListeners("request");
   let closing = false;
@@ -41,18 +53,29 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
   const toApi = (request: IncomingMessage, response: ServerResponse) => {
     for (const listener of listeners) listener.call(server, request, response);
   };
+  const serve = (route: RpcRoute, request: IncomingMessage, response: ServerResponse, hosted = false) => {
+    const started = logsCalls ? performance.now() : 0;
+    const sent = (reply: RpcReply) => {
+      send(response, reply, closing);
+      if (logsCalls) logCall(log!, request, reply.status, started, hosted);
+    };
+    if (request.method === "OPTIONS") return sent(preflight(pipeline, route, request));
+    return serveCall(pipeline, route, request, response, sent);
+  };
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     if (request.method === "POST" || request.method === "OPTIONS") {
-      const route = pipeline.route(request.url ?? "");
-      if (route !== null) {
-        const started = logsCalls ? performance.now() : 0;
-        const sent = (reply: RpcReply) => {
-          send(response, reply, closing);
-          if (logsCalls) logCall(log!, request, reply.status, started);
-        };
-        if (request.method === "OPTIONS") return sent(preflight(pipeline, route, request));
-        return serveCall(pipeline, route, request, response, sent);
+      // Under a hosted host name the host and path decide (./hosted-hosts.ts); a gateway's chain may be made first.
+      const hosted = routeHosted ? routeHosted(hostOf(request.rawHeaders), request.url ?? "") : null;
+      if (hosted instanceof Promise) {
+        // Making a gateway's chain may fail: that call gets the spec's 500, never an unhandled rejection.
+        return void hosted.then(
+          (route) => serve(route, request, response, true),
+          (failure: unknown) => send(response, pipeline.internalError({ "content-type": "application/json" }, failure), closing),
+        );
       }
+      if (hosted !== null) return serve(hosted, request, response, true);
+      const route = pipeline.route(request.url ?? "");
+      if (route !== null) return serve(route, request, response);
     }
     // The API answers an oversized body at once (Fastify reads its Content-Length); the body is read away first.
     const { length } = readHeaders(request.rawHeaders);
@@ -218,8 +241,10 @@ function send(response: ServerResponse, reply: RpcReply, closing: boolean): void
 }
 
 /** Logs a call as the API's requests are logged (the same two lines), at debug level: `--log-level debug` or `trace`. */
-function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number): void {
-  const req = { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress };
+function logCall(log: RpcCallLog, request: IncomingMessage, status: number, started: number, hosted: boolean): void {
+  // Under a hosted host name the whole path is a key (an Admin secret, an access key): only its shape is logged.
+  const url = hosted ? HOSTED_PATH_IN_LOGS : redactUrl(request.url ?? "");
+  const req = { method: request.method, url, remoteAddress: request.socket.remoteAddress };
   log.debug({ req }, "incoming request");
   log.debug({ res: { statusCode: status }, responseTime: performance.now() - started }, "request completed");
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import "../context";
+import { routeHostedHost } from "./hosted-hosts";
 import { serveRpcOverHttp } from "./http";
 import type { RpcLimits } from "../caller-limits";
 import { RpcPipeline } from "./pipeline";
@@ -33,8 +34,9 @@ export async function registerRpc(app: FastifyInstance, limits?: Partial<RpcLimi
   const { store, engine, limiter, rateLimits, bodyLimit } = app.service;
   const log = app.log.child({ component: "rpc" });
   const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log, rpcLimits: limits });
-  const closeHttp = serveRpcOverHttp(app.server, pipeline, log);
-  const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log);
+  const routeHosted = (host: string | undefined, target: string) => routeHostedHost(app.service, host, target);
+  const closeHttp = serveRpcOverHttp(app.server, pipeline, log, routeHosted);
+  const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log, routeHosted);
   app.decorate("rpcPipeline", pipeline);
   app.addHook("preClose", async () => {
     closeHttp();

@@ -22,7 +22,9 @@ import type { RateDecision } from "../rate-limit";
 import { answerCalls, answerNow, type RpcCalls } from "./answer";
 import { readRpcBody, rpcError } from "./body";
 import type { RpcLimits } from "../caller-limits";
-import { TOO_MANY_REQUESTS, UNKNOWN_RPC_URL, type RpcPipeline, type RpcTarget } from "./pipeline";
+import { HOSTED_PATH_IN_LOGS, type HostedRouter } from "./http";
+import { STOPPED_VNET, TOO_MANY_REQUESTS, UNKNOWN_RPC_URL, type RpcPipeline, type RpcTarget } from "./pipeline";
+import type { RpcRoute } from "./route";
 import { ConnectionSubscriptions, UrlSubscriptions } from "./subscriptions";
 
 export { SUBSCRIPTION_KINDS } from "./subscriptions";
@@ -43,31 +45,43 @@ export interface UpgradeLog {
  * and what opened it matters when reading the log). Returns a function that closes every connection (on service
  * shutdown).
  */
-export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: UpgradeLog): () => void {
+export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: UpgradeLog, routeHosted?: HostedRouter): () => void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const perUrl = new UrlSubscriptions();
   const { limits } = pipeline;
-  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const route = pipeline.route(request.url ?? "");
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer, route: RpcRoute | null, hosted: boolean) => {
     const target = route ? pipeline.resolve(route) : undefined;
     const decision = pipeline.rate(target, request.socket.remoteAddress);
     const status = !decision.allowed ? 429 : !target ? 404 : 101;
-    log?.info(
-      { req: { method: request.method, url: redactUrl(request.url ?? ""), remoteAddress: request.socket.remoteAddress }, status },
-      "websocket upgrade",
-    );
+    const url = hosted ? HOSTED_PATH_IN_LOGS : redactUrl(request.url ?? "");
+    log?.info({ req: { method: request.method, url, remoteAddress: request.socket.remoteAddress }, status }, "websocket upgrade");
     if (status === 429) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
     if (!target) return refuse(socket, 404, UNKNOWN_RPC_URL, decision);
+    if (pipeline.context.store.environments.isStopped(target.vnetId)) return refuse(socket, 400, STOPPED_VNET, decision);
     sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline, perUrl));
   };
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const guarded = (request: IncomingMessage, socket: Duplex, head: Buffer, route: RpcRoute | null, hosted: boolean) => {
     try {
-      upgrade(request, socket, head);
+      upgrade(request, socket, head, route, hosted);
     } catch (failure) {
       // An error nothing expected ends this connection, logged with an error id, never the process.
       pipeline.internalError({}, failure);
       socket.destroy();
     }
+  };
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Under a hosted host name the host and path decide (./hosted-hosts.ts), as for HTTP calls.
+    const hosted = routeHosted ? routeHosted(request.headers.host, request.url ?? "") : null;
+    if (hosted instanceof Promise) {
+      return void hosted.then(
+        (route) => guarded(request, socket, head, route, true),
+        (failure: unknown) => {
+          pipeline.internalError({}, failure);
+          socket.destroy();
+        },
+      );
+    }
+    guarded(request, socket, head, hosted ?? pipeline.route(request.url ?? ""), hosted !== null);
   });
   const heartbeat = setInterval(() => beat(sockets.clients), limits.heartbeatMs);
   heartbeat.unref();
@@ -94,8 +108,8 @@ function beat(clients: Iterable<WebSocket>): void {
 }
 
 /** Answers an upgrade request with a plain HTTP error: the spec's body and rate headers. */
-function refuse(socket: Duplex, status: 404 | 429, message: string, rate: RateDecision): void {
-  socket.end(rawErrorAnswer(status, message, rate, status === 404 ? { rid: "rid:vnet" } : undefined));
+function refuse(socket: Duplex, status: 400 | 404 | 429, message: string, rate: RateDecision): void {
+  socket.end(rawErrorAnswer(status, message, rate, status !== 429 ? { rid: "rid:vnet" } : undefined));
 }
 
 /** One client connection: calls go to the engine, subscriptions to the chain's WebSocket. */

@@ -1,0 +1,77 @@
+/**
+ * The TLS-terminating forwarder of `chainform exec`: on loopback, it answers TLS for the hosted host names with a
+ * throw-away certificate and passes the bytes, Host header and all, to the local service, so that the service routes
+ * them by their hosted names (lib/service/rpc/hosted-hosts.ts, the hosted API under `/api`).
+ */
+import net from "node:net";
+import tls from "node:tls";
+import { generateSelfSignedCertificate } from "../../certificates/self-signed";
+import { HOSTED_API_HOST, HOSTED_DOMAIN } from "../../domain/hosted-names";
+import { isLoopbackHost } from "../../domain/loopback";
+
+/** A running forwarder. */
+export interface Forwarder {
+  /** The loopback port it listens on. */
+  readonly port: number;
+  /** The certificate (PEM) the child must trust. */
+  readonly certPem: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The names the certificate carries: the API host, every gateway host, and the vnet RPC host of each network label
+ * given (a wildcard covers one label only, so each network is named).
+ */
+export function certificateNames(vnetNetworks: readonly string[]): string[] {
+  const names = [HOSTED_API_HOST, `*.gateway.${HOSTED_DOMAIN}`];
+  for (const network of new Set(vnetNetworks)) names.push(`virtual.${network}.rpc.${HOSTED_DOMAIN}`, `*.${network}.rpc.${HOSTED_DOMAIN}`);
+  return names;
+}
+
+/**
+ * Starts the forwarder to the service at `baseUrl` (http or https on loopback).
+ *
+ * @example
+ * const forwarder = await startForwarder("http://127.0.0.1:8787", ["mainnet", "base"]);
+ */
+export async function startForwarder(baseUrl: string, vnetNetworks: readonly string[]): Promise<Forwarder> {
+  const target = new URL(baseUrl);
+  const targetPort = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  const certificate = generateSelfSignedCertificate({
+    commonName: "chainform exec",
+    organization: "chainform exec (throw-away)",
+    dnsNames: certificateNames(vnetNetworks),
+  });
+  const sockets = new Set<net.Socket>();
+  const server = tls.createServer({ key: certificate.keyPem, cert: certificate.certPem }, (client) => {
+    // A service on loopback is this machine's own (its self-signed certificate is not checked); any other is.
+    const upstream =
+      target.protocol === "https:"
+        ? tls.connect({ host, port: targetPort, servername: target.hostname, rejectUnauthorized: !isLoopbackHost(host) })
+        : net.connect({ host, port: targetPort });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as net.AddressInfo;
+  return {
+    port: address.port,
+    certPem: certificate.certPem,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

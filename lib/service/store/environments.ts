@@ -81,6 +81,8 @@ const VNET_COLUMNS = `v.id, v.environment_id, e.instance_id, e.project_id, v.pos
 /** Reads and writes environments. */
 export class Environments {
   private readonly statements;
+  /** The stopped vnets' ids, loaded on first use and dropped on every status change. */
+  private stoppedIds: Set<string> | undefined;
 
   constructor(private readonly db: SqlDatabase) {
     this.statements = {
@@ -104,6 +106,8 @@ export class Environments {
         `SELECT ${VNET_COLUMNS} FROM vnets v JOIN environments e ON e.id = v.environment_id WHERE v.admin_secret = ?`,
       ),
       delete: db.prepare("DELETE FROM environments WHERE project_id = ? AND id = ?"),
+      setStatus: db.prepare("UPDATE vnets SET status = ? WHERE id = ?"),
+      stopped: db.prepare("SELECT id FROM vnets WHERE status = 'stopped'"),
     };
   }
 
@@ -167,6 +171,21 @@ export class Environments {
   vnetBySecret(secret: string): VnetRecord | undefined {
     const row = this.statements.vnetBySecret.get(secret) as VnetRow | undefined;
     return row && toVnet(row);
+  }
+
+  /**
+   * Sets a vnet's status (the hosted API's `PATCH .../vnets/{id} {status}`): a stopped vnet keeps its chain and data,
+   * and its RPC URLs refuse calls until it runs again (docs/hosted-clients.md "A stopped vnet").
+   */
+  setStatus(vnetId: string, status: "running" | "stopped"): void {
+    this.statements.setStatus.run(status, vnetId);
+    this.stoppedIds = undefined;
+  }
+
+  /** Whether a vnet is stopped: read from memory on every RPC call, so kept as a set the writes above refresh. */
+  isStopped(vnetId: string): boolean {
+    this.stoppedIds ??= new Set((this.statements.stopped.all() as { id: string }[]).map((row) => row.id));
+    return this.stoppedIds.size > 0 && this.stoppedIds.has(vnetId);
   }
 
   /**

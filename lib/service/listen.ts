@@ -92,6 +92,7 @@ export async function buildService(options: ServiceOptions = {}): Promise<Fastif
   try {
     await registerRpc(app);
     await registerWeb(app, serviceForWeb(app.service.store, app.service.engine));
+    app.service.verifier = app.web.verifier;
   } catch (error) {
     await app.close();
     throw error;

@@ -12,7 +12,6 @@ import { artifact } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
 import { startHostedProxy, type HostedProxy } from "./helpers/hosted-proxy";
 import { call, rpc } from "./helpers/http";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const solc = require("solc") as { version(): string; compile(input: string): string };
 
 const CHAIN_ID = 73571;
@@ -101,7 +100,7 @@ test("wallets: add, get, update, getBy, getAll, remove", async () => {
   });
   expect(await attempt("wallets.get", () => tenderly.wallets.get(address))).toMatchObject({ displayName: "Alice" });
   const updated = await attempt("wallets.update", () => tenderly.wallets.update(address, { appendTags: ["team"] }));
-  expect(updated.tags).toEqual(["team"]);
+  expect(updated!.tags).toEqual(["team"]);
   expect(await attempt("wallets.getBy", () => tenderly.wallets.getBy({ displayNames: ["Alice"] }))).toHaveLength(1);
   expect(await attempt("wallets.getAll", () => tenderly.wallets.getAll())).toEqual([updated]);
   // A wallet is no contract: the contract listing does not show it.

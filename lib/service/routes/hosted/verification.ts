@@ -36,6 +36,26 @@ const Contract = Type.Object({
 });
 const VerifyBody = Type.Object({ contracts: Type.Array(Contract, { maxItems: 50 }) });
 type Contract = Static<typeof Contract>;
+const OldVerifyBody = Type.Object({
+  config: Type.Optional(
+    Type.Object({
+      compiler_version: Type.Optional(Type.String({ maxLength: 100 })),
+      optimizations_used: Type.Optional(Type.Boolean()),
+      optimizations_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),
+      evm_version: Type.Optional(Type.String({ maxLength: 40 })),
+    }),
+  ),
+  contracts: Type.Array(
+    Type.Object({
+      contractName: Type.String({ maxLength: 255 }),
+      source: Type.String(),
+      sourcePath: Type.String({ maxLength: 512 }),
+      compiler: Type.Optional(Type.Object({ version: Type.String({ maxLength: 100 }) })),
+      networks: Type.Optional(Type.Record(Type.String(), Type.Object({ address: Type.String({ maxLength: 42 }) }))),
+    }),
+    { maxItems: 50 },
+  ),
+});
 const KeyParams = Type.Composite([ProjectParams, Type.Object({ key: Type.String({ maxLength: 200 }) })]);
 
 /** The verifier, or 503 when the service was built without the web part that holds it. */
@@ -128,6 +148,24 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
     });
   }
 
+  // The older single-compiler requests (api-client `verifyContracts`, `pushContracts`), converted once here.
+  const verifyOld = async (request: FastifyRequest, body: Static<typeof OldVerifyBody>, vnetsFor: (networkId: string) => VnetRecord[]) => {
+    const answer = await verifyAll(request, contractsOfOld(body), vnetsFor);
+    const problems = [
+      ...(answer.bytecode_mismatch_errors ?? []),
+      ...(answer.compilation_errors ?? []).map((e) => ({ assumed_reason: e.message })),
+    ];
+    return { contracts: answer.contracts, bytecode_mismatch_errors: problems.length > 0 ? problems : null };
+  };
+  routes.post("/v1/public/verify-contracts", { ...options, schema: { body: OldVerifyBody } }, async (request) => {
+    const projects = visibleProjects(store, request);
+    return verifyOld(request, request.body, (networkId) => vnetsOnNetwork(store, projects, networkId));
+  });
+  routes.post(`${V1}/contracts`, { ...options, schema: { params: ProjectParams, body: OldVerifyBody } }, async (request) => {
+    const project = projectOf(request);
+    return verifyOld(request, request.body, (networkId) => vnetsOnNetwork(store, [project], networkId));
+  });
+
   routes.get("/v1/vnet-type/:key", { schema: { params: Type.Object({ key: Type.String({ maxLength: 200 }) }) } }, async (request) => {
     if (!vnetByKey(store, visibleProjects(store, request), request.params.key)) {
       throw notFound("rid:vnet", "no Virtual TestNet you may see has that id or RPC key");
@@ -157,6 +195,26 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   abiDoors(app, registry);
 }
 
+/** The older requests as multi-compiler ones: every contract's file in one set of sources. */
+function contractsOfOld(body: Static<typeof OldVerifyBody>): Contract[] {
+  const sources = Object.fromEntries(body.contracts.map((contract) => [contract.sourcePath, { content: contract.source }]));
+  const config = body.config ?? {};
+  return body.contracts
+    .filter((contract) => Object.keys(contract.networks ?? {}).length > 0)
+    .map((contract) => ({
+      contractToVerify: `${contract.sourcePath}:${contract.contractName}`,
+      sources,
+      compiler: {
+        version: config.compiler_version ?? contract.compiler?.version ?? "",
+        settings: {
+          optimizer: { enabled: config.optimizations_used === true, runs: config.optimizations_count ?? 200 },
+          ...(config.evm_version && config.evm_version !== "default" ? { evmVersion: config.evm_version } : {}),
+        },
+      },
+      networks: contract.networks,
+    }));
+}
+
 /** A hosted contract entry as a standard JSON input submission. */
 function submissionOf(contract: Contract) {
   const sources = Object.fromEntries(
@@ -172,35 +230,33 @@ function submissionOf(contract: Contract) {
 }
 
 /**
- * The answer both clients read: the SDK reads `results[0].bytecode_mismatch_error`, the api-client
- * `results.verified_contracts` and `results.bytecode_mismatch_errors`; `results` holds both (entries by index and
- * the two lists), and `compilation_errors` is null when nothing was refused.
+ * The answer the clients read: `results`, one entry per contract and network, each a `verified_contract` or a
+ * `bytecode_mismatch_error` (the SDK reads `results[0]`, the api-client goes through them all); `compilation_errors`
+ * null when nothing was refused; and the flat `contracts` and `bytecode_mismatch_errors` of the older answer.
  */
 export function verificationAnswer(outcomes: readonly { networkId: string; address: string; outcome: VerificationOutcome }[]) {
-  const verified = outcomes.flatMap(({ networkId, address, outcome }) =>
-    outcome.kind === "verified" ? [{ network_id: networkId, address, contract_name: outcome.contractName.split(":").pop()! }] : [],
+  const results = outcomes.map(({ networkId, address, outcome }) =>
+    outcome.kind === "verified"
+      ? { verified_contract: { network_id: networkId, address, contract_name: outcome.contractName.split(":").pop()! } }
+      : {
+          bytecode_mismatch_error:
+            outcome.kind === "mismatch"
+              ? { contract_id: `eth:${networkId}:${address}`, expected: "", got: "", similarity: 0, assumed_reason: outcome.message }
+              : null,
+        },
   );
-  const mismatches = outcomes.flatMap(({ networkId, address, outcome }) =>
-    outcome.kind === "mismatch"
-      ? [{ contract_id: `eth:${networkId}:${address}`, expected: "", got: "", similarity: 0, assumed_reason: outcome.message }]
-      : [],
+  const verified = results.flatMap((result) => ("verified_contract" in result ? [result.verified_contract] : []));
+  const mismatches = results.flatMap((result) =>
+    "bytecode_mismatch_error" in result && result.bytecode_mismatch_error ? [result.bytecode_mismatch_error] : [],
   );
   const refused = outcomes.flatMap(({ outcome }) =>
     outcome.kind === "refused"
       ? [{ message: outcome.message, formatted_message: outcome.message, error_type: "VerificationRefused", component: "compiler" }]
       : [],
   );
-  const entries = Object.fromEntries(
-    outcomes.map(({ networkId, address, outcome }, index) => [
-      String(index),
-      outcome.kind === "verified"
-        ? { verified_contract: { network_id: networkId, address, contract_name: outcome.contractName } }
-        : { bytecode_mismatch_error: mismatches.find((m) => m.contract_id === `eth:${networkId}:${address}`) ?? null },
-    ]),
-  );
   return {
     compilation_errors: refused.length > 0 ? refused : null,
-    results: { ...entries, verified_contracts: verified, bytecode_mismatch_errors: mismatches.length > 0 ? mismatches : null },
+    results,
     contracts: verified,
     bytecode_mismatch_errors: mismatches.length > 0 ? mismatches : null,
   };

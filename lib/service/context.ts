@@ -21,6 +21,12 @@ export interface ServiceContext {
   baseUrl: string | undefined;
   /** The contract verifier (contract-verifier.ts), once listen.ts has composed the web part that implements it. */
   verifier?: ContractVerifier;
+  /**
+   * The vnet id of a node gateway's chain for a network's node RPC slug (made on first use; undefined for a network
+   * the service does not know). The hosted API's routes provide it (routes/hosted/gateways.ts); the RPC URLs' host
+   * routing calls it (rpc/hosted-hosts.ts).
+   */
+  gatewayVnet?: (network: string) => Promise<string | undefined>;
 }
 
 declare module "fastify" {

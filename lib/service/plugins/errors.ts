@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ChainRequestError } from "../chains/types";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "../errors";
+import { parseHostedHost } from "../../domain/hosted-names";
 import { redactUrl } from "../log";
 import { global } from "./global";
 
@@ -35,6 +36,9 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
     return payload;
   });
   app.setNotFoundHandler((request, reply) => {
+    // Under a hosted RPC or gateway host, a path's segment is a key or secret: the path is never quoted.
+    const hostedHost = parseHostedHost(request.headers.host);
+    if (hostedHost && hostedHost.kind !== "api") return sendError(reply, 404, `no route ${request.method} on this ${hostedHost.kind} host`);
     sendError(reply, 404, `no route ${request.method} ${redactUrl(request.url.split("?")[0])}`);
   });
 });

@@ -13,6 +13,15 @@ import { redactUrl } from "../log";
 import type { RpcPipeline, RpcReply } from "./pipeline";
 import type { RpcRoute } from "./route";
 
+/** Routes a request by its Host header and target when the host is a hosted RPC host (./hosted-hosts.ts), else null. */
+export type HostedRouter = (host: string | undefined, target: string) => RpcRoute | Promise<RpcRoute> | null;
+
+/** The Host header from Node's list of raw headers, without making the request's header object. */
+function hostOf(raw: readonly string[]): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === "host") return raw[i + 1];
+  return undefined;
+}
+
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** What the HTTP transport logs: each call at debug level, as the API logs a request (the path's secret redacted). */
@@ -27,23 +36,27 @@ export interface RpcCallLog {
  * the service begins to close: calls still come in and are answered (the chains run until the server has closed),
  * each with `connection: close`, so that no connection outlives the close.
  */
-export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: RpcCallLog): () => void {
+export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: RpcCallLog, routeHosted?: HostedRouter): () => void {
   const listeners = server.listeners("request") as Listener[];
   server.removeAllListeners("request");
   let closing = false;
   const logsCalls = log !== undefined && (log.level === "debug" || log.level === "trace");
+  const serve = (route: RpcRoute, request: IncomingMessage, response: ServerResponse) => {
+    const started = logsCalls ? performance.now() : 0;
+    const sent = (reply: RpcReply) => {
+      send(response, reply, closing);
+      if (logsCalls) logCall(log!, request, reply.status, started);
+    };
+    if (request.method === "OPTIONS") return sent(preflight(pipeline, route, request));
+    return serveCall(pipeline, route, request, response, sent);
+  };
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     if (request.method === "POST" || request.method === "OPTIONS") {
-      const route = pipeline.route(request.url ?? "");
-      if (route !== null) {
-        const started = logsCalls ? performance.now() : 0;
-        const sent = (reply: RpcReply) => {
-          send(response, reply, closing);
-          if (logsCalls) logCall(log!, request, reply.status, started);
-        };
-        if (request.method === "OPTIONS") return sent(preflight(pipeline, route, request));
-        return serveCall(pipeline, route, request, response, sent);
-      }
+      // Under a hosted host name the host and path decide (./hosted-hosts.ts); a gateway's chain may be made first.
+      const hosted = routeHosted ? routeHosted(hostOf(request.rawHeaders), request.url ?? "") : null;
+      if (hosted instanceof Promise) return void hosted.then((route) => serve(route, request, response));
+      const route = hosted ?? pipeline.route(request.url ?? "");
+      if (route !== null) return serve(route, request, response);
     }
     for (const listener of listeners) listener.call(server, request, response);
   });

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import "../context";
+import { routeHostedHost } from "./hosted-hosts";
 import { serveRpcOverHttp } from "./http";
 import { RpcPipeline } from "./pipeline";
 import { attachWebSocketRpc } from "./websocket";
@@ -32,7 +33,7 @@ export async function registerRpc(app: FastifyInstance): Promise<void> {
   const { store, engine, limiter, rateLimits, bodyLimit } = app.service;
   const log = app.log.child({ component: "rpc" });
   const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log });
-  const closeHttp = serveRpcOverHttp(app.server, pipeline, log);
+  const closeHttp = serveRpcOverHttp(app.server, pipeline, log, (host, target) => routeHostedHost(app.service, host, target));
   const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log);
   app.decorate("rpcPipeline", pipeline);
   app.addHook("preClose", async () => {

@@ -23,6 +23,9 @@ import { routeRpc, type RpcRoute } from "./route";
 
 /** The message of an unknown RPC URL's 404 (never the URL itself: an Admin RPC URL is a secret). */
 export const UNKNOWN_RPC_URL = "no Virtual Environment has this RPC URL";
+/** The message of a call to a stopped vnet's RPC URL (docs/hosted-clients.md "A stopped vnet"). */
+export const STOPPED_VNET =
+  'this Virtual TestNet is stopped: its chain and data are kept, and its RPC URLs answer again once it runs (PATCH .../vnets/{id} {"status": "running"})';
 /** The message of a 429 on an RPC URL. */
 export const TOO_MANY_REQUESTS = "too many requests: back off until X-Svc-Reset-Timestamp";
 
@@ -163,6 +166,7 @@ export class RpcPipeline {
       return done({ ...errorReply(400, headers, `request body larger than ${this.context.bodyLimit} bytes`), close: true });
     }
     if (!target) return done(errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
+    if (this.context.store.environments.isStopped(target.vnetId)) return done(errorReply(400, headers, STOPPED_VNET, { rid: "rid:vnet" }));
     const read = readRpcBody(body);
     if ("response" in read) return done({ status: 200, headers, body: JSON.stringify(read.response) });
     if (read.requests.length === 0 && !this.exists(target)) {

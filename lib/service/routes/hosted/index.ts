@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { HOSTED_BASE_PATH } from "../../../domain/hosted-names";
 import { sendError } from "../../plugins/errors";
 import { resolveAccountSegment } from "./account";
+import gateways from "./gateways";
 import registry from "./registry";
 import simulations from "./simulations";
 import verification from "./verification";
@@ -31,6 +32,7 @@ export interface HostedRoutesOptions {
  * await app.register(hostedRoutes, { specFamilies: SPEC_ROUTE_FAMILIES });
  */
 export default async function hostedRoutes(app: FastifyInstance, options: HostedRoutesOptions): Promise<void> {
+  await app.register(gateways);
   await app.register(
     async (api) => {
       const vocabulary = new Set<string>();

@@ -4,14 +4,15 @@
  * spec's Environment (routes/environments/render.ts `toEnvironment`), so RPC URLs, status and fork point are the
  * spec's; this door converts only what the hosted clients read differently: numbers for network and chain ids, the
  * vnet bare with `rpcs[]` at the top, `src` for `source`, and RPC URLs in the hosted shape when the request came under
- * a hosted host name. The verification doors look a vnet up by a hosted RPC URL's key here.
+ * a hosted host name. The verification doors look a vnet up by a hosted RPC URL's key with `vnetByHostedRpc`
+ * (lib/service/hosted-urls.ts, shared with the RPC URLs' host routing).
  */
 import type { FastifyRequest } from "fastify";
 import { RPC_NAMES, type VnetRpc } from "../../../api";
 import { explorerEnabled, verificationVisibility } from "../../../domain/explorer";
 import { hostedVnetRpcUrl, parseHostedHost } from "../../../domain/hosted-names";
+import { vnetRpcSlugOf } from "../../hosted-urls";
 import { isUuid } from "../../../domain/uuid";
-import type { RpcAccess } from "../../chains/types";
 import type { EnvironmentRecord, Store, VnetRecord } from "../../store";
 import { baseUrlOf } from "../common";
 import { toEnvironment, type Audience } from "../environments/render";
@@ -86,21 +87,6 @@ function hostedRpcs(store: Store, vnet: VnetRecord, rpcs: readonly VnetRpc[]): V
   return rpcs.map((rpc) => ({ name: rpc.name, url: urls[rpc.name] ?? rpc.url }));
 }
 
-/** The network label of a vnet's hosted RPC host: the network's vnet RPC slug, else its chain id. */
-export function vnetRpcSlugOf(store: Store, vnet: Pick<VnetRecord, "network_id">): string {
-  return store.networks.byChainId(vnet.network_id)?.network_slugs.vnet_rpc_slug || vnet.network_id;
-}
-
-/** Every environment of a project, newest first (the store pages them; a project holds few). */
-export function environmentsOf(store: Store, projectId: string): EnvironmentRecord[] {
-  const all: EnvironmentRecord[] = [];
-  for (let page = 1; ; page++) {
-    const batch = store.environments.page(projectId, page, 100);
-    all.push(...batch);
-    if (batch.length < 100) return all;
-  }
-}
-
 /** A vnet of a project with its environment, or undefined (another project's vnet is as absent as none). */
 export function projectVnet(store: Store, projectId: string, vnetId: string): { record: EnvironmentRecord; vnet: VnetRecord } | undefined {
   if (!isUuid(vnetId)) return undefined;
@@ -110,41 +96,4 @@ export function projectVnet(store: Store, projectId: string, vnetId: string): { 
   return record && { record, vnet: record.vnets[vnet.position] };
 }
 
-/** What a hosted vnet RPC URL's path names. */
-export interface HostedRpcTarget {
-  readonly vnet: VnetRecord;
-  /** The key form names the Admin RPC by its secret and the Public RPC by the vnet id; the slug form is Public. */
-  readonly access: RpcAccess;
-}
-
-/**
- * The vnet a hosted vnet RPC URL names, from its host's network label and its path segments (percent-decoded):
- * `/{key}` (an Admin secret, or a vnet id for the Public RPC) or `/{account}/{project}/{environment-slug}` (the Public
- * RPC of that environment's vnet on the network; the account as a slug or a principal id). Undefined when nothing
- * matches, or the vnet is on another network than the host names.
- *
- * @example
- * vnetByHostedRpc(store, "mainnet", [adminSecret]) // { vnet, access: "admin" }
- */
-export function vnetByHostedRpc(store: Store, network: string, segments: readonly string[]): HostedRpcTarget | undefined {
-  const target = targetOf(store, network, segments);
-  return target && vnetRpcSlugOf(store, target.vnet) === network ? target : undefined;
-}
-
-function targetOf(store: Store, network: string, segments: readonly string[]): HostedRpcTarget | undefined {
-  if (segments.length === 1) {
-    const [key] = segments;
-    const admin = store.environments.vnetBySecret(key);
-    if (admin) return { vnet: admin, access: "admin" };
-    const vnet = isUuid(key) ? store.environments.vnet(key.toLowerCase()) : undefined;
-    return vnet && { vnet, access: "public" };
-  }
-  if (segments.length !== 3) return undefined;
-  const [accountSegment, projectSlug, environmentSlug] = segments;
-  const account = isUuid(accountSegment) ? store.accounts.byId(accountSegment.toLowerCase()) : store.accounts.bySlug(accountSegment);
-  const project = account && store.projects.bySlug(account.id, projectSlug);
-  if (!project) return undefined;
-  const record = environmentsOf(store, project.id).find((environment) => environment.slug === environmentSlug);
-  const vnet = record?.vnets.find((candidate) => vnetRpcSlugOf(store, candidate) === network);
-  return vnet && { vnet, access: "public" };
-}
+export { environmentsOf, vnetByHostedRpc, vnetRpcSlugOf, type HostedRpcTarget } from "../../hosted-urls";

@@ -6,6 +6,9 @@
  * (rpc/verify-doors.ts) call it, so a contract verified through any door is the one the explorer shows.
  */
 
+/** Largest body a verification door reads: a 4 MB standard JSON input, form-encoded (which can triple it), and the rest. */
+export const MAX_VERIFICATION_BODY_BYTES = 13 * 1024 * 1024;
+
 /** What a source submission names (as the explorer's `verifysourcecode` takes it). */
 export interface SourceSubmission {
   /** The standard JSON input, as text. */

@@ -9,6 +9,7 @@ import "../context";
 import { routeHostedHost } from "./hosted-hosts";
 import { serveRpcOverHttp } from "./http";
 import { RpcPipeline } from "./pipeline";
+import { serveVerifyDoors } from "./verify-doors";
 import { attachWebSocketRpc } from "./websocket";
 
 export { UNKNOWN_RPC_URL } from "./pipeline";
@@ -34,6 +35,7 @@ export async function registerRpc(app: FastifyInstance): Promise<void> {
   const log = app.log.child({ component: "rpc" });
   const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log });
   const closeHttp = serveRpcOverHttp(app.server, pipeline, log, (host, target) => routeHostedHost(app.service, host, target));
+  serveVerifyDoors(app.server, store, () => app.service.verifier);
   const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log);
   app.decorate("rpcPipeline", pipeline);
   app.addHook("preClose", async () => {

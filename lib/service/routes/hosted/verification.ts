@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams } from "../../../api";
 import { accountAccess, canSeeProject } from "../../access";
-import type { ContractVerifier, VerificationOutcome } from "../../contract-verifier";
+import { MAX_VERIFICATION_BODY_BYTES, type ContractVerifier, type VerificationOutcome } from "../../contract-verifier";
 import { notFound, ServiceError } from "../../errors";
 import type { ProjectRow, Store, VnetRecord } from "../../store";
 import { Registry } from "../../store/registry";
@@ -19,8 +19,6 @@ import { environmentsOf } from "./vnet-view";
 import { addressOf, networkIdOf } from "./hosted-shapes";
 import { abiDoors } from "./verification-abi";
 
-/** Largest verification body: a 4 MB standard JSON input, form-encoded (which can triple it), and the rest. */
-export const MAX_VERIFICATION_BODY_BYTES = 13 * 1024 * 1024;
 const V1 = "/v1/account/:accountSlug/project/:projectSlug";
 
 const Source = Type.Object({

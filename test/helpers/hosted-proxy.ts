@@ -52,7 +52,7 @@ export async function startHostedProxy(serviceBaseUrl: string): Promise<HostedPr
   const certificate = generateSelfSignedCertificate({
     commonName: "api.tenderly.co",
     organization: "chainform tests",
-    dnsNames: ["api.tenderly.co", "*.rpc.tenderly.co", "*.gateway.tenderly.co"],
+    dnsNames: ["api.tenderly.co", "*.gateway.tenderly.co", "virtual.mainnet.rpc.tenderly.co"],
     ipAddresses: [],
   });
   server.on("connect", (request, socket, head) => {

@@ -103,12 +103,19 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   const options = { bodyLimit: MAX_VERIFICATION_BODY_BYTES };
 
   /** Verifies each contract on each network it names, on the vnets `vnetsFor` gives; the clients' answer shape. */
-  const verifyAll = async (request: FastifyRequest, contracts: readonly Contract[], vnetsFor: (networkId: string) => VnetRecord[]) => {
+  const verifyAll = async (
+    request: FastifyRequest,
+    contracts: readonly Contract[],
+    vnetsFor: (networkId: string) => VnetRecord[],
+    onVnet = false,
+  ) => {
     const verifier = verifierOf(request);
     const outcomes: { networkId: string; address: string; outcome: VerificationOutcome }[] = [];
     for (const [index, contract] of contracts.entries()) {
       for (const [network, { address: raw }] of Object.entries(contract.networks ?? {})) {
-        const networkId = networkIdOf(network, `/contracts/${index}/networks`);
+        // A vnet door's path names the vnet: hardhat-tenderly keys `networks` by the vnet's RPC key there
+        // (a secret): the answer names the vnet's chain id instead.
+        const networkId = onVnet ? (vnetsFor(network)[0]?.chain_id ?? "") : networkIdOf(network, `/contracts/${index}/networks`);
         const address = addressOf(raw, `/contracts/${index}/networks/${network}/address`);
         let outcome: VerificationOutcome = { kind: "mismatch", message: `no vnet of network ${networkId} here holds code at ${address}` };
         for (const vnet of vnetsFor(networkId)) {
@@ -141,7 +148,7 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
       const project = projectOf(request);
       const vnet = vnetByKey(store, [project], request.params.key);
       if (!vnet) throw notFound("rid:vnet", "no Virtual TestNet of this project has that id or RPC key");
-      const answer = await verifyAll(request, request.body.contracts, (networkId) => (networkId === vnet.chain_id ? [vnet] : []));
+      const answer = await verifyAll(request, request.body.contracts, () => [vnet], true);
       return { ...answer, display_link: `${baseUrlOf(request)}/explorer/${vnet.id}` };
     });
   }
@@ -213,6 +220,17 @@ function contractsOfOld(body: Static<typeof OldVerifyBody>): Contract[] {
     }));
 }
 
+/**
+ * `path:Name` for a contract name: hardhat-tenderly sends the bare name (`Counter`), which names the one source that
+ * declares it; a name declared in no source, or in several, is left as sent (the verifier then says what it needs).
+ */
+function qualifiedName(name: string, sources: Record<string, { content: string }>): string {
+  if (name.includes(":") || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) return name;
+  const declares = new RegExp(`\\b(contract|library|interface)\\s+${name.replace(/\$/g, "\\$")}\\b`);
+  const paths = Object.keys(sources).filter((path) => declares.test(sources[path].content));
+  return paths.length === 1 ? `${paths[0]}:${name}` : name;
+}
+
 /** A hosted contract entry as a standard JSON input submission. */
 function submissionOf(contract: Contract) {
   const sources = Object.fromEntries(
@@ -222,7 +240,7 @@ function submissionOf(contract: Contract) {
   const settings = Object.fromEntries(Object.entries(contract.compiler.settings ?? {}).filter(([key]) => key !== "libraries"));
   return {
     standardJsonInput: JSON.stringify({ language: "Solidity", sources, settings }),
-    contractName: contract.contractToVerify,
+    contractName: qualifiedName(contract.contractToVerify, sources),
     compilerVersion: contract.compiler.version,
   };
 }

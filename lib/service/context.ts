@@ -4,6 +4,7 @@
  * decorates itself with it as `app.service`; the other plugins read it there and import no plugin.
  */
 import type { ChainEngine } from "./chains/types";
+import type { ContractVerifier } from "./contract-verifier";
 import type { RateLimitSettings, SlidingWindowLimiter } from "./rate-limit";
 import type { Store } from "./store";
 
@@ -18,6 +19,8 @@ export interface ServiceContext {
   readonly bodyLimit: number;
   /** The base URL RPC URLs are built on; settable once the server knows its address. */
   baseUrl: string | undefined;
+  /** The contract verifier (contract-verifier.ts), once listen.ts has composed the web part that implements it. */
+  verifier?: ContractVerifier;
   /**
    * The vnet id of a node gateway's chain for a network's node RPC slug (made on first use; undefined for a network
    * the service does not know). The hosted API's routes provide it (routes/hosted/gateways.ts); the RPC URLs' host

@@ -98,6 +98,7 @@ export async function buildService(options: ServiceOptions = {}): Promise<Fastif
       limiter.take(`ip:${address}`, rateLimits.unauthenticatedLimit, rateLimits.burstLimit, false),
     );
     await registerWeb(app, serviceForWeb(app.service.store, app.service.engine));
+    app.service.verifier = app.web.verifier;
   } catch (error) {
     await app.close();
     throw error;

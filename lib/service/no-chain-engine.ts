@@ -35,6 +35,10 @@ export class NoChainEngine implements ChainEngine {
     return unavailable("simulating a transaction");
   }
 
+  async simulateBundleOnNetwork(): Promise<never> {
+    return unavailable("simulating a transaction");
+  }
+
   async destroyVnets(): Promise<void> {}
 
   async close(): Promise<void> {}

@@ -20,6 +20,7 @@ export type { JsonRpcResponse, VnetSnapshot } from "./chains/types";
 export type { CallFrame } from "./chains/trace";
 export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";
 export type { TransactionFilters } from "./store/records";
+export type { ContractVerifier, EtherscanAnswer, SourceSubmission, VerificationOutcome } from "./contract-verifier";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
 export { decodeCall, decodeLog } from "./chains/abi";

@@ -5,13 +5,14 @@
  * service's HTTP API. See lib/web/README.md.
  */
 import type { FastifyInstance } from "fastify";
-import type { ServiceForWeb } from "../service/web-interface";
+import type { ContractVerifier, ServiceForWeb } from "../service/web-interface";
 import type { WebContext } from "./context";
 import { registerDashboard } from "./dashboard";
 import { registerExplorer } from "./explorer";
 import { Sessions } from "./dashboard/sessions";
 import { registerVerificationApi } from "./verification/api";
 import { SolcWorker } from "./verification/compiler";
+import { serviceVerifier } from "./verification/service-verifier";
 import { VerifiedContracts } from "./verification/verified-contracts";
 
 /** Largest dashboard form. */
@@ -26,6 +27,8 @@ export interface WebAccess {
    * app.web.loginUrl(service.baseUrl, userId) // "http://127.0.0.1:8787/dashboard/login?token=..."
    */
   loginUrl(baseUrl: string, userId: string): string;
+  /** The contract verifier, for the service's other verification doors (listen.ts hands it to the service). */
+  readonly verifier: ContractVerifier;
 }
 
 declare module "fastify" {
@@ -46,6 +49,7 @@ export async function registerWeb(app: FastifyInstance, service: ServiceForWeb):
   const sessions = new Sessions(service.signIn);
   app.decorate("web", {
     loginUrl: (baseUrl: string, userId: string) => `${baseUrl}/dashboard/login?token=${sessions.issueLoginToken(userId)}`,
+    verifier: serviceVerifier(context, (err) => app.log.error({ err }, "verification failed")),
   } satisfies WebAccess);
   await app.register(
     async (explorer) => {

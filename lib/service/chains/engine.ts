@@ -26,7 +26,7 @@ import { ChainJournal } from "./journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { isReadOnlyMethod } from "./methods";
-import { simulateOnReplica } from "./network-simulation";
+import { simulateBundleOnReplica, simulateOnReplica } from "./network-simulation";
 import type { Receipt } from "./records";
 import { TransactionRecorder } from "./recorder";
 import { JournaledWrites, isJournaled, journalCall } from "./recovery";
@@ -43,6 +43,7 @@ import {
   type ChainHost,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type NetworkBundle,
   type NetworkSimulation,
   type RpcAccess,
   type VnetChainSpec,
@@ -291,6 +292,13 @@ export class BackendChainEngine implements ChainEngine {
     }
     const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
     return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request)).catch(asGatewayTimeout);
+  }
+
+  async simulateBundleOnNetwork(networkId: string, bundle: NetworkBundle): Promise<VnetSimulationResult[]> {
+    if (!isChainId(networkId)) {
+      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
+    }
+    return this.replicas.use(networkId, "shared", (node) => simulateBundleOnReplica(node, bundle)).catch(asGatewayTimeout);
   }
 
   async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {

@@ -1,13 +1,14 @@
 /**
  * Project-level simulation (`POST .../simulate`) on a network replica: a transaction run at a block, optionally at a
- * transaction index inside it, answered in the documented `{ simulation, transaction, contracts }` shape.
+ * transaction index inside it, answered in the documented `{ simulation, transaction, contracts }` shape; and bundles of
+ * transactions run in order on one state (the hosted clients' simulations).
  */
-import type { AccessList, ProjectSimulationRequest } from "../../api";
+import type { AccessList, ProjectSimulationRequest, VnetSimulationResult } from "../../api";
 import type { ChainNode } from "./backend";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { applyDiff, simulate, type AccountOverride, type PrestateDiff } from "./simulate";
+import { applyDiff, simulate, simulateBundle, type AccountOverride, type PrestateDiff } from "./simulate";
 import { nestTrace } from "./trace";
-import { ChainRequestError, type NetworkSimulation } from "./types";
+import { ChainRequestError, type NetworkBundle, type NetworkSimulation } from "./types";
 
 /** Runs a project-level simulation on a replica of `networkId`; `from` is already defaulted and lower-case. */
 export async function simulateOnReplica(
@@ -16,10 +17,8 @@ export async function simulateOnReplica(
   from: string,
   request: ProjectSimulationRequest,
 ): Promise<NetworkSimulation> {
-  const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
   const requested = request.block_number === null || request.block_number === undefined ? undefined : BigInt(request.block_number);
-  // A replica without history (offline) runs a later block number on its head state.
-  const block = requested !== undefined && requested <= head ? requested : head;
+  const block = await blockToRun(node, requested);
   const index = request.transaction_index ?? null;
   // At a transaction index, the transaction runs inside `block`: on its parent's state plus its earlier transactions.
   const priorState = index === null ? undefined : await stateBeforeIndex(node, block, index);
@@ -86,6 +85,22 @@ export async function simulateOnReplica(
     contracts: contracts.map((address) => ({ address, network_id: networkId })),
     ...(generated ? { generatedAccessList: generated } : {}),
   };
+}
+
+/**
+ * Runs a bundle (`simulateBundle`) on a replica of a network, on the state after `requested` (default: the head), as a
+ * project-level simulation without a transaction index runs.
+ */
+export async function simulateBundleOnReplica(node: ChainNode, bundle: NetworkBundle): Promise<VnetSimulationResult[]> {
+  const block = await blockToRun(node, bundle.blockNumber);
+  return simulateBundle(node.rpc, bundle.calls, { blockNumber: hex(block), number: hex(bundle.blockNumber ?? block) }, bundle.overrides);
+}
+
+/** The block whose state a simulation runs on: the one requested, or the head (also for a block beyond it). */
+async function blockToRun(node: ChainNode, requested: bigint | undefined): Promise<bigint> {
+  const head = BigInt(await node.rpc.request<string>("eth_blockNumber"));
+  // A replica without history (offline) runs a later block number on its head state.
+  return requested !== undefined && requested <= head ? requested : head;
 }
 
 /** The effects of the first `index` transactions of `block`, as state overrides on its parent's state. */

@@ -7,7 +7,7 @@
  * sees `block.number` = that block unless `blockOverrides.number` says otherwise; the result's `blockNumber` is the
  * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved.
  */
-import type { InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../api";
+import type { CallArgs, InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../api";
 import { decodeLogs } from "./abi";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
 import { collectLogs, flattenTrace, logsBloom, type CallFrame } from "./trace";
@@ -41,6 +41,10 @@ export interface SimulationExtras {
   readonly accessList?: readonly { address: string; storageKeys: readonly string[] }[];
   /** State to start from (the effects of the block's earlier transactions), under the request's own overrides. */
   readonly priorState?: Readonly<Record<string, AccountOverride>>;
+  /** EIP-1559 fee caps (hex), sent when the call has no `gasPrice`. */
+  readonly feeCaps?: { readonly maxFeePerGas?: string; readonly maxPriorityFeePerGas?: string };
+  /** Given the raw prestateTracer diff of the transaction (a bundle builds the next transaction's state on it). */
+  readonly onDiff?: (diff: PrestateDiff) => void;
 }
 
 /** Simulates on a chain; with `stateChanges`, also reports what the transaction would write. */
@@ -79,6 +83,7 @@ export async function simulate(
     ...(args.value ? { value: args.value } : {}),
     data: args.data ?? "0x",
     ...(extras.accessList ? { accessList: extras.accessList } : {}),
+    ...(args.gasPrice ? {} : feeCapsOf(extras.feeCaps)),
   };
   const trace = (tracer: object) =>
     rpc.request("debug_traceCall", [call, baseBlock, { ...tracer, ...overrides }]).catch((error: unknown) => {
@@ -86,8 +91,11 @@ export async function simulate(
     });
   const [frame, diff] = await Promise.all([
     trace({ tracer: "callTracer", tracerConfig: { withLog: true } }) as Promise<CallFrame>,
-    withStateChanges ? (trace({ tracer: "prestateTracer", tracerConfig: { diffMode: true } }) as Promise<PrestateDiff>) : null,
+    withStateChanges || extras.onDiff
+      ? (trace({ tracer: "prestateTracer", tracerConfig: { diffMode: true } }) as Promise<PrestateDiff>)
+      : null,
   ]);
+  if (diff) extras.onDiff?.(diff);
   const logs = collectLogs(frame);
   const result: VnetSimulationResult = {
     blockNumber: normalizeQuantity(blockNumber),
@@ -99,7 +107,52 @@ export async function simulate(
     trace: flattenTrace(frame),
     type: args.gasPrice ? "0x0" : "0x2",
   };
-  return diff ? { ...result, stateChanges: stateChanges(diff) } : result;
+  return diff && withStateChanges ? { ...result, stateChanges: stateChanges(diff) } : result;
+}
+
+/** One transaction of a bundle: its call arguments and what a simulation adds to them. */
+export interface BundleCall {
+  readonly callArgs: CallArgs;
+  readonly accessList?: SimulationExtras["accessList"];
+  readonly feeCaps?: SimulationExtras["feeCaps"];
+}
+
+/**
+ * Simulates transactions in order on one state, keeping nothing: each starts from `overrides` plus the effects (the
+ * prestateTracer diffs) of the ones before it, all on block `blockNumber` seen as `number`. Stops after the first
+ * transaction that fails, as the hosted service's bundles do: the answer ends with that one.
+ */
+export async function simulateBundle(
+  rpc: JsonRpcClient,
+  calls: readonly BundleCall[],
+  block: { readonly blockNumber: string; readonly number: string },
+  overrides: Readonly<Record<string, AccountOverride>> = {},
+): Promise<VnetSimulationResult[]> {
+  const state: Record<string, AccountOverride> = structuredClone({ ...overrides });
+  const results: VnetSimulationResult[] = [];
+  for (const call of calls) {
+    const result = await simulate(
+      rpc,
+      { callArgs: call.callArgs, blockNumber: block.blockNumber, blockOverrides: { number: block.number } },
+      false,
+      {
+        accessList: call.accessList,
+        feeCaps: call.feeCaps,
+        priorState: state,
+        onDiff: (diff) => applyDiff(state, diff),
+      },
+    );
+    results.push(result);
+    if (!result.status) break;
+  }
+  return results;
+}
+
+function feeCapsOf(caps: SimulationExtras["feeCaps"]): Record<string, string> {
+  return {
+    ...(caps?.maxFeePerGas ? { maxFeePerGas: caps.maxFeePerGas } : {}),
+    ...(caps?.maxPriorityFeePerGas ? { maxPriorityFeePerGas: caps.maxPriorityFeePerGas } : {}),
+  };
 }
 
 /** Adds a transaction's effects (a prestateTracer diff) to the state overrides a later simulation starts from. */

@@ -4,6 +4,7 @@
  * with the Virtual Environment it means; the engine reports every transaction it sees through `ChainHost`.
  */
 import type { SqlDatabase } from "../store/sqlite";
+import type { AccountOverride, BundleCall } from "./simulate";
 import type {
   AccessList,
   CallArgs,
@@ -76,6 +77,15 @@ export interface NetworkSimulation {
   readonly generatedAccessList?: AccessList;
 }
 
+/** Transactions simulated in order on one state of a network (`ChainEngine.simulateBundleOnNetwork`). */
+export interface NetworkBundle {
+  readonly calls: readonly BundleCall[];
+  /** The block whose state the bundle runs on; default the head. */
+  readonly blockNumber?: bigint;
+  /** The state the bundle starts from, by lower-case address: balance, nonce, code and storage slots (hex). */
+  readonly overrides?: Readonly<Record<string, AccountOverride>>;
+}
+
 /** A JSON-RPC 2.0 request or notification. */
 export interface JsonRpcRequest {
   readonly jsonrpc: "2.0";
@@ -132,6 +142,11 @@ export interface ChainEngine {
   simulateOnInstanceVnet(vnetId: string, request: VnetSimulationRequest): Promise<InstanceSimulationResult>;
   /** Project-level simulation on a replica chain of the network; the service adds id/created_at and saves it. */
   simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation>;
+  /**
+   * Transactions simulated in order on one state of a replica of `networkId` (simulate.ts `simulateBundle`): each sees
+   * the ones before it; the answer stops after the first that fails. Keeps no state.
+   */
+  simulateBundleOnNetwork?(networkId: string, bundle: NetworkBundle): Promise<VnetSimulationResult[]>;
   /**
    * The chain's own WebSocket URL for subscriptions (`eth_subscribe`), with the chain kept running until `release`.
    * Engines without one leave it out; the service then refuses subscriptions.

@@ -10,6 +10,7 @@ import { routeHostedHost } from "./hosted-hosts";
 import { serveRpcOverHttp } from "./http";
 import type { RpcLimits } from "../caller-limits";
 import { RpcPipeline } from "./pipeline";
+import { serveVerifyDoors } from "./verify-doors";
 import { attachWebSocketRpc } from "./websocket";
 
 export { UNKNOWN_RPC_URL } from "./pipeline";
@@ -36,6 +37,7 @@ export async function registerRpc(app: FastifyInstance, limits?: Partial<RpcLimi
   const pipeline = new RpcPipeline({ store, engine, limiter, limits: rateLimits, bodyLimit, log, rpcLimits: limits });
   const routeHosted = (host: string | undefined, target: string) => routeHostedHost(app.service, host, target);
   const closeHttp = serveRpcOverHttp(app.server, pipeline, log, routeHosted);
+  serveVerifyDoors(app.server, store, () => app.service.verifier);
   const closeWebSockets = attachWebSocketRpc(app.server, pipeline, log, routeHosted);
   app.decorate("rpcPipeline", pipeline);
   app.addHook("preClose", async () => {

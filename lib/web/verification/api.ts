@@ -15,6 +15,8 @@ import { ChainReader } from "../chain-reader";
 import { vnetView, type VnetView, type WebContext } from "../context";
 import { CompilerBusy } from "./compiler";
 import { MAX_STANDARD_JSON_BYTES, verifySubmission, VerificationRefused } from "./verifier";
+import type { VerifiedContract } from "./verified-contracts";
+import type { EtherscanAnswer, SourceSubmission } from "../../service/web-interface";
 
 const ADDRESS = new RegExp(Address.pattern!);
 /** Body limit of the API: a 4 MB standard JSON input, form-encoded (which can triple its size). */
@@ -23,7 +25,8 @@ const API_BODY_LIMIT = 3 * MAX_STANDARD_JSON_BYTES + 64 * 1024;
 const MAX_REMEMBERED_GUIDS = 1000;
 const NOT_VERIFIED = "Contract source code not verified";
 
-type Parameters = Record<string, string | undefined>;
+/** The API's parameters: query and form together. */
+export type Parameters = Record<string, string | undefined>;
 
 /** An Etherscan-style answer. */
 interface ApiAnswer {
@@ -60,8 +63,7 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
     const view = vnetView(context.service.views, request.params.vnetId);
     if (!view?.explorerEnabled)
       throw new ApiError(404, "no explorer here: the Virtual Environment does not exist or its explorer is not enabled");
-    if (params.module !== "contract") throw new ApiError(400, 'module must be "contract"');
-    const answer = await answerAction(context, view, params, passed);
+    const answer = await contractAction(context, view, params, passed);
     return reply.code(200).send(answer);
   };
   const options = { config: { public: true }, bodyLimit: API_BODY_LIMIT };
@@ -69,9 +71,6 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
   app.post("/:vnetId/api", options, handler);
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return sendNotOk(reply, error.httpStatus, error.message);
-    if (error instanceof VerificationRefused) return sendNotOk(reply, 400, `Fail - Unable to verify. ${error.message}`);
-    if (error instanceof CompilerBusy) return sendNotOk(reply.header("retry-after", "60"), 503, error.message);
     const fastifyError = error as { code?: string; statusCode?: number; message?: string };
     if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE")
       return sendNotOk(
@@ -82,11 +81,45 @@ export async function registerVerificationApi(app: FastifyInstance, context: Web
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       return sendNotOk(reply, fastifyError.statusCode, String(fastifyError.message));
     }
-    const chainStatus = (error as { status?: number }).status;
-    if (chainStatus && chainStatus >= 400) return sendNotOk(reply, chainStatus, String(fastifyError.message));
-    request.log.error({ err: error }, "verification API failed");
-    return sendNotOk(reply, 500, "internal error: the service log has the details");
+    const answer = errorAnswer(error, (err) => request.log.error({ err }, "verification API failed"));
+    if (answer.httpStatus === 503) reply.header("retry-after", "60");
+    return reply.code(answer.httpStatus).header("cache-control", "no-store").send(answer.body);
   });
+}
+
+/**
+ * One call of the Etherscan-compatible contract API on a vnet (module `contract`), its errors answered as the API
+ * answers them: the explorer's own route and the service's other Etherscan doors (./service-verifier.ts) share it.
+ */
+export async function etherscanAnswer(
+  context: WebContext,
+  view: VnetView,
+  params: Parameters,
+  passed: Map<string, string>,
+  logError: (error: unknown) => void,
+): Promise<EtherscanAnswer> {
+  try {
+    return { httpStatus: 200, body: await contractAction(context, view, params, passed) };
+  } catch (error) {
+    return errorAnswer(error, logError);
+  }
+}
+
+/** The Etherscan-style answer of an error. */
+function errorAnswer(error: unknown, logError: (error: unknown) => void): EtherscanAnswer {
+  const notOkWith = (httpStatus: number, result: string) => ({ httpStatus, body: notOk(result) });
+  if (error instanceof ApiError) return notOkWith(error.httpStatus, error.message);
+  if (error instanceof VerificationRefused) return notOkWith(400, `Fail - Unable to verify. ${error.message}`);
+  if (error instanceof CompilerBusy) return notOkWith(503, error.message);
+  const chainStatus = (error as { status?: number }).status;
+  if (chainStatus && chainStatus >= 400) return notOkWith(chainStatus, String((error as Error).message));
+  logError(error);
+  return notOkWith(500, "internal error: the service log has the details");
+}
+
+async function contractAction(context: WebContext, view: VnetView, params: Parameters, passed: Map<string, string>): Promise<ApiAnswer> {
+  if (params.module !== "contract") throw new ApiError(400, 'module must be "contract"');
+  return answerAction(context, view, params, passed);
 }
 
 async function answerAction(context: WebContext, view: VnetView, params: Parameters, passed: Map<string, string>): Promise<ApiAnswer> {
@@ -95,6 +128,8 @@ async function answerAction(context: WebContext, view: VnetView, params: Paramet
       return submit(context, view, params, passed);
     case "checkverifystatus": {
       const guid = required(params, "guid");
+      // The hosted RPC verifier's clients ask by the contract's address (hardhat-integration's `<rpc>/verify`).
+      if (ADDRESS.test(guid) && context.verified.get(view.vnet.id, guid)) return ok("Pass - Verified");
       const result = passed.get(guid);
       if (!result) throw new ApiError(400, "Unknown GUID: submit with action=verifysourcecode first");
       return ok(result);
@@ -146,25 +181,49 @@ async function submit(context: WebContext, view: VnetView, params: Parameters, p
   if (context.verified.get(view.vnet.id, address)) return notOk("Contract source code already verified");
   const code = await new ChainReader(context.service.chains, view.vnet.id).code(address);
   if (code === "0x") throw new ApiError(400, `Unable to locate ContractCode at ${address}`);
-  const result = await verifySubmission(context.compiler, { standardJsonInput, contractName, compilerVersion }, code);
-  context.verified.save({
-    vnetId: view.vnet.id,
+  await verifyAndKeep(
+    context,
+    view.vnet.id,
     address,
-    contractName,
-    compilerVersion: result.compilerVersion,
-    abi: result.abi,
-    standardJsonInput,
-    optimizationUsed: result.optimizationUsed,
-    runs: result.runs,
-    evmVersion: result.evmVersion,
-    constructorArguments: (params.constructorArguements ?? params.constructorArguments ?? "").replace(/^0x/, ""),
-    licenseType: params.licenseType ?? "",
-    verifiedAt: new Date().toISOString(),
-  });
+    code,
+    { standardJsonInput, contractName, compilerVersion, constructorArguments: params.constructorArguements ?? params.constructorArguments },
+    params.licenseType ?? "",
+  );
   const guid = randomUUID();
   passed.set(guid, "Pass - Verified");
   if (passed.size > MAX_REMEMBERED_GUIDS) passed.delete(passed.keys().next().value!);
   return ok(guid);
+}
+
+/**
+ * Verifies a submission against the code deployed at `address` and keeps the contract verified; throws
+ * `VerificationRefused` when it does not reproduce that code. Every door verifies through here.
+ */
+export async function verifyAndKeep(
+  context: WebContext,
+  vnetId: string,
+  address: string,
+  deployedCode: string,
+  submission: SourceSubmission,
+  licenseType = "",
+): Promise<VerifiedContract> {
+  const result = await verifySubmission(context.compiler, submission, deployedCode);
+  const contract: VerifiedContract = {
+    vnetId,
+    address: address.toLowerCase(),
+    contractName: submission.contractName,
+    compilerVersion: result.compilerVersion,
+    abi: result.abi,
+    standardJsonInput: submission.standardJsonInput,
+    optimizationUsed: result.optimizationUsed,
+    runs: result.runs,
+    evmVersion: result.evmVersion,
+    constructorArguments: (submission.constructorArguments ?? "").replace(/^0x/, ""),
+    licenseType,
+    verifiedAt: new Date().toISOString(),
+  };
+  context.verified.save(contract);
+  return contract;
 }
 
 /** Query and form parameters together (form wins); only string values. */

@@ -11,11 +11,14 @@ import { HOSTED_BASE_PATH } from "../../../domain/hosted-names";
 import { sendError } from "../../errors/plugin";
 import { resolveAccountSegment } from "./account";
 import gateways from "./gateways";
+import registry from "./registry";
+import simulations from "./simulations";
+import verification from "./verification";
 import vnets from "./vnets";
 import who from "./who";
 
 /** The hosted route families, each a plugin registered under the hosted base path. Add a family here. */
-export const HOSTED_ROUTE_FAMILIES: readonly FastifyPluginAsync[] = [vnets, who];
+export const HOSTED_ROUTE_FAMILIES: readonly FastifyPluginAsync[] = [vnets, who, registry, simulations, verification];
 
 /** Options of the hosted plugin: the spec's route families, served under the base path too. */
 export interface HostedRoutesOptions {

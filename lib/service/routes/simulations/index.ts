@@ -19,9 +19,17 @@ import {
   type Simulation,
 } from "../../../api";
 import { badRequest, notFound } from "../../errors";
+import type { Store } from "../../store";
 import { pageOf, projectOf, replies } from "../common";
 
 const PROJECT_PATH = "/v1/account/:accountSlug/project/:projectSlug";
+
+/** Refuses (400 naming `/network_id`) a network the simulator does not support: the one rule of both API doors. */
+export function checkSimulatorNetwork(store: Store, networkId: string): void {
+  if (!store.networks.byChainId(networkId)?.supported_features.simulator) {
+    throw badRequest(`network_id: ${networkId} is not a network the simulator supports`, "/network_id", { rid: "rid:network" });
+  }
+}
 
 /** The simulation routes. */
 export default async function simulationRoutes(app: FastifyInstance): Promise<void> {
@@ -34,12 +42,7 @@ export default async function simulationRoutes(app: FastifyInstance): Promise<vo
     async (request) => {
       const project = projectOf(request);
       const networkId = request.body.network_id ?? DEFAULT_SIMULATION_NETWORK_ID;
-      const network = store.networks.byChainId(networkId);
-      if (!network?.supported_features.simulator) {
-        throw badRequest(`network_id: ${networkId} is not a network the simulator supports`, "/network_id", {
-          rid: "rid:network",
-        });
-      }
+      checkSimulatorNetwork(store, networkId);
       const result = await engine.simulateOnNetwork(request.body);
       const simulation: Simulation = { id: randomUUID(), created_at: new Date().toISOString(), ...result.simulation };
       if (request.body.save) store.records.saveSimulation(project.id, simulation);

@@ -1,0 +1,191 @@
+/**
+ * The Etherscan-compatible verifier doors over HTTP against the real service and anvil (docs/hosted-clients.md
+ * "Verification"): `<Admin RPC URL>/verify/etherscan` (the vnet GitHub Action's Foundry verifier), `<RPC URL>/verify`
+ * (hardhat-integration, which asks `checkverifystatus` by address), the API's `etherscan/verify/testnet/{key}` and
+ * `vnet-type`; each verifies through the one verifier, so the explorer shows the source. Unknown keys are 404s that
+ * quote no path.
+ */
+import { request as httpRequest } from "node:http";
+import fc from "fast-check";
+import { startTestService, type TestService } from "./helpers/service";
+import { call, expectErrorBody, rpc } from "./helpers/http";
+
+const solc = require("solc") as { version(): string; compile(input: string): string };
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Store {
+    uint256 public value;
+    function set(uint256 v) external { value = v; }
+}
+`;
+const INPUT = {
+  language: "Solidity",
+  sources: { "src/Store.sol": { content: SOURCE } },
+  settings: { optimizer: { enabled: false, runs: 200 } },
+};
+let service: TestService;
+let vnet: { id: string; rpcs: { name: string; url: string }[] };
+let admin: string;
+let publicRpc: string;
+
+async function deploy(): Promise<string> {
+  const output = { ...INPUT, settings: { ...INPUT.settings, outputSelection: { "*": { "*": ["evm.bytecode.object"] } } } };
+  const bytecode = JSON.parse(solc.compile(JSON.stringify(output))).contracts["src/Store.sol"].Store.evm.bytecode.object;
+  const from = "0x00000000000000000000000000000000000d0d03";
+  await rpc(admin, "tenderly_setBalance", [from, "0xde0b6b3a7640000"]);
+  const hash = await rpc<string>(admin, "eth_sendTransaction", [{ from, data: `0x${bytecode}` }]);
+  return (await rpc<{ contractAddress: string }>(admin, "eth_getTransactionReceipt", [hash])).contractAddress.toLowerCase();
+}
+
+async function form(url: string, fields: Record<string, string>): Promise<{ status: number; body: any; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text), text };
+}
+
+/** A form POST to the service under the hosted vnet RPC host of mainnet (the Host header kept). */
+function hostedForm(path: string, fields: Record<string, string>): Promise<any> {
+  const target = new URL(service.baseUrl);
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: "POST",
+        path,
+        headers: {
+          host: "virtual.mainnet.rpc.tenderly.co",
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve(JSON.parse(text)));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+const submission = (address: string) => ({
+  module: "contract",
+  action: "verifysourcecode",
+  codeformat: "solidity-standard-json-input",
+  contractaddress: address,
+  contractname: "src/Store.sol:Store",
+  compilerversion: `v${solc.version().replace(".Emscripten.clang", "")}`,
+  sourceCode: JSON.stringify(INPUT),
+});
+
+beforeAll(async () => {
+  service = await startTestService();
+  const created = await call(service, "POST", "/api/v1/account/acme/project/demo/vnets", {
+    as: "alice",
+    body: {
+      slug: "verify-doors",
+      display_name: "Verify doors",
+      fork_config: { network_id: 1, block_number: "latest" },
+      virtual_network_config: { chain_config: { chain_id: 73573 } },
+      explorer_page_config: { enabled: true, verification_visibility: "src" },
+    },
+  });
+  expect(created.status).toBe(200);
+  vnet = created.body;
+  admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
+  publicRpc = vnet.rpcs.find((r) => r.name === "Public RPC")!.url;
+}, 180_000);
+afterAll(() => service?.close());
+
+const sourceShown = async (address: string) => {
+  const answer = await call(service, "GET", `/explorer/${vnet.id}/api?module=contract&action=getsourcecode&address=${address}`);
+  return String(answer.body.result[0].SourceCode);
+};
+
+test("<Admin RPC URL>/verify/etherscan verifies as forge submits; <RPC URL>/verify answers checkverifystatus by address", async () => {
+  const address = await deploy();
+  const submitted = await form(`${admin}/verify/etherscan`, submission(address));
+  expect(submitted.body).toMatchObject({ status: "1", message: "OK" });
+  const status = await form(`${admin}/verify/etherscan`, { module: "contract", action: "checkverifystatus", guid: submitted.body.result });
+  expect(status.body.result).toBe("Pass - Verified");
+  expect(await sourceShown(address)).toContain("contract Store");
+  // The same door under the hosted vnet RPC host name (as chainform exec or a hosts-file redirect delivers it).
+  const secret = admin.split("/").pop()!;
+  const hosted = await hostedForm(`/${secret}/verify/etherscan`, { module: "contract", action: "getsourcecode", address });
+  expect(hosted.result[0].SourceCode).toContain("contract Store");
+  const byAddress = await form(`${publicRpc}/verify?module=contract&action=checkverifystatus`, {
+    module: "contract",
+    action: "checkverifystatus",
+    guid: address,
+  });
+  expect(byAddress.body.result).toBe("Pass - Verified");
+}, 120_000);
+
+test("the API's etherscan/verify/testnet/{key} verifies by vnet id or Admin RPC key; vnet-type answers testnet", async () => {
+  const address = await deploy();
+  const secret = admin.split("/").pop()!;
+  const door = `${service.baseUrl}/api/v1/account/acme/project/demo/etherscan/verify/testnet/${secret}`;
+  const response = await fetch(door, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-access-key": service.keys.alice },
+    body: new URLSearchParams(submission(address)),
+  });
+  expect(await response.json()).toMatchObject({ status: "1" });
+  expect(await sourceShown(address)).toContain("contract Store");
+  const again = await call(
+    service,
+    "GET",
+    `/api/v1/account/acme/project/demo/etherscan/verify/testnet/${vnet.id}?module=contract&action=getabi&address=${address}`,
+    { as: "alice" },
+  );
+  expect(JSON.parse(again.body.result)[0]).toMatchObject({ type: "function" });
+  expect((await call(service, "GET", `/api/v1/vnet-type/${secret}`, { as: "alice" })).body).toEqual({ vnetType: "testnet" });
+  // Another user's view: the vnet is not theirs to see.
+  expectErrorBody(await call(service, "GET", `/api/v1/vnet-type/${secret}`, { as: "outsider" }), 404, "resource_not_found");
+}, 120_000);
+
+test("a verifier URL of no vnet is a 404 that quotes no path; a source that differs is refused with the reason", async () => {
+  const secret = `cf_${"x1".repeat(20)}`;
+  const unknown = await form(`${service.baseUrl}/rpc/admin/${secret}/verify/etherscan`, {
+    module: "contract",
+    action: "checkverifystatus",
+    guid: "x",
+  });
+  expect(unknown.status).toBe(404);
+  expect(unknown.text).not.toContain(secret);
+  const address = await deploy();
+  const wrong = submission(address);
+  wrong.sourceCode = JSON.stringify({ ...INPUT, sources: { "src/Store.sol": { content: SOURCE.replace("value = v", "value = v + 1") } } });
+  const refused = await form(`${admin}/verify/etherscan`, wrong);
+  expect(refused.status).toBe(400);
+  expect(refused.body.result).toMatch(/differs from the code deployed/);
+}, 120_000);
+
+test("hostile bodies on the hosted registry, simulation and verification doors: a 4xx naming the problem, never a 5xx", async () => {
+  const paths = [
+    "/api/v1/account/acme/project/demo/address",
+    "/api/v1/account/acme/project/demo/wallet",
+    "/api/v1/account/acme/project/demo/tag",
+    "/api/v2/account/acme/project/demo/simulations/simulate",
+    "/api/v2/account/acme/project/demo/simulations/simulate/bundle",
+    "/api/v1/account/acme/project/demo/contracts/encode-states",
+    "/api/v1/accounts/acme/projects/demo/contracts/verify",
+    `/api/v1/account/acme/project/demo/testnet/${"a".repeat(8)}/contract/0x${"1".repeat(40)}/abi`,
+  ];
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue(), async (path, body) => {
+      const result = await call(service, "POST", path, { as: "alice", body: JSON.stringify(body) });
+      expect(result.status).toBeGreaterThanOrEqual(400);
+      expect(result.status).toBeLessThan(500);
+      expect(typeof result.body.error.message).toBe("string");
+    }),
+    { numRuns: 60 },
+  );
+}, 180_000);

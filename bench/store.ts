@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Store } from "../lib/service/store";
-import { DRIVER_VARIABLE, hasNodeSqlite, type SqliteDriver } from "../lib/service/store/sqlite";
+import { DRIVER_VARIABLE, hasNodeSqlite, type SqliteDriver } from "../lib/service/sqlite";
 import { applySeed, DEFAULT_SEED } from "../lib/service/seed";
 import type { Transaction } from "../lib/api";
 

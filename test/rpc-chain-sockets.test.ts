@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ChainSocketPool, CoalescingIpc } from "../lib/service/chains/chain-sockets";
+import { ChainSocketPool, CoalescingIpc } from "../lib/service/chains/wire/chain-sockets";
 
 const dir = mkdtempSync(join(tmpdir(), "chainform-sockets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

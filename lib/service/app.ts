@@ -14,7 +14,7 @@ import { answerClientError } from "./client-errors";
 import { addCorsHeaders } from "./cors";
 import type { ServiceContext } from "./context";
 import { createAnvilEngine } from "./chains";
-import { chainsDirOf, removeOrphanedStates } from "./chains/state-files";
+import { chainsDirOf, removeOrphanedStates } from "./chains/node/state-files";
 import { secretPartsOf } from "./chains/fork/urls";
 import { loggerOptions, type LogSettings } from "./log";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateLimitSettings } from "./rate-limit";

@@ -10,19 +10,19 @@
  */
 import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./access";
 import type { Requester } from "./auth";
-import { RelayStore } from "./chains/bridge";
+import { RelayStore } from "./chains/bridge/contract";
 import type { ChainEngine, JsonRpcResponse, VnetSnapshot } from "./chains/types";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
 
 export type { Requester } from "./auth";
 export type { AccountAccess, ProjectAccess } from "./access";
 export type { JsonRpcResponse, VnetSnapshot } from "./chains/types";
-export type { CallFrame } from "./chains/trace";
+export type { CallFrame } from "./chains/evm/trace";
 export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";
 export type { TransactionFilters } from "./store/records";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { decodeCall, decodeLog } from "./chains/abi";
+export { decodeCall, decodeLog } from "./chains/evm/abi";
 export {
   decodeEventLog,
   decodeFunctionData,
@@ -31,7 +31,7 @@ export {
   type AbiEvent,
   type AbiFunction,
   type Hex,
-} from "./chains/viem";
+} from "./chains/evm/viem";
 
 /** The deposit a bridge relay paid out. */
 export interface BridgeDeposit {

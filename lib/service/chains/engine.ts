@@ -17,26 +17,26 @@ import type {
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../api";
-import type { ChainBackend, ChainLog, ChainNode } from "./backend";
-import type { BridgeRelay } from "./bridge";
-import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
-import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
-import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
-import { ChainJournal } from "./journal";
+import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
+import type { BridgeRelay } from "./bridge/contract";
+import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool/chain-pool";
+import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout";
+import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
+import { ChainJournal } from "./durability/journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { isReadOnlyMethod } from "./methods";
-import { simulateOnReplica } from "./network-simulation";
-import type { Receipt } from "./records";
-import { TransactionRecorder } from "./recorder";
-import { JournaledWrites, isJournaled, journalCall } from "./recovery";
-import { SnapshotBook } from "./snapshots";
+import { JsonRpcError, type JsonRpcClient } from "./wire/json-rpc";
+import { isReadOnlyMethod } from "./evm/methods";
+import { simulateOnReplica } from "./simulation/network-simulation";
+import type { Receipt } from "./transactions/records";
+import { TransactionRecorder } from "./transactions/call-effects";
+import { JournaledWrites, isJournaled, journalCall } from "./durability/recovery";
+import { SnapshotBook } from "./node/snapshots";
 import { launchVnet } from "./vnet-launch";
-import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./vnet-states";
-import { BridgeRelayer } from "./relayer";
-import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
-import { simulate } from "./simulate";
-import { chainsDirOf, commitDump, statePathOf, temporaryStatePath } from "./state-files";
+import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./durability/vnet-states";
+import { BridgeRelayer } from "./bridge/relayer";
+import { forward, passesThrough, refusal, rpcError } from "./calls/rpc-proxy";
+import { simulate } from "./simulation/simulate";
+import { chainsDirOf, commitDump, statePathOf, temporaryStatePath } from "./node/state-files";
 import {
   ChainRequestError,
   type ChainEngine,

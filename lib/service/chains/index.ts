@@ -4,15 +4,15 @@
  * @example
  * const app = buildApp({ createChainEngine: (host) => createAnvilEngine(host, { idleTimeoutMs: 60_000 }) });
  */
-import { createAnvilBackend, type AnvilBackendOptions } from "./anvil";
+import { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
 import { BackendChainEngine, type ChainEngineOptions } from "./engine";
 import type { ChainHost } from "./types";
 
 export { BackendChainEngine, type ChainEngineOptions } from "./engine";
-export { createAnvilBackend, type AnvilBackendOptions } from "./anvil";
-export { AnvilNotFoundError, resolveAnvilPath } from "./anvil-binary";
-export type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
-export { RELAYER_ADDRESS } from "./bridge";
+export { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
+export { AnvilNotFoundError, resolveAnvilPath } from "./node/anvil-binary";
+export type { ChainBackend, ChainNode, ChainNodeOptions } from "./node/backend";
+export { RELAYER_ADDRESS } from "./bridge/contract";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

@@ -3,7 +3,7 @@
  * the records; the engine owns EVM processes. The service resolves ids and permissions, then calls the engine
  * with the Virtual Environment it means; the engine reports every transaction it sees through `ChainHost`.
  */
-import type { SqlDatabase } from "../store/sqlite";
+import type { SqlDatabase } from "../sqlite";
 import type {
   AccessList,
   CallArgs,

@@ -5,12 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
-import type { ChainBackend, ChainNode } from "./backend";
-import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge";
+import type { ChainBackend, ChainNode } from "./node/backend";
+import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge/contract";
 import type { Forks } from "./fork";
-import { forward } from "./rpc-proxy";
+import { forward } from "./calls/rpc-proxy";
 import { ChainRequestError, type ChainHost, type VnetChainSpec } from "./types";
-import type { VnetStates } from "./vnet-states";
+import type { VnetStates } from "./durability/vnet-states";
 
 /** What a start needs from the engine. */
 export interface VnetLaunchContext {

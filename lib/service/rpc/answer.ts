@@ -9,7 +9,7 @@
  * on the parsed path, which asks the HTTP port for any call the IPC socket answers so (chains/json-rpc.ts
  * `askPrecisely`).
  */
-import { GENERIC_IPC_ERROR as GENERIC_IPC_ERROR_TEXT } from "../chains/json-rpc";
+import { GENERIC_IPC_ERROR as GENERIC_IPC_ERROR_TEXT } from "../chains/wire/json-rpc";
 import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains/types";
 import { rpcError, type RpcBody } from "./body";
 

@@ -4,10 +4,10 @@
  * built-in `node:sqlite` where present, better-sqlite3 on Node.js 20).
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
-import { CHAIN_JOURNAL_TABLES, CHAIN_TABLES } from "../chains/schema";
+import { CHAIN_JOURNAL_TABLES, CHAIN_TABLES } from "../chains/durability/schema";
 import { WEB_TABLES } from "../web-schema";
 import { STORE_TABLES } from "./schema";
-import { SqlDatabase, type SqlOpenOptions } from "./sqlite";
+import { SqlDatabase, type SqlOpenOptions } from "../sqlite";
 
 /**
  * The schema, one migration per entry, append only; each owner keeps the SQL of its tables beside the code that uses

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase } from "../sqlite";
 import type { Transaction } from "../../api";
 import type { ChainHost, VnetChainSpec } from "../chains/types";
 import { Accounts } from "./accounts";

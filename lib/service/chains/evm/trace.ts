@@ -3,7 +3,7 @@
  * (pre-order, with `subtraces` and `traceAddress`), the logs that really happened, and their bloom filter.
  */
 import { hexToBytes, keccak256, type Hex } from "./viem";
-import type { CallTraceNode, RawLog, TraceEntry } from "../../api";
+import type { CallTraceNode, RawLog, TraceEntry } from "../../../api";
 import { decodeCall } from "./abi";
 
 /** One frame of a callTracer result. */

@@ -2,9 +2,9 @@
  * What a caller hears when a call to a chain missed its deadline (./chain-timeout.ts): the RPC URLs a JSON-RPC error
  * naming it, each call of a batch with its own id; the API a 504 with the same message.
  */
-import { ChainTimeoutError } from "./chain-timeout";
+import { ChainTimeoutError } from "../wire/chain-timeout";
 import { chainDidNotAnswer, rpcError } from "./rpc-proxy";
-import { ChainRequestError, type JsonRpcRequest, type JsonRpcResponse } from "./types";
+import { ChainRequestError, type JsonRpcRequest, type JsonRpcResponse } from "../types";
 
 /** The answers of calls past their deadline: the JSON-RPC error naming the timeout, with each caller's id. */
 export function timeoutAnswers(

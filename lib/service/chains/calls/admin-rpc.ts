@@ -4,8 +4,8 @@
  * `evm_revert`, `eth_sendTransaction` from any address with `--auto-impersonate`); the others are translated here
  * into anvil's cheatcodes, with the real service's parameters and results.
  */
-import { MAX_UINT256 } from "../../domain/amounts";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
+import { MAX_UINT256 } from "../../../domain/amounts";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { INVALID_PARAMS, balanceOf, setErc20Balance } from "./erc20-slots";
 
 /** Runs one Admin RPC method on a chain and returns its result; throws `JsonRpcError` for the caller's answer. */

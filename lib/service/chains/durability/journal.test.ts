@@ -2,10 +2,10 @@
  * The write journal's rows (./journal.ts) and which answered calls go in it (./recovery.ts), on the service's own
  * database schema.
  */
-import { openDatabase } from "../store/database";
+import { openDatabase } from "../../store/database";
 import { ChainJournal } from "./journal";
 import { isJournaled, journalCall } from "./recovery";
-import type { JsonRpcRequest, JsonRpcResponse } from "./types";
+import type { JsonRpcRequest, JsonRpcResponse } from "../types";
 
 const call = (method: string, params: unknown[] = []): JsonRpcRequest => ({ jsonrpc: "2.0", id: 1, method, params });
 const ok = (result: unknown): JsonRpcResponse => ({ jsonrpc: "2.0", id: 1, result });

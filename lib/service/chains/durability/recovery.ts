@@ -5,14 +5,14 @@
  * after it died gets `replay` before it answers anything: the calls again, in order, each block mined at the
  * timestamp it had, so that blocks and transactions keep their hashes.
  */
-import type { Transaction } from "../../api";
-import type { ChainLog, ChainNode } from "./backend";
+import type { Transaction } from "../../../api";
+import type { ChainLog, ChainNode } from "../node/backend";
 import type { ChainJournal, JournalBlock, JournalCall } from "./journal";
-import type { JsonRpcClient } from "./json-rpc";
-import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "./methods";
-import type { Receipt } from "./records";
-import { forward } from "./rpc-proxy";
-import type { ChainHost, JsonRpcRequest, JsonRpcResponse } from "./types";
+import type { JsonRpcClient } from "../wire/json-rpc";
+import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "../evm/methods";
+import type { Receipt } from "../transactions/records";
+import { forward } from "../calls/rpc-proxy";
+import type { ChainHost, JsonRpcRequest, JsonRpcResponse } from "../types";
 
 /** Calls that are not read-only by name but change no state: never journaled. */
 const CHANGES_NOTHING: ReadonlySet<string> = new Set([

@@ -3,7 +3,7 @@
  * node of any pool sharing it (state kept), and is refused with a 503 when every running node is busy.
  */
 import type { ChainPool, Slot } from "./chain-pool";
-import { ChainRequestError } from "./types";
+import { ChainRequestError } from "../types";
 
 /**
  * Default cap on running chains: an idle anvil takes about 20 MB and a busy one a few hundred, so 64 leave most of

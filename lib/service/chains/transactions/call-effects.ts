@@ -3,14 +3,14 @@
  * writes) becomes a transaction record, and the bridge deposits it made are handed back for relay. The records are
  * handed back, not written: the engine writes them with the calls' journal rows, in one transaction (./recovery.ts).
  */
-import type { Transaction, TransactionOrigin } from "../../api";
-import type { ChainNode } from "./backend";
-import { depositsIn, type BridgeRelay } from "./bridge";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { MINING_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS } from "./methods";
-import type { RpcBlock } from "./recovery";
+import type { Transaction, TransactionOrigin } from "../../../api";
+import type { ChainNode } from "../node/backend";
+import { depositsIn, type BridgeRelay } from "../bridge/contract";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
+import { MINING_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS } from "../evm/methods";
+import type { RpcBlock } from "../durability/recovery";
 import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
-import type { JsonRpcRequest, JsonRpcResponse, VnetChainSpec } from "./types";
+import type { JsonRpcRequest, JsonRpcResponse, VnetChainSpec } from "../types";
 
 /** For how long after a send its receipt is asked for again at once, before waiting between asks (ms). */
 const ASKED_AT_ONCE_MS = 5;

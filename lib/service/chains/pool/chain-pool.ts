@@ -6,8 +6,8 @@
  * checked, and killed when it no longer answers; its next use starts it again (and the engine's start applies its
  * journal again).
  */
-import type { ChainLog, ChainNode } from "./backend";
-import { DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import type { ChainLog, ChainNode } from "../node/backend";
+import { DEFAULT_RPC_TIMEOUT_MS } from "../wire/chain-timeout";
 import type { ChainBudget } from "./chain-budget";
 import { RwLock, type LockMode } from "./rw-lock";
 

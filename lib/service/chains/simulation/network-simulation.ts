@@ -2,12 +2,12 @@
  * Project-level simulation (`POST .../simulate`) on a network replica: a transaction run at a block, optionally at a
  * transaction index inside it, answered in the documented `{ simulation, transaction, contracts }` shape.
  */
-import type { AccessList, ProjectSimulationRequest } from "../../api";
-import type { ChainNode } from "./backend";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
+import type { AccessList, ProjectSimulationRequest } from "../../../api";
+import type { ChainNode } from "../node/backend";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { applyDiff, simulate, type AccountOverride, type PrestateDiff } from "./simulate";
-import { nestTrace } from "./trace";
-import { ChainRequestError, type NetworkSimulation } from "./types";
+import { nestTrace } from "../evm/trace";
+import { ChainRequestError, type NetworkSimulation } from "../types";
 
 /** Runs a project-level simulation on a replica of `networkId`; `from` is already defaulted and lower-case. */
 export async function simulateOnReplica(

@@ -14,8 +14,8 @@ import { basename } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { resolveAnvilPath } from "./anvil-binary";
 import type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./backend";
-import { ipcSocketPath } from "./ipc-path";
-import { JsonRpcClient } from "./json-rpc";
+import { ipcSocketPath } from "../wire/ipc-path";
+import { JsonRpcClient } from "../wire/json-rpc";
 import { commitDump, temporaryStatePath, unloadableState } from "./state-files";
 
 /**

@@ -2,12 +2,12 @@
  * The bridge's relayer: deposits seen on one Virtual Environment are paid out on their destination, at once
  * (`autoRelay`) or when their delay has passed (`delayedRelay`), exactly once, surviving restarts (RelayStore).
  */
-import type { ChainNode } from "./backend";
-import { RelayStore, relayCall, relayedCall, type BridgeRelay } from "./bridge";
-import type { Receipt } from "./records";
-import type { TransactionRecorder } from "./recorder";
-import type { JournaledWrites } from "./recovery";
-import type { ChainHost } from "./types";
+import type { ChainNode } from "../node/backend";
+import { RelayStore, relayCall, relayedCall, type BridgeRelay } from "./contract";
+import type { Receipt } from "../transactions/records";
+import type { TransactionRecorder } from "../transactions/call-effects";
+import type { JournaledWrites } from "../durability/recovery";
+import type { ChainHost } from "../types";
 
 /** Runs a function on a Virtual Environment's chain, alone (the engine's pool). */
 export type ExclusiveChainUse = <T>(vnetId: string, fn: (node: ChainNode) => Promise<T>) => Promise<T>;

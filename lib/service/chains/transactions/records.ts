@@ -2,10 +2,10 @@
  * Builds the service's transaction records (docs/service.md "Transaction record") from what a chain answered.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { keccak256, stringToHex, type Hex } from "./viem";
-import type { Transaction, TransactionOrigin } from "../../api";
-import { decodeCall, decodeLogs } from "./abi";
-import type { VnetChainSpec } from "./types";
+import { keccak256, stringToHex, type Hex } from "../evm/viem";
+import type { Transaction, TransactionOrigin } from "../../../api";
+import { decodeCall, decodeLogs } from "../evm/abi";
+import type { VnetChainSpec } from "../types";
 
 /** The fields of eth_getTransactionReceipt the records use. */
 export interface Receipt {

@@ -3,7 +3,7 @@
  * Node.js 24 (on 24 loading it is the hazard the connection exists to avoid).
  */
 import { spawnSync } from "node:child_process";
-import { SqlDatabase, chosenDriver, hasNodeSqlite as nodeSqliteHere, type SqliteDriver } from "./sqlite";
+import { SqlDatabase, chosenDriver, hasNodeSqlite as nodeSqliteHere, type SqliteDriver } from ".";
 
 const major = Number(process.versions.node.split(".")[0]);
 const hasNodeSqlite = nodeSqliteHere();
@@ -97,7 +97,7 @@ describe.each(drivers)("on %s", (driver) => {
 });
 
 test("opening a database prints nothing: node:sqlite's ExperimentalWarning (Node.js 22) is kept quiet, others pass", () => {
-  const script = `const { SqlDatabase } = require(${JSON.stringify(require.resolve("./sqlite"))});
+  const script = `const { SqlDatabase } = require(${JSON.stringify(require.resolve("."))});
     const db = SqlDatabase.open(":memory:"); db.close(); process.emitWarning("another", "ExperimentalWarning");`;
   const result = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { encoding: "utf8" });
   expect(result.status).toBe(0);

@@ -5,10 +5,10 @@
  * (./recovery.ts), and a chain that is not a fork always starts from the same genesis (docs/chain-state.md "What
  * survives what"). A save at stop is anvil's own (./anvil.ts); `stateSaved` then clears the journal.
  */
-import type { ChainLog, ChainNode } from "./backend";
-import type { LockMode } from "./rw-lock";
+import type { ChainLog, ChainNode } from "../node/backend";
+import type { LockMode } from "../pool/rw-lock";
 import { JournaledWrites } from "./recovery";
-import type { SnapshotBook } from "./snapshots";
+import type { SnapshotBook } from "../node/snapshots";
 
 /** How many journaled writes a running chain keeps at most before its state is saved. */
 export const DEFAULT_SAVE_AFTER_WRITES = 500;

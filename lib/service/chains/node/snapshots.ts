@@ -5,7 +5,7 @@
  * brings its snapshots back, with the same ids, after it died (docs/chain-state.md "What survives what").
  */
 import type { ChainNode } from "./backend";
-import type { VnetSnapshot } from "./types";
+import type { VnetSnapshot } from "../types";
 
 /** The snapshots taken through the RPC URLs, by vnet. */
 export class SnapshotBook {

@@ -7,11 +7,11 @@
  * sees `block.number` = that block unless `blockOverrides.number` says otherwise; the result's `blockNumber` is the
  * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved.
  */
-import type { InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../api";
-import { decodeLogs } from "./abi";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { collectLogs, flattenTrace, logsBloom, type CallFrame } from "./trace";
-import { ChainRequestError } from "./types";
+import type { InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../../api";
+import { decodeLogs } from "../evm/abi";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
+import { collectLogs, flattenTrace, logsBloom, type CallFrame } from "../evm/trace";
+import { ChainRequestError } from "../types";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 

@@ -1,7 +1,7 @@
 /** ChainPool's idle stop, with jest's fake clock: no real time, so load cannot change the outcome. */
-import type { ChainNode } from "./backend";
+import type { ChainNode } from "../node/backend";
 import { ChainBudget, ChainPool } from "./chain-pool";
-import { ChainRequestError } from "./types";
+import { ChainRequestError } from "../types";
 
 function fakeNode(): ChainNode & { stops: number } {
   const node = {

@@ -15,7 +15,7 @@ import {
   type AbiParameter,
   type Hex,
 } from "./viem";
-import type { DecodedArgument, RawLog, SimulationLog } from "../../api";
+import type { DecodedArgument, RawLog, SimulationLog } from "../../../api";
 import { loadArtifact } from "./artifacts";
 
 /** ERC-20 events and functions. */

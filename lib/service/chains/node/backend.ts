@@ -3,7 +3,7 @@
  * persists its state where told and can be stopped; anvil (./anvil.ts) is the one shipped. Another engine (EDR,
  * in-process) would implement `ChainBackend` and map the few cheatcodes in `CheatMethods`.
  */
-import type { JsonRpcClient } from "./json-rpc";
+import type { JsonRpcClient } from "../wire/json-rpc";
 
 /** How to start one chain. */
 export interface ChainNodeOptions {

@@ -1,5 +1,5 @@
 /** What a Node.js 20 user reads when better-sqlite3, an optional peer dependency of chainform, is not installed. */
-import { betterSqlite3Unavailable } from "./sqlite";
+import { betterSqlite3Unavailable } from ".";
 
 test("a missing better-sqlite3 gets the one command that adds it", () => {
   const missing = Object.assign(

@@ -8,7 +8,7 @@
 import { Pool } from "undici";
 import { ChainSocketPool, CoalescingIpc } from "./chain-sockets";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
-import type { JsonRpcRequest, JsonRpcResponse } from "./types";
+import type { JsonRpcRequest, JsonRpcResponse } from "../types";
 
 /** A JSON-RPC error answered by a chain. */
 export class JsonRpcError extends Error {

@@ -4,9 +4,9 @@
  * runs of ordinary calls.
  */
 import { ADMIN_METHODS, isAdminMethod } from "./admin-rpc";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { SIGNER_METHODS, isPublicMethod, isReadOnlyMethod } from "./methods";
-import type { JsonRpcRequest, JsonRpcResponse, RpcAccess } from "./types";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
+import { SIGNER_METHODS, isPublicMethod, isReadOnlyMethod } from "../evm/methods";
+import type { JsonRpcRequest, JsonRpcResponse, RpcAccess } from "../types";
 
 export function rpcError(id: unknown, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: "2.0", id: validId(id), error: { code, message } };

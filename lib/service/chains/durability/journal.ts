@@ -9,7 +9,7 @@
  * Rows are appended in the same SQLite transaction as the transaction records of the same calls, after the chain
  * acknowledged them and before the caller hears back: a record never claims a change the journal cannot bring back.
  */
-import type { SqlDatabase } from "../store/sqlite";
+import type { SqlDatabase } from "../../sqlite";
 
 /** One state-changing call as it was sent to the chain. */
 export interface JournalCall {

@@ -1,10 +1,10 @@
 /** The transaction record builders: the documented fields from a receipt and the transaction's details. */
-import { encodeFunctionData, parseAbi, type Hex } from "./viem";
+import { encodeFunctionData, parseAbi, type Hex } from "../evm/viem";
 import { Value } from "@sinclair/typebox/value";
-import { Transaction } from "../../api";
-import "../validation"; // registers the formats the schema check needs
+import { Transaction } from "../../../api";
+import "../../validation"; // registers the formats the schema check needs
 import { cheatcodeTransaction, minedTransaction } from "./records";
-import type { VnetChainSpec } from "./types";
+import type { VnetChainSpec } from "../types";
 
 const spec: VnetChainSpec = {
   vnetId: "00000000-0000-4000-8000-000000000001",

@@ -4,13 +4,13 @@
  * `chain_bridge_relays`; a row is relayed to the destination vnet when due (at once for `autoRelay`, after
  * `delaySeconds` for `delayedRelay`). Rows survive a restart: the engine reschedules pending ones at start.
  */
-import type { SqlDatabase } from "../store/sqlite";
-import { decodeEventLog, encodeFunctionData, toEventSelector, type Abi, type AbiEvent, type Hex } from "./viem";
-import { loadArtifact } from "./artifacts";
-import type { Receipt } from "./records";
-import type { VnetChainSpec } from "./types";
+import type { SqlDatabase } from "../../sqlite";
+import { decodeEventLog, encodeFunctionData, toEventSelector, type Abi, type AbiEvent, type Hex } from "../evm/viem";
+import { loadArtifact } from "../evm/artifacts";
+import type { Receipt } from "../transactions/records";
+import type { VnetChainSpec } from "../types";
 
-import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
+import { BRIDGE_ADDRESS } from "../../../domain/bridge-contract";
 
 /** The relayer the bridge trusts (a constant of the contract); the engine sends relays from it, impersonated. */
 export const RELAYER_ADDRESS = "0x00000000000000000000000000000000c4a1e1a7";

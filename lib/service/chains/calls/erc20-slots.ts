@@ -5,8 +5,8 @@
  * with contracts/ChainformToken.sol), so the slot is found here: trace `balanceOf(wallet)` for the storage it
  * reads, write a probe value into each slot read, and keep the one that `balanceOf` then returns.
  */
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { keccak256 } from "./viem";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
+import { keccak256 } from "../evm/viem";
 
 /** JSON-RPC "invalid params": the token is not an ERC-20 token, or an argument is malformed. */
 export const INVALID_PARAMS = -32602;

@@ -19,7 +19,7 @@ import type {
 } from "../../api";
 import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
 import type { BridgeRelay } from "./bridge/contract";
-import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool/chain-pool";
+import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout";
 import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
 import { ChainJournal } from "./durability/journal";

@@ -2,7 +2,6 @@
  * A cap on the chains running at once across pools (`serve --max-chains`): a start beyond it first stops the idlest
  * node of any pool sharing it (state kept), and is refused with a 503 when every running node is busy.
  */
-import type { ChainPool, Slot } from "./chain-pool";
 import { ChainRequestError } from "../types";
 
 /**
@@ -11,10 +10,21 @@ import { ChainRequestError } from "../types";
  */
 export const DEFAULT_MAX_RUNNING_CHAINS = 64;
 
+/**
+ * What the budget sees of a pool that counts against it (./chain-pool.ts `ChainPool`): the budget knows pools only
+ * through this, so that the pool imports the budget and never the other way round.
+ */
+export interface BudgetedPool {
+  /** Nodes running or starting. */
+  readonly occupied: number;
+  /** The idle node unused the longest that may be stopped to make room, with when it was last used and its stop. */
+  idlest(): { readonly lastTouch: number; evict(): Promise<void> } | undefined;
+}
+
 /** A cap on the nodes running at once, shared by the pools given it. */
 export class ChainBudget {
   /** @internal the pools that count against this budget */
-  readonly pools = new Set<ChainPool>();
+  readonly pools = new Set<BudgetedPool>();
   /** @internal stops in progress to make room */
   readonly evictions = new Set<Promise<void>>();
 
@@ -44,10 +54,10 @@ export class ChainBudget {
         await Promise.race(this.evictions);
         continue;
       }
-      let victim: { pool: ChainPool; slot: Slot; lastTouch: number } | undefined;
+      let victim: { lastTouch: number; evict(): Promise<void> } | undefined;
       for (const pool of this.pools) {
         const candidate = pool.idlest();
-        if (candidate && (!victim || candidate.lastTouch < victim.lastTouch)) victim = { pool, ...candidate };
+        if (candidate && (!victim || candidate.lastTouch < victim.lastTouch)) victim = candidate;
       }
       if (!victim) {
         throw new ChainRequestError(
@@ -55,7 +65,7 @@ export class ChainBudget {
           `all ${this.max} chains this service may run at once are busy: try again shortly (the operator can raise serve --max-chains)`,
         );
       }
-      const eviction: Promise<void> = victim.pool.evict(victim.slot).finally(() => this.evictions.delete(eviction));
+      const eviction: Promise<void> = victim.evict().finally(() => this.evictions.delete(eviction));
       this.evictions.add(eviction);
     }
   }

@@ -1,6 +1,6 @@
 /** ChainPool's idle stop, with jest's fake clock: no real time, so load cannot change the outcome. */
 import type { ChainNode } from "../node/backend";
-import { ChainBudget, ChainPool } from "./chain-pool";
+import { ChainBudget, ChainPool } from ".";
 import { ChainRequestError } from "../types";
 
 function fakeNode(): ChainNode & { stops: number } {

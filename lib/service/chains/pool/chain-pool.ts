@@ -2,20 +2,17 @@
  * Lazily started, idle-stopped chains keyed by id (a Virtual Environment id, or a network id for replicas).
  * Every use goes through the chain's readers-writer lock; the first use starts the node (concurrent first uses
  * share one start), an idle node is stopped with its state kept, and a destroyed one is killed. Pools may share a
- * `ChainBudget` (./chain-budget.ts), a cap on the nodes running at once. A node whose call missed its deadline is
+ * `ChainBudget` (./chain-budget.ts), a cap on the nodes running at once, which sees a pool as a `BudgetedPool`. A node whose call missed its deadline is
  * checked, and killed when it no longer answers; its next use starts it again (and the engine's start applies its
  * journal again).
  */
 import type { ChainLog, ChainNode } from "../node/backend";
 import { DEFAULT_RPC_TIMEOUT_MS } from "../wire/chain-timeout";
-import type { ChainBudget } from "./chain-budget";
+import type { BudgetedPool, ChainBudget } from "./chain-budget";
 import { RwLock, type LockMode } from "./rw-lock";
 
-// The cap the pools share lives in ./chain-budget.ts; importers of the pool find it here too.
-export { ChainBudget, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-budget";
-
-/** @internal One key's node, lock and timers. */
-export interface Slot {
+/** One key's node, lock and timers. */
+interface Slot {
   readonly key: string;
   readonly lock: RwLock;
   node: ChainNode | null;
@@ -57,7 +54,7 @@ export interface ChainPoolOptions {
 const PROBE_TIMEOUT_MS = 5_000;
 
 /** The running chains of one kind. */
-export class ChainPool {
+export class ChainPool implements BudgetedPool {
   private readonly slots = new Map<string, Slot>();
   private closed = false;
   /** Nodes being checked after a missed deadline. */
@@ -182,20 +179,21 @@ export class ChainPool {
 
   /**
    * @internal The idle node unused the longest that may be stopped (not in use, not pinned, not kept running,
-   * not being stopped already), with when it was last used.
+   * not being stopped already), with when it was last used and its stop (state kept), for the budget.
    */
-  idlest(): { slot: Slot; lastTouch: number } | undefined {
+  idlest(): { lastTouch: number; evict(): Promise<void> } | undefined {
     let best: Slot | undefined;
     for (const slot of this.slots.values()) {
       if (!slot.node || slot.starting || slot.evicting || slot.pins > 0 || !slot.lock.idle) continue;
       if (this.options.keepRunning?.(slot.key)) continue;
       if (!best || slot.lastTouch < best.lastTouch) best = slot;
     }
-    return best && { slot: best, lastTouch: best.lastTouch };
+    const chosen = best;
+    return chosen && { lastTouch: chosen.lastTouch, evict: () => this.evict(chosen) };
   }
 
-  /** @internal Stops a node to make room under the budget (state kept). */
-  async evict(slot: Slot): Promise<void> {
+  /** Stops a node to make room under the budget (state kept). */
+  private async evict(slot: Slot): Promise<void> {
     slot.evicting = true;
     try {
       await this.stopSlot(slot);

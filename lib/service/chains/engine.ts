@@ -18,7 +18,7 @@ import type {
   VnetSimulationResult,
 } from "../../api";
 import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
-import type { BridgeRelay } from "./bridge/contract";
+import { depositsIn, type BridgeRelay } from "./bridge/contract";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout";
 import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
@@ -27,8 +27,8 @@ import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./wire/json-rpc";
 import { isReadOnlyMethod } from "./evm/methods";
 import { simulateOnReplica } from "./simulation/network-simulation";
-import type { Receipt } from "./transactions/records";
-import { TransactionRecorder } from "./transactions/call-effects";
+import type { Receipt } from "./evm/rpc-answers";
+import { CallEffects } from "./transactions/call-effects";
 import { JournaledWrites, isJournaled, journalCall } from "./durability/recovery";
 import { SnapshotBook } from "./node/snapshots";
 import { launchVnet } from "./vnet-launch";
@@ -84,7 +84,7 @@ const FAILING_TRANSACTION_GAS = "0xf4240";
 export class BackendChainEngine implements ChainEngine {
   private readonly vnets: ChainPool;
   private readonly replicas: ChainPool;
-  private readonly recorder: TransactionRecorder;
+  private readonly effects: CallEffects;
   private readonly relayer: BridgeRelayer;
   /** The write journal and its replay (./recovery.ts). */
   private readonly writes: JournaledWrites;
@@ -142,14 +142,14 @@ export class BackendChainEngine implements ChainEngine {
       rpcTimeoutMs,
       log: options.log,
     });
-    this.recorder = new TransactionRecorder(options.receiptTimeoutMs ?? 2_000);
+    this.effects = new CallEffects(options.receiptTimeoutMs ?? 2_000);
     this.writes = new JournaledWrites(host, new ChainJournal(host.db));
     const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
     const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
     // Journals of environments deleted while the service died (kill -9 during a delete) go, as their state files do.
     for (const vnetId of this.writes.journal.vnetIds()) if (host.resolveVnet(vnetId) === undefined) this.states.forget(vnetId);
-    this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
+    this.relayer = new BridgeRelayer(host, this.effects, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
   /** The running node of a Virtual Environment, if any (tests and benchmarks look at its processes). */
@@ -230,13 +230,13 @@ export class BackendChainEngine implements ChainEngine {
         );
         if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
-        const effects = await this.recorder.recordRpcEffects(node, spec, calls);
+        const effects = await this.effects.recordsOfCalls(node, spec, calls);
         // Read-only calls (the shared mode) journal and record nothing.
         const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
         const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
         const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
         await this.writes.commit(node, vnetId, before, entries, effects.records, { latest: effects.latest });
-        deposits.push(...effects.deposits);
+        for (const receipt of effects.receipts) deposits.push(...depositsIn(spec, receipt, Date.now()));
       });
       if (mode === "exclusive") this.states.saveIfDue(vnetId);
     }
@@ -259,11 +259,11 @@ export class BackendChainEngine implements ChainEngine {
           ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs")
           : error;
       });
-      const result = await this.recorder.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
+      const record = await this.effects.recordOfReceipt(node, spec, receipt, "api", "eth_sendTransaction");
       const sent = { method: "eth_sendTransactionSync", params: [tx], txHash: receipt.transactionHash, mined: true };
-      await this.writes.commit(node, vnetId, before, [sent], [result.record]);
-      deposits = result.deposits;
-      return result.record;
+      await this.writes.commit(node, vnetId, before, [sent], [record]);
+      deposits = depositsIn(spec, receipt, Date.now());
+      return record;
     });
     this.states.saveIfDue(vnetId);
     await this.relayer.relay(deposits);
@@ -312,7 +312,7 @@ export class BackendChainEngine implements ChainEngine {
     await Promise.all(
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);
-        this.recorder.forget(vnetId);
+        this.effects.forget(vnetId);
         this.snapshotBook.forget(vnetId);
         this.states.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });

@@ -7,7 +7,7 @@
 import type { SqlDatabase } from "../../sqlite";
 import { decodeEventLog, encodeFunctionData, toEventSelector, type Abi, type AbiEvent, type Hex } from "../evm/viem";
 import { loadArtifact } from "../evm/artifacts";
-import type { Receipt } from "../transactions/records";
+import type { Receipt } from "../evm/rpc-answers";
 import type { VnetChainSpec } from "../types";
 
 import { BRIDGE_ADDRESS } from "../../../domain/bridge-contract";

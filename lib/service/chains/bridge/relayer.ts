@@ -4,8 +4,8 @@
  */
 import type { ChainNode } from "../node/backend";
 import { RelayStore, relayCall, relayedCall, type BridgeRelay } from "./contract";
-import type { Receipt } from "../transactions/records";
-import type { TransactionRecorder } from "../transactions/call-effects";
+import type { Receipt } from "../evm/rpc-answers";
+import type { CallEffects } from "../transactions/call-effects";
 import type { JournaledWrites } from "../durability/recovery";
 import type { ChainHost } from "../types";
 
@@ -21,7 +21,7 @@ export class BridgeRelayer {
 
   constructor(
     private readonly host: ChainHost,
-    private readonly recorder: TransactionRecorder,
+    private readonly effects: CallEffects,
     private readonly useExclusive: ExclusiveChainUse,
     /** A relay is a write like any other: journaled with its record and its outcome (./recovery.ts). */
     private readonly writes: JournaledWrites,
@@ -80,7 +80,7 @@ export class BridgeRelayer {
         const before = await this.writes.begin(node);
         const call = relayCall(relay);
         const receipt = await node.rpc.request<Receipt>("eth_sendTransactionSync", [call]);
-        const { record } = await this.recorder.recordReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
+        const record = await this.effects.recordOfReceipt(node, destination, receipt, "bridge", "eth_sendTransaction");
         const sent = { method: "eth_sendTransactionSync", params: [call], txHash: receipt.transactionHash, mined: true };
         await this.writes.commit(node, destination.vnetId, before, [sent], [record], {
           also: () => this.relays.settle(relay, { status: record.status === "success" ? "relayed" : "failed", txHash: record.tx_hash }),

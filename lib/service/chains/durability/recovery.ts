@@ -7,10 +7,10 @@
  */
 import type { Transaction } from "../../../api";
 import type { ChainLog, ChainNode } from "../node/backend";
+import type { Receipt, RpcBlock } from "../evm/rpc-answers";
 import type { ChainJournal, JournalBlock, JournalCall } from "./journal";
 import type { JsonRpcClient } from "../wire/json-rpc";
 import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "../evm/methods";
-import type { Receipt } from "../transactions/records";
 import { forward } from "../calls/rpc-proxy";
 import type { ChainHost, JsonRpcRequest, JsonRpcResponse } from "../types";
 
@@ -213,14 +213,6 @@ export interface CommitOptions {
   readonly also?: () => void;
   /** The chain's head block, when the caller read it after the calls ran: not read again. */
   readonly latest?: RpcBlock;
-}
-
-/** A block as `eth_getBlockByNumber` answers it (the members the journal keeps). */
-export interface RpcBlock {
-  readonly number: string;
-  readonly timestamp: string;
-  readonly hash: string;
-  readonly baseFeePerGas?: string;
 }
 
 /** A block as the journal keeps it. */

@@ -1,22 +1,21 @@
 /**
- * The transaction records of the RPC URLs and the API: what a forwarded call changed (mined transactions, cheatcode
- * writes) becomes a transaction record, and the bridge deposits it made are handed back for relay. The records are
- * handed back, not written: the engine writes them with the calls' journal rows, in one transaction (./recovery.ts).
+ * The effects of calls on a chain, as transaction records: what a forwarded call changed (mined transactions, cheatcode
+ * writes) becomes a transaction record, and the receipts of the mined ones are handed back too (the engine finds the
+ * bridge deposits in them, ../bridge/contract.ts `depositsIn`). The records are handed back, not written: the engine writes them with the calls' journal rows, in one transaction (./recovery.ts).
  */
 import type { Transaction, TransactionOrigin } from "../../../api";
 import type { ChainNode } from "../node/backend";
-import { depositsIn, type BridgeRelay } from "../bridge/contract";
 import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { MINING_METHODS, STATE_CHEATCODES, TRANSACTION_METHODS } from "../evm/methods";
-import type { RpcBlock } from "../durability/recovery";
-import { cheatcodeTransaction, minedTransaction, type Receipt, type TransactionDetails } from "./records";
+import type { Receipt, RpcBlock, TransactionDetails } from "../evm/rpc-answers";
+import { cheatcodeTransaction, minedTransaction } from "./records";
 import type { JsonRpcRequest, JsonRpcResponse, VnetChainSpec } from "../types";
 
 /** For how long after a send its receipt is asked for again at once, before waiting between asks (ms). */
 const ASKED_AT_ONCE_MS = 5;
 
-/** Records what calls did to a Virtual Environment's chain. */
-export class TransactionRecorder {
+/** Reads what calls did to a Virtual Environment's chain, as transaction records. */
+export class CallEffects {
   /** Hashes sent through an RPC URL and not mined yet, with the method that sent them, by vnet. */
   private readonly unminedHashes = new Map<string, Map<string, string>>();
 
@@ -25,13 +24,13 @@ export class TransactionRecorder {
     private readonly receiptTimeoutMs: number,
   ) {}
 
-  /** The records of the transactions and cheatcodes that forwarded calls made, and the bridge deposits seen. */
-  async recordRpcEffects(
+  /** The records of the transactions and cheatcodes that forwarded calls made, and the receipts of those mined. */
+  async recordsOfCalls(
     node: ChainNode,
     spec: VnetChainSpec,
     calls: readonly { request: JsonRpcRequest; answer: JsonRpcResponse }[],
-  ): Promise<{ records: Transaction[]; deposits: BridgeRelay[]; latest?: RpcBlock }> {
-    const deposits: BridgeRelay[] = [];
+  ): Promise<{ records: Transaction[]; receipts: Receipt[]; latest?: RpcBlock }> {
+    const receipts: Receipt[] = [];
     const records: Transaction[] = [];
     let head: string | null = null;
     // The head block read with a mined send's receipt: every call of the body ran before, so it is the head now.
@@ -49,9 +48,8 @@ export class TransactionRecorder {
         latest = done?.latest ?? latest;
         if (done) {
           sendMined = true;
-          const made = await this.recordReceipt(node, spec, done.receipt, "rpc", request.method, done.details);
-          records.push(made.record);
-          deposits.push(...made.deposits);
+          records.push(await this.recordOfReceipt(node, spec, done.receipt, "rpc", request.method, done.details));
+          receipts.push(done.receipt);
         } else this.unmined(spec.vnetId).set(result as string, request.method);
       } else if (STATE_CHEATCODES.has(request.method)) {
         head ??= await node.rpc.request<string>("eth_blockNumber");
@@ -63,23 +61,22 @@ export class TransactionRecorder {
     if (mined || (sendMined && this.unmined(spec.vnetId).size > 0)) {
       const made = await this.recordNewlyMined(node, spec);
       records.push(...made.records);
-      deposits.push(...made.deposits);
+      receipts.push(...made.receipts);
     }
-    return { records, deposits, latest };
+    return { records, receipts, latest };
   }
 
-  /** The record of a mined transaction (`details`: the transaction as the chain gave it, else asked), and the bridge deposits it made. */
-  async recordReceipt(
+  /** The record of a mined transaction (`details`: the transaction as the chain gave it, else asked). */
+  async recordOfReceipt(
     node: ChainNode,
     spec: VnetChainSpec,
     receipt: Receipt,
     origin: TransactionOrigin,
     rpcMethod: string,
     details?: TransactionDetails,
-  ): Promise<{ record: Transaction; deposits: BridgeRelay[] }> {
+  ): Promise<Transaction> {
     details ??= await node.rpc.request<TransactionDetails>("eth_getTransactionByHash", [receipt.transactionHash]);
-    const record = minedTransaction(spec, receipt, details, origin, rpcMethod);
-    return { record, deposits: depositsIn(spec, receipt, Date.now()) };
+    return minedTransaction(spec, receipt, details, origin, rpcMethod);
   }
 
   /** Forgets a deleted Virtual Environment. */
@@ -88,19 +85,18 @@ export class TransactionRecorder {
   }
 
   /** The records of transactions sent earlier whose receipts were missing (automine off) and now exist. */
-  private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<{ records: Transaction[]; deposits: BridgeRelay[] }> {
-    const deposits: BridgeRelay[] = [];
+  private async recordNewlyMined(node: ChainNode, spec: VnetChainSpec): Promise<{ records: Transaction[]; receipts: Receipt[] }> {
+    const receipts: Receipt[] = [];
     const records: Transaction[] = [];
     const hashes = this.unmined(spec.vnetId);
     for (const [hash, method] of [...hashes]) {
       const receipt = await node.rpc.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
       if (!receipt) continue;
       hashes.delete(hash);
-      const made = await this.recordReceipt(node, spec, receipt, "rpc", method);
-      records.push(made.record);
-      deposits.push(...made.deposits);
+      records.push(await this.recordOfReceipt(node, spec, receipt, "rpc", method));
+      receipts.push(receipt);
     }
-    return { records, deposits };
+    return { records, receipts };
   }
 
   private unmined(vnetId: string): Map<string, string> {

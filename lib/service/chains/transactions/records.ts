@@ -5,34 +5,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { keccak256, stringToHex, type Hex } from "../evm/viem";
 import type { Transaction, TransactionOrigin } from "../../../api";
 import { decodeCall, decodeLogs } from "../evm/abi";
+import type { Receipt, TransactionDetails } from "../evm/rpc-answers";
 import type { VnetChainSpec } from "../types";
-
-/** The fields of eth_getTransactionReceipt the records use. */
-export interface Receipt {
-  readonly transactionHash: string;
-  readonly blockNumber: string;
-  readonly from: string;
-  readonly to: string | null;
-  readonly gasUsed: string;
-  readonly status: string;
-  readonly contractAddress: string | null;
-  readonly logs: readonly { address: string; topics: readonly string[]; data: string }[];
-}
-
-/** The fields of eth_getTransactionByHash the records use. */
-export interface TransactionDetails {
-  readonly from?: string;
-  readonly value: string;
-  readonly input: string;
-  readonly nonce?: string;
-  readonly gas?: string;
-  readonly gasPrice?: string;
-  readonly maxFeePerGas?: string;
-  readonly maxPriorityFeePerGas?: string;
-  readonly type?: string;
-  readonly blockHash?: string | null;
-  readonly transactionIndex?: string | null;
-}
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 /** The spec's HexData limit. */

@@ -10,7 +10,7 @@
  */
 import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./access";
 import type { Requester } from "./auth";
-import { RelayStore } from "./chains/bridge/contract";
+import { RelayStore } from "./chains";
 import type { ChainEngine, JsonRpcResponse, VnetSnapshot } from "./chains/types";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
 

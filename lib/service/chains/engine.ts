@@ -18,7 +18,9 @@ import type {
   VnetSimulationResult,
 } from "../../api";
 import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
-import { depositsIn, type BridgeRelay } from "./bridge/contract";
+import { depositsIn } from "./bridge/contract";
+import type { BridgeRelay } from "./durability/relays";
+import { ForkedVnets } from "./durability/forked-vnets";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout";
 import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
@@ -96,6 +98,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
   readonly forks: Forks;
+  /** Which vnets' chains are forks (../durability/forked-vnets.ts). */
+  private readonly forkedVnets: ForkedVnets;
   /** The block each forked network's replica forks, pinned at its first start for the service's life. */
   private readonly replicaBlocks = new Map<string, bigint | null>();
   /**
@@ -124,11 +128,15 @@ export class BackendChainEngine implements ChainEngine {
       log: options.log,
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
+    const forkedVnets = (this.forkedVnets = new ForkedVnets(host.db));
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
     const rpcTimeoutMs = options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
     this.vnets = new ChainPool({
       launch: (id) =>
-        launchVnet({ host, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs }, this.spec(id)),
+        launchVnet(
+          { forkedVnets, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs },
+          this.spec(id),
+        ),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       keepRunning: (id) => this.snapshotBook.holds(id),
       budget,
@@ -316,7 +324,7 @@ export class BackendChainEngine implements ChainEngine {
         this.snapshotBook.forget(vnetId);
         this.states.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
-        this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
+        this.forkedVnets.forget(vnetId);
       }),
     );
   }
@@ -380,9 +388,7 @@ export class BackendChainEngine implements ChainEngine {
       // anvil answers the state gzip'd, as hex; `--load-state` reads it as JSON.
       const dumped = Buffer.from((await node.rpc.request<string>("anvil_dumpState")).replace(/^0x/, ""), "hex");
       const state = dumped[0] === 0x1f && dumped[1] === 0x8b ? gunzipSync(dumped) : dumped;
-      const row = this.host.db.prepare("SELECT network_id, block_number FROM chain_forks WHERE vnet_id = ?").get(vnetId) as
-        { network_id: string; block_number: string } | undefined;
-      return read(state, row ? { networkId: row.network_id, blockNumber: row.block_number } : null);
+      return read(state, this.forkedVnets.forkOf(vnetId));
     });
   }
 
@@ -397,11 +403,7 @@ export class BackendChainEngine implements ChainEngine {
     writeFileSync(temporary, state, { mode: 0o600 });
     const failure = commitDump(temporary, statePath);
     if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
-    if (fork) {
-      this.host.db
-        .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
-        .run(vnetId, fork.networkId, fork.blockNumber);
-    }
+    if (fork) this.forkedVnets.note(vnetId, fork);
   }
 
   /** Fixtures: removes a state placed by `installVnetState` whose vnet was not created after all. */

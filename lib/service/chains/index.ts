@@ -13,6 +13,9 @@ export { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
 export { AnvilNotFoundError, resolveAnvilPath } from "./node/anvil-binary";
 export type { ChainBackend, ChainNode, ChainNodeOptions } from "./node/backend";
 export { RELAYER_ADDRESS } from "./bridge/contract";
+export { RelayStore } from "./durability/relays";
+export { chainsDirOf, removeOrphanedStates } from "./node/state-files";
+export { secretPartsOf } from "./fork/urls";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

@@ -37,11 +37,14 @@ export interface VnetChainSpec {
   readonly peers: readonly { readonly vnetId: string; readonly chainId: bigint }[];
 }
 
-/** What the service gives the engine. */
+/** What the service gives the engine (lib/service/chain-host.ts builds it from the store). */
 export interface ChainHost {
   /** Where chain state lives; null for an in-memory service (the engine uses a temporary directory). */
   readonly dataDir: string | null;
-  /** The service's database, migrated: the engine's own tables (prefix `chain_`) are migrations of store/database.ts. */
+  /**
+   * The service's database (its connection, shared so that journal rows and transaction records commit together):
+   * the engine makes and migrates its own tables (prefix `chain_`) itself (durability/schema.ts).
+   */
   readonly db: SqlDatabase;
   /** Looks a Virtual Environment up; undefined once it is deleted. */
   resolveVnet(vnetId: string): VnetChainSpec | undefined;

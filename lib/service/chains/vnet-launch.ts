@@ -9,12 +9,14 @@ import type { ChainBackend, ChainNode } from "./node/backend";
 import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge/contract";
 import type { Forks } from "./fork";
 import { forward } from "./calls/rpc-proxy";
-import { ChainRequestError, type ChainHost, type VnetChainSpec } from "./types";
+import type { ForkedVnets } from "./durability/forked-vnets";
+import { ChainRequestError, type VnetChainSpec } from "./types";
 import type { VnetStates } from "./durability/vnet-states";
 
 /** What a start needs from the engine. */
 export interface VnetLaunchContext {
-  readonly host: ChainHost;
+  /** Which vnets' chains are forks. */
+  readonly forkedVnets: ForkedVnets;
   readonly backend: ChainBackend;
   readonly forks: Forks;
   readonly states: VnetStates;
@@ -26,10 +28,10 @@ export interface VnetLaunchContext {
 
 /** Starts a vnet's chain and makes it whole: prepared when fresh, its journal applied again when it died. */
 export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec): Promise<ChainNode> {
-  const { host, backend, forks, states, statePath } = context;
+  const { forkedVnets, backend, forks, states, statePath } = context;
   const { vnetId } = spec;
   const fresh = !existsSync(statePath);
-  const wasForked = host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
+  const wasForked = forkedVnets.forkOf(vnetId) !== null;
   const forked = fresh ? forks.forked(spec.networkId) : wasForked;
   const forkBlock = BigInt(spec.forkBlockNumber);
   // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
@@ -55,11 +57,7 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
       await node.kill();
       throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
     });
-    if (forked) {
-      host.db
-        .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
-        .run(vnetId, spec.networkId, spec.forkBlockNumber);
-    }
+    if (forked) forkedVnets.note(vnetId, { networkId: spec.networkId, blockNumber: spec.forkBlockNumber });
   }
   const keepGenesis = !forkUrl && genesisTimestamp === undefined;
   await states.started(node, vnetId, { fresh, keepGenesis }).catch(async (error: Error) => {

@@ -1,12 +1,13 @@
 /**
  * The environment bridge: `ChainformBridge` (contracts/ChainformBridge.sol) sits at `BRIDGE_ADDRESS` on every
  * Virtual Environment of a bridge-enabled environment. Deposits seen in mined receipts become rows of
- * `chain_bridge_relays`; a row is relayed to the destination vnet when due (at once for `autoRelay`, after
- * `delaySeconds` for `delayedRelay`). Rows survive a restart: the engine reschedules pending ones at start.
+ * `chain_bridge_relays` (../durability/relays.ts); a row is relayed to the destination vnet when due (at once for
+ * `autoRelay`, after `delaySeconds` for `delayedRelay`, ./relayer.ts). Rows survive a restart: the engine
+ * reschedules pending ones at start.
  */
-import type { SqlDatabase } from "../../sqlite";
 import { decodeEventLog, encodeFunctionData, toEventSelector, type Abi, type AbiEvent, type Hex } from "../evm/viem";
 import { loadArtifact } from "../evm/artifacts";
+import type { BridgeRelay } from "../durability/relays";
 import type { Receipt } from "../evm/rpc-answers";
 import type { VnetChainSpec } from "../types";
 
@@ -29,19 +30,6 @@ export function bridgeAbi(): Abi {
 /** The runtime code placed at `BRIDGE_ADDRESS`. */
 export function bridgeCode(): Hex {
   return loadArtifact("ChainformBridge").deployedBytecode;
-}
-
-/** A deposit waiting for, or done with, its relay. */
-export interface BridgeRelay {
-  readonly sourceVnetId: string;
-  readonly depositId: Hex;
-  /** Exact: chain ids may exceed 2^53. */
-  readonly sourceChainId: bigint;
-  readonly depositTxHash: string;
-  readonly destinationVnetId: string;
-  readonly recipient: string;
-  readonly amount: string;
-  readonly dueAt: number;
 }
 
 /** Deposits in a mined receipt whose destination is a peer of the source vnet. */
@@ -84,63 +72,4 @@ export function relayCall(relay: BridgeRelay): { from: string; to: string; gas: 
 /** The calldata of `relayed(depositId)`. */
 export function relayedCall(relay: BridgeRelay): { to: string; data: Hex } {
   return { to: BRIDGE_ADDRESS, data: encodeFunctionData({ abi: bridgeAbi(), functionName: "relayed", args: [relay.depositId] }) };
-}
-
-/** `chain_bridge_relays` (a migration of lib/service/store/database.ts): every deposit seen, with its relay's outcome. */
-export class RelayStore {
-  constructor(private readonly db: SqlDatabase) {}
-
-  /** Adds deposits (a deposit already known is left alone). */
-  add(relays: readonly BridgeRelay[]): void {
-    const insert = this.db.prepare(`INSERT OR IGNORE INTO chain_bridge_relays
-      (source_vnet_id, deposit_id, source_chain_id, deposit_tx_hash, destination_vnet_id, recipient, amount, due_at, status, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`);
-    const now = new Date().toISOString();
-    this.db.transaction(() => {
-      for (const r of relays) {
-        insert.run(r.sourceVnetId, r.depositId, r.sourceChainId, r.depositTxHash, r.destinationVnetId, r.recipient, r.amount, r.dueAt, now);
-      }
-    })();
-  }
-
-  /** Pending relays, earliest first. */
-  pending(): BridgeRelay[] {
-    const rows = this.db
-      .prepare(
-        `SELECT *, CAST(source_chain_id AS TEXT) AS source_chain_text FROM chain_bridge_relays WHERE status = 'pending' ORDER BY due_at, created_at`,
-      )
-      .all() as Record<string, string | number>[];
-    return rows.map((row) => ({
-      sourceVnetId: String(row.source_vnet_id),
-      depositId: String(row.deposit_id) as Hex,
-      sourceChainId: BigInt(row.source_chain_text),
-      depositTxHash: String(row.deposit_tx_hash),
-      destinationVnetId: String(row.destination_vnet_id),
-      recipient: String(row.recipient),
-      amount: String(row.amount),
-      dueAt: Number(row.due_at),
-    }));
-  }
-
-  /** Marks a relay done or failed. */
-  settle(relay: BridgeRelay, outcome: { status: "relayed" | "failed"; txHash?: string; error?: string }): void {
-    this.db
-      .prepare(`UPDATE chain_bridge_relays SET status = ?, relay_tx_hash = ?, error = ? WHERE source_vnet_id = ? AND deposit_id = ?`)
-      .run(outcome.status, outcome.txHash ?? null, outcome.error ?? null, relay.sourceVnetId, relay.depositId);
-  }
-
-  /** The deposit a relay transaction paid out; undefined when the hash is no relay. */
-  depositOf(relayTxHash: string): { sourceVnetId: string; depositTxHash: string } | undefined {
-    const row = this.db
-      .prepare("SELECT source_vnet_id, deposit_tx_hash FROM chain_bridge_relays WHERE relay_tx_hash = ?")
-      .get(relayTxHash.toLowerCase()) as { source_vnet_id: string; deposit_tx_hash: string } | undefined;
-    return row && { sourceVnetId: row.source_vnet_id, depositTxHash: row.deposit_tx_hash };
-  }
-
-  /** Fails the pending relays from or to deleted vnets. */
-  dropVnets(vnetIds: readonly string[]): void {
-    const update = this.db.prepare(`UPDATE chain_bridge_relays SET status = 'failed', error = 'Virtual Environment deleted'
-      WHERE status = 'pending' AND (source_vnet_id = ? OR destination_vnet_id = ?)`);
-    this.db.transaction(() => vnetIds.forEach((id) => update.run(id, id)))();
-  }
 }

@@ -3,7 +3,8 @@
  * (`autoRelay`) or when their delay has passed (`delayedRelay`), exactly once, surviving restarts (RelayStore).
  */
 import type { ChainNode } from "../node/backend";
-import { RelayStore, relayCall, relayedCall, type BridgeRelay } from "./contract";
+import { RelayStore, type BridgeRelay } from "../durability/relays";
+import { relayCall, relayedCall } from "./contract";
 import type { Receipt } from "../evm/rpc-answers";
 import type { CallEffects } from "../transactions/call-effects";
 import type { JournaledWrites } from "../durability/recovery";

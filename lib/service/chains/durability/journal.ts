@@ -10,6 +10,7 @@
  * acknowledged them and before the caller hears back: a record never claims a change the journal cannot bring back.
  */
 import type { SqlDatabase } from "../../sqlite";
+import { migrateChainTables } from "./schema";
 
 /** One state-changing call as it was sent to the chain. */
 export interface JournalCall {
@@ -37,6 +38,7 @@ export class ChainJournal {
   private readonly statements;
 
   constructor(private readonly db: SqlDatabase) {
+    migrateChainTables(db);
     this.statements = {
       insertCall: db.prepare("INSERT INTO chain_journal (vnet_id, method, params, tx_hash, mined) VALUES (?, ?, ?, ?, ?)"),
       insertBlock: db.prepare(

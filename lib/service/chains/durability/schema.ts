@@ -1,14 +1,16 @@
 /**
- * The chain engine's own tables (prefix `chain_`), with their migrations; ./store/database.ts runs them in order
- * with those of the other owners. The SQL that reads and writes them lives beside: bridge.ts (`chain_bridge_relays`),
- * engine.ts (`chain_forks`), journal.ts (`chain_journal`, `chain_journal_blocks`).
+ * The chain engine's own tables (prefix `chain_`), with their migrations, which this room runs itself through the
+ * SQLite driver (lib/service/sqlite): the store's migrations (lib/service/store/database.ts) know nothing of them. The SQL
+ * that reads and writes them lives beside: ./relays.ts (`chain_bridge_relays`), ./forked-vnets.ts (`chain_forks`),
+ * ./journal.ts (`chain_journal`, `chain_journal_blocks`, `chain_genesis`).
  */
+import type { SqlDatabase } from "../../sqlite";
 
 /**
- * Migration 2 (the chain part): bridge relays and which vnets are forks. Earlier versions created these tables on
- * first use (IF NOT EXISTS, so that such a database migrates as it is).
+ * Chain migration 1 (the store's migration 2 before the engine ran its own): bridge relays and which vnets are forks.
+ * Earlier versions created these tables on first use (IF NOT EXISTS, so that such a database migrates as it is).
  */
-export const CHAIN_TABLES = `
+const CHAIN_TABLES = `
   CREATE TABLE IF NOT EXISTS chain_bridge_relays (
     source_vnet_id TEXT NOT NULL,
     deposit_id TEXT NOT NULL,
@@ -28,12 +30,12 @@ export const CHAIN_TABLES = `
 `;
 
 /**
- * Migration 3: the write journal (journal.ts), one row per state-changing call since the chain's state was last
+ * Chain migration 2 (the store's migration 3 before): the write journal (journal.ts), one row per state-changing call since the chain's state was last
  * saved, and the blocks those calls mined; the genesis timestamp of each chain that is not a fork (anvil makes a new
  * genesis block when it loads a state still at it, unless told its timestamp); and the lookup of a relay by its transaction (the explorer's and the
  * dashboard's pages of a relay ask `RelayStore.depositOf` by hash).
  */
-export const CHAIN_JOURNAL_TABLES = `
+const CHAIN_JOURNAL_TABLES = `
   CREATE TABLE IF NOT EXISTS chain_journal (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     vnet_id TEXT NOT NULL,
@@ -54,3 +56,36 @@ export const CHAIN_JOURNAL_TABLES = `
   CREATE TABLE IF NOT EXISTS chain_genesis (vnet_id TEXT PRIMARY KEY, timestamp INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS chain_bridge_relays_by_relay_tx ON chain_bridge_relays (relay_tx_hash);
 `;
+
+/**
+ * The chain migrations, one per entry, append only. Every statement is IF NOT EXISTS: a database whose store migrated
+ * them (migrations 2 and 3 of chainform before the engine ran its own) has them already and keeps its rows.
+ */
+const CHAIN_MIGRATIONS: readonly string[] = [CHAIN_TABLES, CHAIN_JOURNAL_TABLES];
+
+/** Connections whose chain tables are up to date: each is migrated once, whichever room asks first. */
+const migrated = new WeakSet<SqlDatabase>();
+
+/**
+ * Brings the chain tables of `db` up to date: each migration runs once, in one transaction, tracked by the one row
+ * of `chain_schema`. Every class of this room that reads or writes them calls it first, so the tables exist whoever
+ * opened the database (the service, a test, the web UI's read of relays).
+ *
+ * @example
+ * migrateChainTables(db);
+ */
+export function migrateChainTables(db: SqlDatabase): void {
+  if (migrated.has(db)) return;
+  db.transaction(() => {
+    db.exec("CREATE TABLE IF NOT EXISTS chain_schema (version INTEGER NOT NULL)");
+    const row = db.prepare("SELECT version FROM chain_schema").get() as { version: number } | undefined;
+    const current = row?.version ?? 0;
+    if (current > CHAIN_MIGRATIONS.length) {
+      throw new Error(`the chain tables were written by a newer chainform (schema ${current}, this one knows ${CHAIN_MIGRATIONS.length})`);
+    }
+    for (let version = current; version < CHAIN_MIGRATIONS.length; version++) db.exec(CHAIN_MIGRATIONS[version]);
+    if (row === undefined) db.prepare("INSERT INTO chain_schema (version) VALUES (?)").run(CHAIN_MIGRATIONS.length);
+    else if (current !== CHAIN_MIGRATIONS.length) db.prepare("UPDATE chain_schema SET version = ?").run(CHAIN_MIGRATIONS.length);
+  }).immediate();
+  migrated.add(db);
+}

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { DEFAULT_MAX_RUNNING_CHAINS } from "../service/chains/pool/chain-budget";
+import { DEFAULT_MAX_RUNNING_CHAINS } from "../service/chains";
 import { UsageError } from "./command";
 
 /** Seconds one call to a chain may take before it fails, unless `--rpc-timeout` says otherwise. */

@@ -10,28 +10,18 @@
  */
 import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./access";
 import type { Requester } from "./auth";
-import { RelayStore } from "./chains";
-import type { ChainEngine, JsonRpcResponse, VnetSnapshot } from "./chains/types";
+import { RelayStore, type ChainEngine, type JsonRpcResponse, type VnetSnapshot } from "./chains";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
 
 export type { Requester } from "./auth";
 export type { AccountAccess, ProjectAccess } from "./access";
-export type { JsonRpcResponse, VnetSnapshot } from "./chains/types";
-export type { CallFrame } from "./chains/evm/trace";
+export type { CallFrame, JsonRpcResponse, VnetSnapshot } from "./chains";
 export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";
 export type { TransactionFilters } from "./store/records";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { decodeCall, decodeLog } from "./chains/evm/abi";
-export {
-  decodeEventLog,
-  decodeFunctionData,
-  decodeFunctionResult,
-  type Abi,
-  type AbiEvent,
-  type AbiFunction,
-  type Hex,
-} from "./chains/evm/viem";
+export { decodeCall, decodeLog } from "./chains";
+export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./chains";
 
 /** The deposit a bridge relay paid out. */
 export interface BridgeDeposit {

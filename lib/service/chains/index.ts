@@ -15,7 +15,12 @@ export type { ChainBackend, ChainNode, ChainNodeOptions } from "./node/backend";
 export { RELAYER_ADDRESS } from "./bridge/contract";
 export { RelayStore } from "./durability/relays";
 export { chainsDirOf, removeOrphanedStates } from "./node/state-files";
-export { secretPartsOf } from "./fork/urls";
+export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./fork/urls";
+export { DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
+export { decodeCall, decodeLog } from "./evm/abi";
+// The decoding the web UI's pages do, with viem as this CommonJS package loads it (./evm/viem.ts).
+export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./evm/viem";
+export type { CallFrame } from "./evm/trace";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

@@ -4,7 +4,7 @@
  * the handler); an unknown path is the spec's 404, its Admin RPC secret never echoed.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ChainRequestError } from "../chains/types";
+import { ChainRequestError } from "../chains";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "../errors";
 import { redactUrl } from "../log";
 import { global } from "./global";

@@ -10,7 +10,7 @@
  * `askPrecisely`).
  */
 import { GENERIC_IPC_ERROR as GENERIC_IPC_ERROR_TEXT } from "../chains/wire/json-rpc";
-import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains/types";
+import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains";
 import { rpcError, type RpcBody } from "./body";
 
 /** A body of requests (not one answer for the whole body). */

@@ -11,7 +11,7 @@ import WebSocket from "ws";
 import { startTestService, type TestService, type TestServiceOptions } from "../../../test/helpers/service";
 import { call, expectErrorBody } from "../../../test/helpers/http";
 import { NoChainEngine } from "../no-chain-engine";
-import type { ChainEngine, JsonRpcRequest, JsonRpcResponse } from "../chains/types";
+import type { ChainEngine, JsonRpcRequest, JsonRpcResponse } from "../chains";
 
 /** An HTTP answer read off a raw socket. */
 interface RawResponse {

@@ -12,7 +12,7 @@
  * 5. per call (./answer.ts, chains/rpc-proxy.ts): the Public RPC's refusals, pass-through or recorded.
  * 6. the answer's head and the spec's error bodies (`RpcPipeline.head`, `errorReply`), built here once.
  */
-import type { ChainEngine, RpcAccess } from "../chains/types";
+import type { ChainEngine, RpcAccess } from "../chains";
 import { corsHeaders } from "../cors";
 import { errorBody, type ErrorData } from "../errors";
 import type { RateDecision, RateLimitSettings, SlidingWindowLimiter } from "../rate-limit";

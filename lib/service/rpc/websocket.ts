@@ -10,8 +10,8 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
-import type { JsonRpcRequest, JsonRpcResponse } from "../chains/types";
-import { ChainRequestError } from "../chains/types";
+import type { JsonRpcRequest, JsonRpcResponse } from "../chains";
+import { ChainRequestError } from "../chains";
 import { rawErrorAnswer } from "../client-errors";
 import { redactUrl } from "../log";
 import type { RateDecision } from "../rate-limit";

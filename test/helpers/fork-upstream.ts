@@ -97,7 +97,8 @@ export async function startForkUpstream(options: { delayMs?: number; emptyBlocks
     if (upstream.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, upstream.delayMs));
     let answer: string;
     try {
-      answer = JSON.stringify(await rpc.send(body as never));
+      const answers = await rpc.batch(Array.isArray(body) ? (body as never) : [body as never]);
+      answer = JSON.stringify(Array.isArray(body) ? answers : answers[0]);
     } catch {
       response.destroy(); // the upstream is closing: a call in flight gets no answer, as from a node going down
       return;

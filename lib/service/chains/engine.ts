@@ -170,51 +170,62 @@ export class BackendChainEngine implements ChainEngine {
     return this.vnets.size + this.replicas.size;
   }
 
-  async rpcBytes(
+  rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  rpc(
     vnetId: string,
-    requests: readonly JsonRpcRequest[],
-    batch: boolean,
-    raw: Buffer | string,
+    body: JsonRpcRequest | JsonRpcRequest[],
     access: RpcAccess,
+    text: string,
+  ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
+  async rpc(
+    vnetId: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
+    access: RpcAccess,
+    text?: string,
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]> {
-    if (requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
+    const requests = Array.isArray(body) ? body : [body];
+    if (text !== undefined && requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
       this.rpcSpec(vnetId);
-      // A chain that fails to answer is reported by the parsed path, which says so call by call; one past the
-      // deadline is answered at once (the parsed path would wait as long again).
+      // A chain that fails to answer is reported by the recorded path, which says so call by call; one past the
+      // deadline is answered at once (the recorded path would wait as long again).
       const answer = await this.vnets.use(vnetId, "shared", (node) =>
-        node.rpc.sendRaw(raw).catch((error: unknown) => (error instanceof ChainTimeoutError ? error : null)),
+        node.rpc.passThrough(text).catch((error: unknown) => (error instanceof ChainTimeoutError ? error : null)),
       );
-      if (answer instanceof ChainTimeoutError) return timeoutAnswers(requests, batch, answer);
+      if (answer instanceof ChainTimeoutError) return timeoutAnswers(requests, Array.isArray(body), answer);
       if (answer) return answer;
     }
-    return this.rpc(vnetId, batch ? [...requests] : requests[0], access);
+    return this.recordedRpc(vnetId, body, access);
   }
 
-  rpcBytesNow(
+  rpcNow(
     vnetId: string,
-    requests: readonly JsonRpcRequest[],
-    batch: boolean,
-    text: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
     access: RpcAccess,
+    text: string,
     done: (answer: Buffer | null) => void,
   ): boolean {
-    // A vnet whose spec is not in memory yet, or is deleted, takes `rpcBytes` (which reads the store, or says 404).
+    const requests = Array.isArray(body) ? body : [body];
+    // A vnet whose spec is not in memory yet, or is deleted, takes `rpc` (which reads the store, or says 404).
     if (requests.length === 0 || !this.rpcSpecs.has(vnetId)) return false;
     for (const request of requests) if (!passesThrough(request, access)) return false;
     const use = this.vnets.tryUse(vnetId, "shared");
     if (use === null) return false;
-    const answered = (answer: Buffer | ChainTimeoutError | null) => {
+    const sent = use.node.rpc.passThroughNow(text, Array.isArray(body) ? null : body, (answer) => {
       use.finish();
-      done(answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, batch, answer))) : answer);
-    };
-    const sent =
-      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) ||
-      use.node.rpc.sendRawNow(Buffer.from(text), answered);
+      done(
+        answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, Array.isArray(body), answer))) : answer,
+      );
+    });
     if (!sent) use.finish();
     return sent;
   }
 
-  async rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]> {
+  /** `rpc`'s path for calls that do not pass through: refusals, Admin RPC methods, records, the journal, relays. */
+  private async recordedRpc(
+    vnetId: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
+    access: RpcAccess,
+  ): Promise<JsonRpcResponse | JsonRpcResponse[]> {
     const batch = Array.isArray(body);
     const requests: unknown[] = batch ? body : [body];
     if (batch && requests.length === 0) return rpcError(null, -32600, "Invalid Request: empty batch");

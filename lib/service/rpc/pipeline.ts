@@ -70,7 +70,7 @@ export class RpcPipeline {
   private readonly engineKnowsVnets: boolean;
 
   constructor(readonly context: RpcPlaneContext) {
-    this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
+    this.engineKnowsVnets = typeof context.engine.rpcNow === "function";
     context.engine.onVnetsDestroyed?.((vnetIds) => this.forgetVnets(vnetIds));
   }
 
@@ -145,7 +145,7 @@ export class RpcPipeline {
   /**
    * Steps 2 to 6 for a POST on an RPC URL route whose body is read (`null`: larger than the limit). `done` gets the
    * answer; `fail` an error nothing answers. A call that passes through and whose chain, lock and socket are free
-   * goes to the chain and back with no promise (`ChainEngine.rpcBytesNow`).
+   * goes to the chain and back with no promise (`ChainEngine.rpcNow`).
    */
   answer(
     route: RpcRoute,

@@ -121,7 +121,7 @@ async function forwardBatch(rpc: JsonRpcClient, requests: readonly JsonRpcReques
   }));
   let raw: JsonRpcResponse[];
   try {
-    raw = await rpc.askPrecisely(sent);
+    raw = await rpc.batch(sent);
   } catch (error) {
     return requests.map((r) => rpcError(r.id, -32603, chainDidNotAnswer(error as Error)));
   }

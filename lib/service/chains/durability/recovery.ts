@@ -169,7 +169,7 @@ export class JournaledWrites {
       ...(block.baseFee === undefined ? [] : [{ method: "anvil_setNextBlockBaseFeePerGas", params: [block.baseFee] }]),
       { method: "evm_setNextBlockTimestamp", params: [block.timestamp] },
     ];
-    const answers = (await node.rpc.send(calls.map((c, id) => ({ jsonrpc: "2.0" as const, id, ...c })))) as JsonRpcResponse[];
+    const answers = await node.rpc.batch(calls.map((c, id) => ({ jsonrpc: "2.0" as const, id, ...c })));
     for (const answer of answers)
       if ("error" in answer) differences.push(`block ${block.number} could not be placed as it was: ${answer.error.message}`);
   }
@@ -198,7 +198,7 @@ async function minedSince(rpc: JsonRpcClient, before: bigint, known?: RpcBlock):
   if (head === before + 1n) return { head, blocks: [journalBlock(latest)] };
   const numbers: bigint[] = [];
   for (let n = before + 1n; n < head && numbers.length < MAX_BLOCKS_PER_WRITE - 1; n++) numbers.push(n);
-  const answers = await rpc.ask(
+  const answers = await rpc.batch(
     numbers.map((n, id) => ({ jsonrpc: "2.0" as const, id, method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] })),
   );
   const blocks = answers.flatMap((answer) =>

@@ -131,7 +131,7 @@ export class CallEffects {
       { jsonrpc: "2.0" as const, id: 5, method: "anvil_getIntervalMining", params: [] },
     ];
     for (let delay = 0, first = true; ; first = false) {
-      const answers = await rpc.ask(first ? [...ask, ...mining] : ask);
+      const answers = await rpc.batch(first ? [...ask, ...mining] : ask);
       const receipt = resultOf<Receipt | null>(answers, 1);
       const details = resultOf<TransactionDetails | null>(answers, 2);
       if (receipt && details) return { receipt, details, latest: resultOf<RpcBlock>(answers, 3) };

@@ -1,14 +1,13 @@
 /**
- * The chain engine: the lifecycle of the Virtual Environments' chains (one node each, from a `ChainBackend`) and of
- * the network replicas, and the entry points the service calls. The parts live beside it: the RPC proxy's access
- * rules and forwarding (rpc-proxy.ts), the transaction records (recorder.ts), the bridge relays (relayer.ts),
- * project-level simulation (network-simulation.ts) and vnet simulation (simulate.ts).
+ * The chain engine: the lifecycle of the Virtual Environments' chains (one node each, from a `ChainBackend`) and the
+ * entry points the service calls (`ChainEngine`, ./types.ts). The parts live in the rooms beside it (README.md there):
+ * what an RPC URL does with a call (calls/), the pool of nodes (pool/), the records of what calls did (transactions/),
+ * what survives a crash (durability/), the bridge's relays (bridge/), simulations and the network replicas
+ * (simulation/), forks (fork/).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../api";
 import type {
   CallArgs,
   InstanceSimulationResult,
@@ -21,14 +20,16 @@ import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
 import { depositsIn } from "./bridge/contract";
 import type { BridgeRelay } from "./durability/relays";
 import { ForkedVnets } from "./durability/forked-vnets";
+import { VnetStateTransfer } from "./durability/vnet-state-transfer";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout";
 import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
 import { ChainJournal } from "./durability/journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
-import { JsonRpcError, type JsonRpcClient } from "./wire/json-rpc";
+import { JsonRpcError } from "./wire/json-rpc";
 import { isReadOnlyMethod } from "./evm/methods";
-import { simulateOnReplica } from "./simulation/network-simulation";
+import { NetworkReplicas } from "./simulation/replicas";
+import { estimateOrFail } from "./calls/api-sends";
 import type { Receipt } from "./evm/rpc-answers";
 import { CallEffects } from "./transactions/call-effects";
 import { JournaledWrites, isJournaled, journalCall } from "./durability/recovery";
@@ -38,7 +39,7 @@ import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./dura
 import { BridgeRelayer } from "./bridge/relayer";
 import { forward, passesThrough, refusal, rpcError } from "./calls/rpc-proxy";
 import { simulate } from "./simulation/simulate";
-import { chainsDirOf, commitDump, statePathOf, temporaryStatePath } from "./node/state-files";
+import { chainsDirOf, statePathOf } from "./node/state-files";
 import {
   ChainRequestError,
   type ChainEngine,
@@ -51,8 +52,6 @@ import {
   type VnetFork,
   type VnetSnapshot,
 } from "./types";
-
-const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** Options of the engine. */
 export interface ChainEngineOptions {
@@ -79,13 +78,10 @@ export interface ChainEngineOptions {
   readonly log?: ChainLog;
 }
 
-/** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
-const FAILING_TRANSACTION_GAS = "0xf4240";
-
 /** A chain engine over any backend; `createAnvilEngine` builds it over anvil. */
 export class BackendChainEngine implements ChainEngine {
   private readonly vnets: ChainPool;
-  private readonly replicas: ChainPool;
+  private readonly replicas: NetworkReplicas;
   private readonly effects: CallEffects;
   private readonly relayer: BridgeRelayer;
   /** The write journal and its replay (./recovery.ts). */
@@ -98,10 +94,10 @@ export class BackendChainEngine implements ChainEngine {
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
   readonly forks: Forks;
-  /** Which vnets' chains are forks (../durability/forked-vnets.ts). */
+  /** Which vnets' chains are forks (./durability/forked-vnets.ts). */
   private readonly forkedVnets: ForkedVnets;
-  /** The block each forked network's replica forks, pinned at its first start for the service's life. */
-  private readonly replicaBlocks = new Map<string, bigint | null>();
+  /** The export and import of vnets' chain states (./durability/vnet-state-transfer.ts). */
+  private readonly stateTransfer: VnetStateTransfer;
   /**
    * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
@@ -143,10 +139,11 @@ export class BackendChainEngine implements ChainEngine {
       rpcTimeoutMs,
       log: options.log,
     });
-    this.replicas = new ChainPool({
-      launch: (id) => this.launchReplica(id),
-      idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
+    this.replicas = new NetworkReplicas({
+      backend,
+      forks: this.forks,
       budget,
+      idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
       rpcTimeoutMs,
       log: options.log,
     });
@@ -157,6 +154,11 @@ export class BackendChainEngine implements ChainEngine {
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
     // Journals of environments deleted while the service died (kill -9 during a delete) go, as their state files do.
     for (const vnetId of this.writes.journal.vnetIds()) if (host.resolveVnet(vnetId) === undefined) this.states.forget(vnetId);
+    this.stateTransfer = new VnetStateTransfer(
+      forkedVnets,
+      (id) => this.statePath(id),
+      (id, work) => this.vnets.use(id, "shared", work),
+    );
     this.relayer = new BridgeRelayer(host, this.effects, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
@@ -300,12 +302,7 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   async simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation> {
-    const networkId = request.network_id ?? DEFAULT_SIMULATION_NETWORK_ID;
-    if (!isChainId(networkId)) {
-      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
-    }
-    const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
-    return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request)).catch(asGatewayTimeout);
+    return this.replicas.simulate(request);
   }
 
   async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {
@@ -373,53 +370,20 @@ export class BackendChainEngine implements ChainEngine {
     return statePathOf(this.chainsDir, vnetId);
   }
 
-  private async launchReplica(networkId: string): Promise<ChainNode> {
-    // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
-    // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
-    const block = this.replicaBlocks.has(networkId)
-      ? this.replicaBlocks.get(networkId)!
-      : await this.forks.forkPoint(networkId, undefined, undefined, { mines: false });
-    this.replicaBlocks.set(networkId, block);
-    const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
-    const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
-    const rpcTimeoutMs = this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork, rpcTimeoutMs }).catch((error: Error) => {
-      throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
-    });
-  }
-
-  /**
-   * Fixtures (lib/service/fixtures): a vnet's chain state as anvil dumps it (its state JSON), taken under the
-   * chain's lock, and the fork it reads, if any. `read` runs while the lock is held, so that what it reads beside the
-   * state (the transaction records, written under the same lock) is of the same moment. Starts a stopped chain.
-   */
+  /** Fixtures (lib/service/fixtures): a vnet's chain state and its fork, read under the chain's lock (`VnetStateTransfer.read`). */
   async withVnetState<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T> {
     this.spec(vnetId);
-    return this.vnets.use(vnetId, "shared", async (node) => {
-      // anvil answers the state gzip'd, as hex; `--load-state` reads it as JSON.
-      const dumped = Buffer.from((await node.rpc.request<string>("anvil_dumpState")).replace(/^0x/, ""), "hex");
-      const state = dumped[0] === 0x1f && dumped[1] === 0x8b ? gunzipSync(dumped) : dumped;
-      return read(state, this.forkedVnets.forkOf(vnetId));
-    });
+    return this.stateTransfer.read(vnetId, read);
   }
 
-  /**
-   * Fixtures: makes `state` the saved state of a vnet that has not started yet (it loads it at its first start, as a
-   * restarted chain does), forking `fork` when given. Synchronous, so that it runs inside the store transaction that
-   * creates the vnet: a failure throws and the caller removes what was placed (`discardVnetState`).
-   */
+  /** Fixtures: places the saved state of a vnet not started yet, inside the creating transaction (`VnetStateTransfer.install`). */
   installVnetState(vnetId: string, state: Buffer, fork: VnetFork | null): void {
-    const statePath = this.statePath(vnetId);
-    const temporary = temporaryStatePath(statePath);
-    writeFileSync(temporary, state, { mode: 0o600 });
-    const failure = commitDump(temporary, statePath);
-    if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
-    if (fork) this.forkedVnets.note(vnetId, fork);
+    this.stateTransfer.install(vnetId, state, fork);
   }
 
   /** Fixtures: removes a state placed by `installVnetState` whose vnet was not created after all. */
   discardVnetState(vnetId: string): void {
-    rmSync(this.statePath(vnetId), { force: true });
+    this.stateTransfer.discard(vnetId);
   }
 
   /** Fixtures: the recordings a fork of a network at a block reads, or null when there are none. */
@@ -430,22 +394,5 @@ export class BackendChainEngine implements ChainEngine {
   /** Fixtures: adds an imported fixture's recordings to this service's, so that its forks replay them offline. */
   addForkRecordings(networkId: string, blockNumber: string, answers: Readonly<Record<string, unknown>>): Promise<void> {
     return this.forks.addRecordings(networkId, BigInt(blockNumber), answers);
-  }
-}
-
-function hex(n: bigint): string {
-  return `0x${n.toString(16)}`;
-}
-
-/** A gas limit for an API-sent transaction: the estimate, or a fixed amount when it reverts (it is mined failed). */
-async function estimateOrFail(rpc: JsonRpcClient, tx: Record<string, string>): Promise<string> {
-  try {
-    const estimate = BigInt(await rpc.request<string>("eth_estimateGas", [tx]));
-    return hex(estimate + estimate / 5n);
-  } catch (error) {
-    if (error instanceof JsonRpcError && /revert/i.test(error.message)) return FAILING_TRANSACTION_GAS;
-    throw error instanceof JsonRpcError
-      ? new ChainRequestError(400, `the transaction cannot be sent: ${error.message}`, "/callArgs")
-      : error;
   }
 }

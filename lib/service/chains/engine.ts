@@ -65,9 +65,9 @@ export interface ChainEngineOptions {
   readonly upstreamTimeoutMs?: number;
   /** Cap on one answer of a fork's upstream, in bytes. @default 32 MiB */
   readonly upstreamMaxAnswerBytes?: number;
-  /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
+  /** At most this many chains (Virtual Environments and replicas) run at once (./pool/chain-pool.ts). @default 64 */
   readonly maxRunningChains?: number;
-  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./chain-timeout.ts). @default 30000 */
+  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./wire/chain-timeout.ts). @default 30000 */
   readonly rpcTimeoutMs?: number;
   /**
    * A running chain's state is saved once this many writes are journaled since its last save, so that a recovery
@@ -84,11 +84,11 @@ export class BackendChainEngine implements ChainEngine {
   private readonly replicas: NetworkReplicas;
   private readonly effects: CallEffects;
   private readonly relayer: BridgeRelayer;
-  /** The write journal and its replay (./recovery.ts). */
+  /** The write journal and its replay (./durability/recovery.ts). */
   private readonly writes: JournaledWrites;
-  /** When chains' states are saved, and their recovery (./vnet-states.ts). */
+  /** When chains' states are saved, and their recovery (./durability/vnet-states.ts). */
   private readonly states: VnetStates;
-  /** The snapshots each vnet's chain holds (./snapshots.ts). */
+  /** The snapshots each vnet's chain holds (./node/snapshots.ts). */
   private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;

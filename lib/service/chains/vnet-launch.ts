@@ -1,6 +1,6 @@
 /**
  * The start of a Virtual Environment's chain: from its saved state (or fresh, prepared: prefunded accounts, the bridge),
- * as a fork through the recording proxy when it is one, and then what ./vnet-states.ts does so that nothing
+ * as a fork through the recording proxy when it is one, and then what ./durability/vnet-states.ts does so that nothing
  * acknowledged is lost (the journal applied again, the genesis kept, the state saved).
  */
 import { existsSync } from "node:fs";
@@ -22,7 +22,7 @@ export interface VnetLaunchContext {
   readonly states: VnetStates;
   /** The vnet's state file. */
   readonly statePath: string;
-  /** The deadline of every call to the chain (./chain-timeout.ts). */
+  /** The deadline of every call to the chain (./wire/chain-timeout.ts). */
   readonly rpcTimeoutMs: number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Step 5 of the RPC pipeline (./pipeline.ts): a body's requests run on a vnet's chain by the engine, whichever
  * transport brought them. The engine decides per call what the URL refuses, what passes through as bytes and what
- * is recorded (chains/rpc-proxy.ts). What reaches it is the text ./body.ts wrote, never the caller's bytes.
+ * is recorded (chains/calls/rpc-proxy.ts). What reaches it is the text ./body.ts wrote, never the caller's bytes.
  *
  * Answers are anvil's own HTTP answers (docs/service.md "RPC URLs"): where anvil's IPC socket answers otherwise, the
  * engine asks again (chains/wire/json-rpc.ts `GENERIC_IPC_ERROR`).

@@ -9,7 +9,7 @@
  * 3. rate (`RpcPipeline.rate`): an existing vnet's URL counts in its own window (`--rpc-rate-limit`); anything else
  *    under `/rpc/` counts in the caller's address's window, as the API's anonymous requests do.
  * 4. body (./body.ts): the size limit, UTF-8 JSON, requests written anew as the only text a chain gets.
- * 5. per call (./answer.ts, chains/rpc-proxy.ts): the Public RPC's refusals, pass-through or recorded.
+ * 5. per call (./answer.ts, chains/calls/rpc-proxy.ts): the Public RPC's refusals, pass-through or recorded.
  * 6. the answer's head and the spec's error bodies (`RpcPipeline.head`, `errorReply`), built here once.
  */
 import type { ChainEngine, RpcAccess } from "../chains";

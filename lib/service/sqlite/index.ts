@@ -1,5 +1,6 @@
 /**
- * The SQLite connection the store runs on, over one of two drivers:
+ * The SQLite connection the store and the chain engine run on (it sits below both, and knows neither), over one of
+ * two drivers:
  * - `node:sqlite`, built into Node.js 22.13+ and 24+ (no native addon to compile, nothing to abort);
  * - `better-sqlite3` 12 on Node.js 20, which has no `node:sqlite`. better-sqlite3 12 aborts Node.js 24 when the
  *   garbage collector finalizes one of its statements (WiseLibs/better-sqlite3#1515), so it is never loaded where

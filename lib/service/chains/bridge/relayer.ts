@@ -24,7 +24,7 @@ export class BridgeRelayer {
     private readonly host: ChainHost,
     private readonly effects: CallEffects,
     private readonly useExclusive: ExclusiveChainUse,
-    /** A relay is a write like any other: journaled with its record and its outcome (./recovery.ts). */
+    /** A relay is a write like any other: journaled with its record and its outcome (../durability/recovery.ts). */
     private readonly writes: JournaledWrites,
   ) {
     this.relays = new RelayStore(host.db);

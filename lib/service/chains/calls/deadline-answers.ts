@@ -1,5 +1,5 @@
 /**
- * What a caller hears when a call to a chain missed its deadline (./chain-timeout.ts): the RPC URLs a JSON-RPC error
+ * What a caller hears when a call to a chain missed its deadline (../wire/chain-timeout.ts): the RPC URLs a JSON-RPC error
  * naming it, each call of a batch with its own id; the API a 504 with the same message.
  */
 import { ChainTimeoutError } from "../wire/chain-timeout";

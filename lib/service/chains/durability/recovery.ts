@@ -47,7 +47,7 @@ export function isJournaled(request: JsonRpcRequest, answer: JsonRpcResponse): b
 
 /**
  * The journal entry of an answered call: its transaction's hash when it sent one, and whether that transaction was
- * mined by the time it was acknowledged (`minedHashes`, lower case: those the recorder found receipts for).
+ * mined by the time it was acknowledged (`minedHashes`, lower case: those `CallEffects` found receipts for).
  */
 export function journalCall(request: JsonRpcRequest, answer: JsonRpcResponse, minedHashes: ReadonlySet<string> = new Set()): JournalCall {
   const params = Array.isArray(request.params) ? request.params : [];

@@ -3,7 +3,7 @@
  * fresh chain is saved once prepared, a running chain every `saveAfterWrites` journaled writes (in the background,
  * with the chain held alone), a chain started again after it died gets its journal applied again first
  * (./recovery.ts), and a chain that is not a fork always starts from the same genesis (docs/chain-state.md "What
- * survives what"). A save at stop is anvil's own (./anvil.ts); `stateSaved` then clears the journal.
+ * survives what"). A save at stop is anvil's own (../node/anvil.ts); `stateSaved` then clears the journal.
  */
 import type { ChainLog, ChainNode } from "../node/backend";
 import type { LockMode } from "../pool/rw-lock";
@@ -13,7 +13,7 @@ import type { SnapshotBook } from "../node/snapshots";
 /** How many journaled writes a running chain keeps at most before its state is saved. */
 export const DEFAULT_SAVE_AFTER_WRITES = 500;
 
-/** Runs work on a vnet's running node, the lock held in `mode`; nothing when it does not run (./chain-pool.ts). */
+/** Runs work on a vnet's running node, the lock held in `mode`; nothing when it does not run (../pool/chain-pool.ts). */
 export type UseIfRunning = <T>(vnetId: string, mode: LockMode, work: (node: ChainNode) => Promise<T>) => Promise<T | undefined>;
 
 /** The saved states of a service's Virtual Environments' chains. */

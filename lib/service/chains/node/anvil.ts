@@ -104,7 +104,7 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
   }
   const dumpPath = statePath ? temporaryStatePath(statePath) : undefined;
   const args = anvilArguments(options, dumpPath, statePath !== null && existsSync(statePath));
-  // anvil's JSON-RPC also on a Unix socket: the RPC proxy's pass-through calls take it (chain-sockets.ts).
+  // anvil's JSON-RPC also on a Unix socket: the RPC proxy's pass-through calls take it (../wire/chain-sockets.ts).
   const ipcPath = ipcSocketPath();
   const child = spawn("/bin/sh", ["-c", SUPERVISOR, "chainform-anvil", anvilPath, ...args, "--ipc", ipcPath], {
     stdio: ["pipe", "pipe", "pipe"],

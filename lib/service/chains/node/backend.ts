@@ -20,7 +20,7 @@ export interface ChainNodeOptions {
   readonly genesisTimestamp?: number;
   /** Fork an upstream network instead of starting fresh. */
   readonly fork?: { readonly url: string; readonly blockNumber?: bigint };
-  /** The deadline of every call to the node (./chain-timeout.ts). @default 30000 */
+  /** The deadline of every call to the node (../wire/chain-timeout.ts). @default 30000 */
   readonly rpcTimeoutMs?: number;
   /** Called when the node saved its state to `statePath` as it stopped (the journal of writes since can go). */
   readonly onStateSaved?: () => void;

@@ -1,7 +1,7 @@
 /**
  * The snapshots (`evm_snapshot` ids) each Virtual Environment's chain holds, for the dashboard's list and for the
  * rules that follow from anvil keeping them in memory only: a chain holding snapshots is never stopped while idle or
- * evicted (./chain-pool.ts `keepRunning`), and never saved while it runs (./vnet-states.ts): its write journal is what
+ * evicted (../pool/chain-pool.ts `keepRunning`), and never saved while it runs (../durability/vnet-states.ts): its write journal is what
  * brings its snapshots back, with the same ids, after it died (docs/chain-state.md "What survives what").
  */
 import type { ChainNode } from "./backend";

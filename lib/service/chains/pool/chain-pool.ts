@@ -41,7 +41,7 @@ export interface ChainPoolOptions {
   /** The cap on running nodes this pool counts against (shared with other pools); none by default. */
   readonly budget?: ChainBudget;
   /**
-   * The deadline of a call to a node (./chain-timeout.ts): a node whose call missed it is checked, and killed when it
+   * The deadline of a call to a node (../wire/chain-timeout.ts): a node whose call missed it is checked, and killed when it
    * does not answer (the next use starts it again); a deletion waits this long for calls in flight, then kills.
    * @default 30000
    */
@@ -285,7 +285,7 @@ export class ChainPool implements BudgetedPool {
         slot.node = node;
         node.rpc.onTimeout = () => void this.check(slot, node);
         // A node that died (crash, kill -9) is forgotten; the next use starts it again from its saved state, and the
-        // launch applies the writes journaled since (./vnet-states.ts).
+        // launch applies the writes journaled since (../durability/vnet-states.ts).
         void node.exited.then(() => {
           if (slot.node === node) slot.node = null;
         });

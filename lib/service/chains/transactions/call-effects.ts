@@ -1,7 +1,7 @@
 /**
  * The effects of calls on a chain, as transaction records: what a forwarded call changed (mined transactions, cheatcode
  * writes) becomes a transaction record, and the receipts of the mined ones are handed back too (the engine finds the
- * bridge deposits in them, ../bridge/contract.ts `depositsIn`). The records are handed back, not written: the engine writes them with the calls' journal rows, in one transaction (./recovery.ts).
+ * bridge deposits in them, ../bridge/contract.ts `depositsIn`). The records are handed back, not written: the engine writes them with the calls' journal rows, in one transaction (../durability/recovery.ts).
  */
 import type { Transaction, TransactionOrigin } from "../../../api";
 import type { ChainNode } from "../node/backend";
@@ -122,7 +122,7 @@ export class CallEffects {
     const ask = [
       { jsonrpc: "2.0" as const, id: 1, method: "eth_getTransactionReceipt", params: [hash] },
       { jsonrpc: "2.0" as const, id: 2, method: "eth_getTransactionByHash", params: [hash] },
-      // The head after it, for the journal (./recovery.ts `JournaledWrites.commit`), so that it is not asked again.
+      // The head after it, for the journal (../durability/recovery.ts `JournaledWrites.commit`), so that it is not asked again.
       { jsonrpc: "2.0" as const, id: 3, method: "eth_getBlockByNumber", params: ["latest", false] },
     ];
     // How the chain mines, asked with the first ask only (for `minedOnlyLater`).

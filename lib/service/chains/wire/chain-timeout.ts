@@ -2,7 +2,7 @@
  * The deadline of every call to a chain (`serve --rpc-timeout SECONDS`, `ServiceOptions.rpcTimeoutMs`): the error a
  * call past it fails with, whichever way it went (the undici pool, the pass-through sockets, the shared IPC socket).
  * The engine answers it as a JSON-RPC error (the RPC URLs) or a 504 (the API), and then checks whether the chain
- * still answers (./chain-pool.ts). docs/chain-state.md "Deadlines" says what a user sees.
+ * still answers (../pool/chain-pool.ts). docs/chain-state.md "Deadlines" says what a user sees.
  */
 
 /** Default deadline of one call to a chain: 30 s. */
@@ -18,7 +18,7 @@ export class ChainTimeoutError extends Error {
 
 /**
  * Why the chain did not answer: the deadline and the setting that changes it. Callers hear it after "the chain did not
- * answer: " (./deadline-answers.ts, and ./rpc-proxy.ts `forward` for the calls it sends).
+ * answer: " (../calls/deadline-answers.ts, and ../calls/rpc-proxy.ts `forward` for the calls it sends).
  */
 export function timeoutMessage(timeoutMs: number): string {
   const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;

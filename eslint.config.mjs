@@ -49,6 +49,51 @@ const SERVICE_FLOORS = [
 /** Every module of the service on a floor above `floor`. */
 const aboveFloor = (floor) => SERVICE_FLOORS.slice(floor + 1).flat();
 
+const CHAINS = "lib/service/chains";
+
+/**
+ * The rooms of the chain engine (lib/service/chains/README.md), floor by floor from the bottom: a room imports rooms of
+ * lower floors only, never one of its own floor or above, nor the engine that composes them (engine.ts, vnet-launch.ts,
+ * index.ts); ./types.ts, the engine's contract, is below them all. Only durability/ runs SQL.
+ */
+const CHAIN_FLOORS = [
+  {
+    evm: "pure EVM knowledge (ABIs, answer shapes, traces, methods) imports no other room",
+    wire: "the bytes to one node (sockets, framing, JSON-RPC, deadlines) know no node, pool or call",
+  },
+  {
+    node: "one node process (anvil, its state files and snapshots) sits on the wire and knows no pool",
+    calls: "what an RPC URL does with a call (access, forwarding, Admin RPC) runs on the wire and the EVM's knowledge only",
+  },
+  {
+    pool: "the pool of nodes (lazy start, idle stop, budget, locks) knows nodes, not what runs on them",
+    transactions: "the transaction records of what calls did are read from the chain, and written by durability, not here",
+    fork: "forks (upstreams, recording proxies) serve nodes, and know nothing of records, durability or simulation",
+  },
+  {
+    durability: "what survives a crash (journal, recovery, saved states, every chain table) knows no bridge, simulation or fork",
+    simulation: "simulations and the network replicas keep nothing: they know no records and no durability",
+  },
+  { bridge: "the bridge's contract and relayer sit on top of the records and durability, and below the engine only" },
+];
+const CHAIN_ROOMS = CHAIN_FLOORS.flatMap((floor) => Object.keys(floor));
+const CHAIN_ROOM_LAYERS = CHAIN_FLOORS.flatMap((floor, level) =>
+  Object.entries(floor).map(([room, why]) => ({
+    layer: `${CHAINS}/${room}`,
+    forbid: [
+      ...CHAIN_FLOORS.slice(level)
+        .flatMap((f) => Object.keys(f))
+        .filter((other) => other !== room)
+        .map((other) => `${CHAINS}/${other}`),
+      `${CHAINS}/engine`,
+      `${CHAINS}/vnet-launch`,
+      `${CHAINS}/index`,
+      ...(room === "durability" ? [] : ["lib/service/sqlite"]),
+    ],
+    why: `${why} (rooms: ${CHAIN_ROOMS.join(" < ")}, floor by floor)`,
+  })),
+);
+
 /** The architecture (README "Layout"), as the folders each layer must not import. */
 const LAYERS = [
   {
@@ -186,6 +231,29 @@ const LAYERS = [
     forbid: aboveFloor(2),
     why: "environment export, import and clone are called by the routes and the CLI, and import neither the routes nor the app",
   },
+  {
+    layer: "lib/service",
+    forbid: [CHAINS],
+    allow: [CHAINS],
+    exemptFolders: [CHAINS],
+    why: "the rest of the service reaches the chain engine through its face (lib/service/chains/index.ts) only, never a room behind it",
+  },
+  {
+    layer: "lib/service/store",
+    forbid: [CHAINS],
+    why: "the store knows nothing of chains: chain-host.ts, beside the composition, builds the engine's host from it",
+  },
+  {
+    layer: "lib/service/sqlite",
+    forbid: ["lib/service/store", CHAINS, "lib/service/rpc", "lib/service/routes", "lib/service/plugins", "lib/web"],
+    why: "the SQLite driver sits below the store and the chain engine, and knows neither",
+  },
+  {
+    layer: CHAINS,
+    forbid: ["lib/service/store", "lib/service/rpc", "lib/service/routes", "lib/service/plugins", "lib/service/app", "lib/service/listen"],
+    why: "the chain engine knows the service only through ChainHost (chains/types.ts), which the composition builds",
+  },
+  ...CHAIN_ROOM_LAYERS,
   {
     layer: "lib/web",
     forbid: ["lib/client", "lib/terraform", "lib/constructs", "lib/cli", "lib/service"],

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Store } from "../lib/service/store";
-import { DRIVER_VARIABLE, hasNodeSqlite, type SqliteDriver } from "../lib/service/store/sqlite";
+import { DRIVER_VARIABLE, hasNodeSqlite, type SqliteDriver } from "../lib/service/sqlite";
 import { applySeed, DEFAULT_SEED } from "../lib/service/seed";
 import type { Transaction } from "../lib/api";
 
@@ -74,7 +74,7 @@ function measure(driver: SqliteDriver): Record<string, number> {
     const kept = Array.from({ length: 20 }, (_, i) => store.environments.create(newEnvironment(`kept-${i}`)));
     const vnet = ("created" in kept[0] ? kept[0].created : undefined)!.vnets[0];
     figures.recordTransaction = best(() =>
-      store.recordTransaction({
+      store.records.recordTransaction({
         vnet_id: vnet.id,
         hash: `0x${randomBytes(32).toString("hex")}`,
         status: "success",

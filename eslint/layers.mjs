@@ -1,7 +1,8 @@
 // chainform/layers: the layering of lib/ as an ESLint rule. Each layer lists the folders it must not import from,
 // and may name modules of those folders it may import all the same (`allow`: a module's path without extension, which
 // lets in that module only, not the files beside or under it), and may name modules of its own to which the layer's
-// rule does not apply (`exempt`: the one place that composes parts the rest must keep apart); an import (static,
+// rule does not apply (`exempt`: the one place that composes parts the rest must keep apart), or folders of its own
+// to which it does not apply (`exemptFolders`: a room with layers of its own); an import (static,
 // dynamic, `export ... from` or
 // `require`) is resolved against the importing file and reported when it lands in a forbidden folder. Paths are relative to the project root; test files are not checked (a test
 // may cross layers on purpose). eslint.config.mjs holds the layers, and says why each exists.
@@ -23,6 +24,7 @@ export const layersRule = {
             typesFrom: { type: "array", items: { type: "string" } },
             allow: { type: "array", items: { type: "string" } },
             exempt: { type: "array", items: { type: "string" } },
+            exemptFolders: { type: "array", items: { type: "string" } },
             why: { type: "string" },
           },
           required: ["layer", "forbid", "why"],
@@ -36,7 +38,10 @@ export const layersRule = {
     const root = context.cwd;
     const file = toPosix(relative(root, context.filename));
     if (/\.test\.ts$/.test(file)) return {};
-    const layers = (context.options[0] ?? []).filter((l) => inside(file, l.layer) && !(l.exempt ?? []).some((m) => isModule(file, m)));
+    const layers = (context.options[0] ?? []).filter(
+      (l) =>
+        inside(file, l.layer) && !(l.exempt ?? []).some((m) => isModule(file, m)) && !(l.exemptFolders ?? []).some((f) => inside(file, f)),
+    );
     if (layers.length === 0) return {};
     // `typesOnly`: an `import type` or `export type`, which leaves nothing in the JavaScript (allowed from `typesFrom`).
     const check = (node, source, typesOnly = false) => {

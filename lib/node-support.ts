@@ -1,7 +1,7 @@
 /**
  * The Node.js versions chainform supports, and the one line an unsupported one gets at start (bin/chainform and
  * the provider check it before loading anything else). package.json `engines` holds the same range, and a test
- * keeps them equal. The floor of each line is what the service's storage needs (lib/service/store/sqlite.ts):
+ * keeps them equal. The floor of each line is what the service's storage needs (lib/service/sqlite/index.ts):
  * 20.18.1 runs better-sqlite3 12, 22.13 is the first 22 with `node:sqlite` unflagged, 24 and 26 have it too.
  * CI runs everything on 20, 22, 24 and 26 (20 is past its end of life, and still the Node.js of the machines
  * chainform is built on); the odd and later majors have `node:sqlite` and are accepted, untested.

@@ -10,8 +10,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { stateGeneration } from "../lib/service/chains/state-files";
-import { SqlDatabase } from "../lib/service/store/sqlite";
+import { stateGeneration } from "../lib/service/chains/node/state-files";
+import { SqlDatabase } from "../lib/service/sqlite";
 import { temporaryDataDir } from "./chains-host";
 
 const CHILD = join(__dirname, "chains-save-crash-child.ts");

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChainHost, VnetChainSpec } from "../lib/service/chains";
 import { openDatabase } from "../lib/service/store/database";
-import type { SqlDatabase } from "../lib/service/store/sqlite";
+import type { SqlDatabase } from "../lib/service/sqlite";
 import type { RelayMode, Transaction } from "../lib/api";
 
 /** A network of a test environment. */

@@ -7,7 +7,7 @@
  * Usage: chains-save-crash-child.ts DATA_DIR SAVE_AFTER_WRITES [STEP running|stop N]
  */
 import { createAnvilEngine } from "../lib/service/chains";
-import { observeSaveSteps, type SaveStep } from "../lib/service/chains/state-files";
+import { observeSaveSteps, type SaveStep } from "../lib/service/chains/node/state-files";
 import { startServer } from "../lib/service/listen";
 
 async function main(): Promise<void> {

@@ -238,14 +238,16 @@ test("project simulation at a transaction_index runs after the block's earlier t
   const replicas = (
     engine as unknown as {
       replicas: {
-        use<T>(
-          key: string,
-          mode: "exclusive",
-          work: (node: { rpc: { request<R>(m: string, p?: unknown[]): Promise<R> } }) => Promise<T>,
-        ): Promise<T>;
+        pool: {
+          use<T>(
+            key: string,
+            mode: "exclusive",
+            work: (node: { rpc: { request<R>(m: string, p?: unknown[]): Promise<R> } }) => Promise<T>,
+          ): Promise<T>;
+        };
       };
     }
-  ).replicas;
+  ).replicas.pool;
   const block = await replicas.use("10", "exclusive", async (node) => {
     const call = <R>(method: string, params: unknown[] = []) => node.rpc.request<R>(method, params);
     await call("anvil_setBalance", [ALICE, "0x1bc16d674ec80000"]);

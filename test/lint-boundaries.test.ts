@@ -135,6 +135,71 @@ describe("the import boundaries", () => {
       'import { getTransaction } from "../actions/getTransaction";\nexport const x = getTransaction;\n',
       "lib/client/actions",
     ],
+    // The chain engine's face is the one door; the store and the SQLite driver know nothing of chains.
+    [
+      "lib/service/rpc/planted-chains.ts",
+      'import { JsonRpcClient } from "../chains/wire/json-rpc";\nexport const x = JsonRpcClient;\n',
+      "lib/service/chains",
+    ],
+    ["lib/service/store/planted.ts", 'import type { ChainHost } from "../chains";\nexport type X = ChainHost;\n', "lib/service/chains"],
+    ["lib/service/sqlite/planted.ts", 'import { Store } from "../store";\nexport const x = Store;\n', "lib/service/store"],
+    ["lib/service/chains/planted-store.ts", 'import { Store } from "../store";\nexport const x = Store;\n', "lib/service/store"],
+    // The chain engine's rooms, floor by floor: none imports a room of its floor or above, nor the engine.
+    [
+      "lib/service/chains/evm/planted.ts",
+      'import { JsonRpcClient } from "../wire/json-rpc";\nexport const x = JsonRpcClient;\n',
+      "lib/service/chains/wire",
+    ],
+    [
+      "lib/service/chains/wire/planted.ts",
+      'import { ChainPool } from "../pool";\nexport const x = ChainPool;\n',
+      "lib/service/chains/pool",
+    ],
+    [
+      "lib/service/chains/node/planted.ts",
+      'import { forward } from "../calls/rpc-proxy";\nexport const x = forward;\n',
+      "lib/service/chains/calls",
+    ],
+    [
+      "lib/service/chains/calls/planted.ts",
+      'import { createAnvilBackend } from "../node/anvil";\nexport const x = createAnvilBackend;\n',
+      "lib/service/chains/node",
+    ],
+    [
+      "lib/service/chains/pool/planted.ts",
+      'import { CallEffects } from "../transactions/call-effects";\nexport const x = CallEffects;\n',
+      "lib/service/chains/transactions",
+    ],
+    [
+      "lib/service/chains/transactions/planted.ts",
+      'import { depositsIn } from "../bridge/contract";\nexport const x = depositsIn;\n',
+      "lib/service/chains/bridge",
+    ],
+    [
+      "lib/service/chains/transactions/planted-sql.ts",
+      'import type { SqlDatabase } from "../../sqlite";\nexport type X = SqlDatabase;\n',
+      "lib/service/sqlite",
+    ],
+    [
+      "lib/service/chains/fork/planted.ts",
+      'import { ChainJournal } from "../durability/journal";\nexport const x = ChainJournal;\n',
+      "lib/service/chains/durability",
+    ],
+    [
+      "lib/service/chains/durability/planted.ts",
+      'import { NetworkReplicas } from "../simulation/replicas";\nexport const x = NetworkReplicas;\n',
+      "lib/service/chains/simulation",
+    ],
+    [
+      "lib/service/chains/simulation/planted.ts",
+      'import { RelayStore } from "../durability/relays";\nexport const x = RelayStore;\n',
+      "lib/service/chains/durability",
+    ],
+    [
+      "lib/service/chains/bridge/planted.ts",
+      'import { BackendChainEngine } from "../engine";\nexport const x = BackendChainEngine;\n',
+      "lib/service/chains/engine",
+    ],
   ])("%s: a planted import is refused", async (file, source, forbidden) => {
     // GIVEN a file planted in a layer, importing from a layer it must not know
     // WHEN the project's lint configuration checks it
@@ -185,6 +250,24 @@ describe("the import boundaries", () => {
         "lib/service/environment-files/planted.ts",
         'import { planEnvironment } from "../environment-plan/plan";\nexport const x = planEnvironment;\n',
       ),
+    ).toEqual([]);
+    expect(
+      layerErrors("lib/service/rpc/planted.ts", 'import { ChainRequestError } from "../chains";\nexport const x = ChainRequestError;\n'),
+    ).toEqual([]);
+    expect(
+      layerErrors(
+        "lib/service/chains/bridge/planted.ts",
+        'import { RelayStore } from "../durability/relays";\nexport const x = RelayStore;\n',
+      ),
+    ).toEqual([]);
+    expect(
+      layerErrors(
+        "lib/service/chains/durability/planted.ts",
+        'import type { SqlDatabase } from "../../sqlite";\nexport type X = SqlDatabase;\n',
+      ),
+    ).toEqual([]);
+    expect(
+      layerErrors("lib/service/chains/engine.ts", 'import { JsonRpcClient } from "./wire/json-rpc";\nexport const x = JsonRpcClient;\n'),
     ).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The pass-through path's sockets to a chain (lib/service/chains/chain-sockets.ts), against small servers of our
+ * The pass-through path's sockets to a chain (lib/service/chains/wire/chain-sockets.ts), against small servers of our
  * own that answer the way anvil's IPC socket and HTTP endpoint do, in pieces where it matters: answers are whole and
  * byte for byte, sockets are reused, and anything unexpected fails the call instead of mixing answers up.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ChainSocketPool, CoalescingIpc } from "../lib/service/chains/chain-sockets";
+import { ChainSocketPool, CoalescingIpc } from "../lib/service/chains/wire/chain-sockets";
 
 const dir = mkdtempSync(join(tmpdir(), "chainform-sockets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

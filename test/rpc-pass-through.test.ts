@@ -2,7 +2,7 @@
  * Which calls the RPC proxy passes to the chain as bytes (no recording, no refusal, an id the chain echoes), and the
  * `serve --rpc-rate-limit` setting.
  */
-import { passesThrough } from "../lib/service/chains/rpc-proxy";
+import { passesThrough } from "../lib/service/chains/calls/rpc-proxy";
 import serve, { rpcRateLimit } from "../lib/cli/commands/serve";
 import { DEFAULT_RATE_LIMITS, RPC_LIMIT_OFF } from "../lib/service/rate-limit";
 import type { JsonRpcRequest } from "../lib/service/chains";

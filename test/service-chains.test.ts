@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
-import { SqlDatabase } from "../lib/service/store/sqlite";
+import { SqlDatabase } from "../lib/service/sqlite";
 import { api, environmentsPath, killAllServed, rpc, startServe, stopServe, type Ready } from "./service-process";
 
 let root: string;

@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqlDatabase } from "../lib/service/store/sqlite";
+import { SqlDatabase } from "../lib/service/sqlite";
 import { api, environmentsPath, killAllServed, startServe, stopServe } from "./service-process";
 
 let root: string;

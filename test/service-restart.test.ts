@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { SqlDatabase } from "../lib/service/store/sqlite";
+import { SqlDatabase } from "../lib/service/sqlite";
 
 const BIN = join(__dirname, "..", "bin", "chainform");
 

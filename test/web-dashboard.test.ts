@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { loadArtifact } from "../lib/service/chains/artifacts";
+import { loadArtifact } from "../lib/service/chains/evm/artifacts";
 import { launchBrowser } from "./helpers/browser";
 import { rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";

@@ -6,7 +6,7 @@
  * symbol and decimals on its explorer page, and the snapshots a chain holds.
  */
 import type { Browser, Page } from "playwright-core";
-import { loadArtifact } from "../lib/service/chains/artifacts";
+import { loadArtifact } from "../lib/service/chains/evm/artifacts";
 import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
 import { launchBrowser } from "./helpers/browser";
 import { call, rpc } from "./helpers/http";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Environment, Transaction } from "../lib/api";
 import { BRIDGE_ADDRESS } from "../lib/domain/bridge-contract";
-import { loadArtifact } from "../lib/service/chains/artifacts";
+import { loadArtifact } from "../lib/service/chains/evm/artifacts";
 import { call, rpc, adminRpc } from "./helpers/http";
 import { DEPLOYER, TOKEN, startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { environmentsPath, startTestService, type TestService } from "./helpers/service";

@@ -4,7 +4,7 @@
  * cost compile time (`modelChecker`, `stopAfter`) are refused; the compiler version must be exact and bounded; NUL in
  * a contract name or a source name is refused; every answer is JSON with nosniff and never quotes the refused input.
  */
-import { loadArtifact } from "../lib/service/chains/artifacts";
+import { loadArtifact } from "../lib/service/chains/evm/artifacts";
 import { call } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { forkUrlsFromEnv, parseForkUrls } from "../service/chains/fork/urls";
+import { forkUrlsFromEnv, parseForkUrls } from "../service/chains";
 import { isOciUrl, OciError, openSharedRecordings } from "../oci";
 import { UsageError } from "./command";
 

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { DEFAULT_MAX_RUNNING_CHAINS } from "../service/chains/chain-pool";
+import { DEFAULT_MAX_RUNNING_CHAINS } from "../service/chains";
 import { UsageError } from "./command";
 import { parseDuration } from "./duration";
 

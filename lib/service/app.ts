@@ -7,15 +7,14 @@
 import { isValidChecksumAddress } from "../domain/address";
 import { ADDRESS_FORMAT } from "../api/common";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { ChainEngine, ChainHost } from "./chains/types";
+import type { ChainEngine, ChainHost } from "./chains";
 import { Authenticator } from "./auth";
 import type { Socket } from "node:net";
 import { answerClientError } from "./errors/client-errors";
 import { addCorsHeaders } from "./cors";
 import type { ServiceContext } from "./context";
-import { createAnvilEngine } from "./chains";
-import { chainsDirOf, removeOrphanedStates } from "./chains/state-files";
-import { secretPartsOf } from "./chains/fork/urls";
+import { chainHostOf } from "./chain-host";
+import { chainsDirOf, createAnvilEngine, removeOrphanedStates, secretPartsOf } from "./chains";
 import type { RpcLimits } from "./caller-limits";
 import { loggerOptions, type LogSettings } from "./log";
 import { DEFAULT_RATE_LIMITS, SlidingWindowLimiter, type RateLimitSettings } from "./rate-limit";
@@ -95,7 +94,10 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
     logger: logSettings
       ? loggerOptions({
           ...logSettings,
-          secrets: [...(logSettings.secrets ?? []), ...Object.values(store.forkUrls).flatMap((url) => [url, ...secretPartsOf(url)])],
+          secrets: [
+            ...(logSettings.secrets ?? []),
+            ...Object.values(options.forkUrls ?? {}).flatMap((url) => [url, ...secretPartsOf(url)]),
+          ],
         })
       : false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -129,7 +131,7 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
           rpcTimeoutMs: options.rpcTimeoutMs,
           idleTimeoutMs: options.idleStopMs,
         }))
-    )(store),
+    )(chainHostOf(store, options)),
     limiter,
     rateLimits,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -157,10 +159,6 @@ export async function buildApp(options: ServiceOptions = {}): Promise<FastifyIns
 export function openStore(options: ServiceOptions): Store {
   return Store.open({
     dataDir: options.dataDir ?? null,
-    forkUrls: options.forkUrls,
-    forkCacheDir: options.forkCacheDir,
-    offline: options.offline,
-    offlineEmptyAccounts: options.offlineEmptyAccounts,
     exclusive: true,
   });
 }

@@ -3,7 +3,7 @@
  * chain engine, the one rate limiter with its limits, and the base URL. The API app (app.ts) builds it and
  * decorates itself with it as `app.service`; the other plugins read it there and import no plugin.
  */
-import type { ChainEngine } from "./chains/types";
+import type { ChainEngine } from "./chains";
 import type { ContractVerifier } from "./contract-verifier";
 import type { RateLimitSettings, SlidingWindowLimiter } from "./rate-limit";
 import type { Store } from "./store";

@@ -2,7 +2,7 @@
  * The chain engine used when the service is built without one: every chain operation answers the spec's 402
  * with a clear "no chain engine" message. Deleting and closing have no chains to act on, so they succeed.
  */
-import { ChainRequestError, type ChainEngine } from "./chains/types";
+import { ChainRequestError, type ChainEngine } from "./chains";
 
 function unavailable(operation: string): never {
   throw new ChainRequestError(402, `no chain engine: ${operation} needs a chain engine, and this service was started without one`);

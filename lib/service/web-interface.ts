@@ -10,29 +10,19 @@
  */
 import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./auth/access";
 import type { Requester } from "./auth";
-import { RelayStore } from "./chains/bridge";
-import type { ChainEngine, JsonRpcResponse, VnetSnapshot } from "./chains/types";
+import { RelayStore, type ChainEngine, type JsonRpcResponse, type VnetSnapshot } from "./chains";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
 
 export type { Requester } from "./auth";
 export type { AccountAccess, ProjectAccess } from "./auth/access";
-export type { JsonRpcResponse, VnetSnapshot } from "./chains/types";
-export type { CallFrame } from "./chains/trace";
+export type { CallFrame, JsonRpcResponse, VnetSnapshot } from "./chains";
 export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";
 export type { TransactionFilters } from "./store/records";
 export type { ContractVerifier, EtherscanAnswer, SourceSubmission, VerificationOutcome } from "./contract-verifier";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { decodeCall, decodeLog } from "./chains/abi";
-export {
-  decodeEventLog,
-  decodeFunctionData,
-  decodeFunctionResult,
-  type Abi,
-  type AbiEvent,
-  type AbiFunction,
-  type Hex,
-} from "./chains/viem";
+export { decodeCall, decodeLog } from "./chains";
+export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./chains";
 
 /** The deposit a bridge relay paid out. */
 export interface BridgeDeposit {

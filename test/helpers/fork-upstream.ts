@@ -110,9 +110,9 @@ export async function startForkUpstream(options: { delayMs?: number; emptyBlocks
     if (upstream.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, upstream.delayMs));
     let answer: string;
     try {
-      const chains = (await rpc.send(body as never)) as unknown;
+      const chains = await rpc.batch(Array.isArray(body) ? (body as never) : [body as never]);
       answer = JSON.stringify(
-        Array.isArray(body) ? body.map((call, i) => answerOf(call, (chains as unknown[])[i])) : answerOf(body, chains),
+        Array.isArray(body) ? body.map((call, i) => answerOf(call, (chains as unknown[])[i])) : answerOf(body, (chains as unknown[])[0]),
       );
     } catch {
       response.destroy(); // the upstream is closing: a call in flight gets no answer, as from a node going down

@@ -1,7 +1,7 @@
 /**
  * viem for the tests, the Ethereum client library they check the chains with. Its type declarations are marked as
  * ES modules, so TypeScript (node16) refuses a plain import from this CommonJS package while the CommonJS build
- * loads fine: tests import viem from here (the engine has its own, lib/service/chains/viem.ts).
+ * loads fine: tests import viem from here (the engine has its own, lib/service/chains/evm/viem.ts).
  */
 import type * as Viem from "viem" with { "resolution-mode": "import" };
 import type * as ViemAccounts from "viem/accounts" with { "resolution-mode": "import" };

@@ -1,14 +1,13 @@
 /**
- * The chain engine: the lifecycle of the Virtual Environments' chains (one node each, from a `ChainBackend`) and of
- * the network replicas, and the entry points the service calls. The parts live beside it: the RPC proxy's access
- * rules and forwarding (rpc-proxy.ts), the transaction records (recorder.ts), the bridge relays (relayer.ts),
- * project-level simulation (network-simulation.ts) and vnet simulation (simulate.ts).
+ * The chain engine: the lifecycle of the Virtual Environments' chains (one node each, from a `ChainBackend`) and the
+ * entry points the service calls (`ChainEngine`, ./types.ts). The parts live in the rooms beside it (README.md there):
+ * what an RPC URL does with a call (calls/), the pool of nodes (pool/), the records of what calls did (transactions/),
+ * what survives a crash (durability/), the bridge's relays (bridge/), simulations and the network replicas
+ * (simulation/), forks (fork/).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SIMULATION_NETWORK_ID, isChainId } from "../../api";
 import type {
   CallArgs,
   InstanceSimulationResult,
@@ -17,26 +16,30 @@ import type {
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../api";
-import type { ChainBackend, ChainLog, ChainNode } from "./backend";
-import type { BridgeRelay } from "./bridge";
-import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
-import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
-import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
-import { ChainJournal } from "./journal";
+import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
+import { depositsIn } from "./bridge/contract";
+import type { BridgeRelay } from "./durability/relays";
+import { ForkedVnets } from "./durability/forked-vnets";
+import { VnetStateTransfer } from "./durability/vnet-state-transfer";
+import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
+import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout";
+import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
+import { ChainJournal } from "./durability/journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
-import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
-import { isReadOnlyMethod } from "./methods";
-import { simulateBundleOnReplica, simulateOnReplica } from "./network-simulation";
-import type { Receipt } from "./records";
-import { TransactionRecorder } from "./recorder";
-import { JournaledWrites, isJournaled, journalCall } from "./recovery";
-import { SnapshotBook } from "./snapshots";
+import { JsonRpcError } from "./wire/json-rpc";
+import { isReadOnlyMethod } from "./evm/methods";
+import { NetworkReplicas } from "./simulation/replicas";
+import { estimateOrFail } from "./calls/api-sends";
+import type { Receipt } from "./evm/rpc-answers";
+import { CallEffects } from "./transactions/call-effects";
+import { JournaledWrites, isJournaled, journalCall } from "./durability/recovery";
+import { SnapshotBook } from "./node/snapshots";
 import { launchVnet } from "./vnet-launch";
-import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./vnet-states";
-import { BridgeRelayer } from "./relayer";
-import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
-import { simulate } from "./simulate";
-import { chainsDirOf, commitDump, statePathOf, temporaryStatePath } from "./state-files";
+import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./durability/vnet-states";
+import { BridgeRelayer } from "./bridge/relayer";
+import { forward, passesThrough, refusal, rpcError } from "./calls/rpc-proxy";
+import { simulate } from "./simulation/simulate";
+import { chainsDirOf, statePathOf } from "./node/state-files";
 import {
   ChainRequestError,
   type ChainEngine,
@@ -51,8 +54,6 @@ import {
   type VnetSnapshot,
 } from "./types";
 
-const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
-
 /** Options of the engine. */
 export interface ChainEngineOptions {
   /** A Virtual Environment's chain unused for this long is stopped, its state kept. @default 300000 (5 min) */
@@ -65,9 +66,9 @@ export interface ChainEngineOptions {
   readonly upstreamTimeoutMs?: number;
   /** Cap on one answer of a fork's upstream, in bytes. @default 32 MiB */
   readonly upstreamMaxAnswerBytes?: number;
-  /** At most this many chains (Virtual Environments and replicas) run at once (./chain-pool.ts). @default 64 */
+  /** At most this many chains (Virtual Environments and replicas) run at once (./pool/chain-pool.ts). @default 64 */
   readonly maxRunningChains?: number;
-  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./chain-timeout.ts). @default 30000 */
+  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./wire/chain-timeout.ts). @default 30000 */
   readonly rpcTimeoutMs?: number;
   /**
    * A running chain's state is saved once this many writes are journaled since its last save, so that a recovery
@@ -78,27 +79,26 @@ export interface ChainEngineOptions {
   readonly log?: ChainLog;
 }
 
-/** Gas given to an API-sent transaction whose estimate reverts, so that it is mined (and recorded) as failed. */
-const FAILING_TRANSACTION_GAS = "0xf4240";
-
 /** A chain engine over any backend; `createAnvilEngine` builds it over anvil. */
 export class BackendChainEngine implements ChainEngine {
   private readonly vnets: ChainPool;
-  private readonly replicas: ChainPool;
-  private readonly recorder: TransactionRecorder;
+  private readonly replicas: NetworkReplicas;
+  private readonly effects: CallEffects;
   private readonly relayer: BridgeRelayer;
-  /** The write journal and its replay (./recovery.ts). */
+  /** The write journal and its replay (./durability/recovery.ts). */
   private readonly writes: JournaledWrites;
-  /** When chains' states are saved, and their recovery (./vnet-states.ts). */
+  /** When chains' states are saved, and their recovery (./durability/vnet-states.ts). */
   private readonly states: VnetStates;
-  /** The snapshots each vnet's chain holds (./snapshots.ts). */
+  /** The snapshots each vnet's chain holds (./node/snapshots.ts). */
   private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
   private readonly temporaryDir: string | null;
   /** The forked networks' upstreams and the proxies that record and replay them. */
   readonly forks: Forks;
-  /** The block each forked network's replica forks, pinned at its first start for the service's life. */
-  private readonly replicaBlocks = new Map<string, bigint | null>();
+  /** Which vnets' chains are forks (./durability/forked-vnets.ts). */
+  private readonly forkedVnets: ForkedVnets;
+  /** The export and import of vnets' chain states (./durability/vnet-state-transfer.ts). */
+  private readonly stateTransfer: VnetStateTransfer;
   /**
    * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
@@ -127,33 +127,43 @@ export class BackendChainEngine implements ChainEngine {
       log: options.log,
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
+    const forkedVnets = (this.forkedVnets = new ForkedVnets(host.db));
     const budget = new ChainBudget(options.maxRunningChains ?? DEFAULT_MAX_RUNNING_CHAINS);
     const rpcTimeoutMs = options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
     this.vnets = new ChainPool({
       launch: (id) =>
-        launchVnet({ host, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs }, this.spec(id)),
+        launchVnet(
+          { forkedVnets, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs },
+          this.spec(id),
+        ),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       keepRunning: (id) => this.snapshotBook.holds(id),
       budget,
       rpcTimeoutMs,
       log: options.log,
     });
-    this.replicas = new ChainPool({
-      launch: (id) => this.launchReplica(id),
-      idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
+    this.replicas = new NetworkReplicas({
+      backend,
+      forks: this.forks,
       budget,
+      idleTimeoutMs: options.replicaIdleTimeoutMs ?? 60_000,
       rpcTimeoutMs,
       log: options.log,
     });
-    this.recorder = new TransactionRecorder(options.receiptTimeoutMs ?? 2_000);
+    this.effects = new CallEffects(options.receiptTimeoutMs ?? 2_000);
     this.writes = new JournaledWrites(host, new ChainJournal(host.db));
     const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
     const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
     // Journals of environments deleted while the service died (kill -9 during a delete) go, as their state files do.
     for (const vnetId of this.writes.journal.vnetIds()) if (host.resolveVnet(vnetId) === undefined) this.states.forget(vnetId);
+    this.stateTransfer = new VnetStateTransfer(
+      forkedVnets,
+      (id) => this.statePath(id),
+      (id, work) => this.vnets.use(id, "shared", work),
+    );
     this.forks.sweepImported((vnetId) => host.resolveVnet(vnetId) !== undefined);
-    this.relayer = new BridgeRelayer(host, this.recorder, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
+    this.relayer = new BridgeRelayer(host, this.effects, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
   }
 
   /** The running node of a Virtual Environment, if any (tests and benchmarks look at its processes). */
@@ -166,51 +176,62 @@ export class BackendChainEngine implements ChainEngine {
     return this.vnets.size + this.replicas.size;
   }
 
-  async rpcBytes(
+  rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  rpc(
     vnetId: string,
-    requests: readonly JsonRpcRequest[],
-    batch: boolean,
-    raw: Buffer | string,
+    body: JsonRpcRequest | JsonRpcRequest[],
     access: RpcAccess,
+    text: string,
+  ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
+  async rpc(
+    vnetId: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
+    access: RpcAccess,
+    text?: string,
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]> {
-    if (requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
+    const requests = Array.isArray(body) ? body : [body];
+    if (text !== undefined && requests.length > 0 && requests.every((request) => passesThrough(request, access))) {
       this.rpcSpec(vnetId);
-      // A chain that fails to answer is reported by the parsed path, which says so call by call; one past the
-      // deadline is answered at once (the parsed path would wait as long again).
+      // A chain that fails to answer is reported by the recorded path, which says so call by call; one past the
+      // deadline is answered at once (the recorded path would wait as long again).
       const answer = await this.vnets.use(vnetId, "shared", (node) =>
-        node.rpc.sendRaw(raw).catch((error: unknown) => (error instanceof ChainTimeoutError ? error : null)),
+        node.rpc.passThrough(text).catch((error: unknown) => (error instanceof ChainTimeoutError ? error : null)),
       );
-      if (answer instanceof ChainTimeoutError) return timeoutAnswers(requests, batch, answer);
+      if (answer instanceof ChainTimeoutError) return timeoutAnswers(requests, Array.isArray(body), answer);
       if (answer) return answer;
     }
-    return this.rpc(vnetId, batch ? [...requests] : requests[0], access);
+    return this.recordedRpc(vnetId, body, access);
   }
 
-  rpcBytesNow(
+  rpcNow(
     vnetId: string,
-    requests: readonly JsonRpcRequest[],
-    batch: boolean,
-    text: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
     access: RpcAccess,
+    text: string,
     done: (answer: Buffer | null) => void,
   ): boolean {
-    // A vnet whose spec is not in memory yet, or is deleted, takes `rpcBytes` (which reads the store, or says 404).
+    const requests = Array.isArray(body) ? body : [body];
+    // A vnet whose spec is not in memory yet, or is deleted, takes `rpc` (which reads the store, or says 404).
     if (requests.length === 0 || !this.rpcSpecs.has(vnetId)) return false;
     for (const request of requests) if (!passesThrough(request, access)) return false;
     const use = this.vnets.tryUse(vnetId, "shared");
     if (use === null) return false;
-    const answered = (answer: Buffer | ChainTimeoutError | null) => {
+    const sent = use.node.rpc.passThroughNow(text, Array.isArray(body) ? null : body, (answer) => {
       use.finish();
-      done(answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, batch, answer))) : answer);
-    };
-    const sent =
-      (!batch && requests.length === 1 && use.node.rpc.callNow(requests[0], text, answered)) ||
-      use.node.rpc.sendRawNow(Buffer.from(text), answered);
+      done(
+        answer instanceof ChainTimeoutError ? Buffer.from(JSON.stringify(timeoutAnswers(requests, Array.isArray(body), answer))) : answer,
+      );
+    });
     if (!sent) use.finish();
     return sent;
   }
 
-  async rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]> {
+  /** `rpc`'s path for calls that do not pass through: refusals, Admin RPC methods, records, the journal, relays. */
+  private async recordedRpc(
+    vnetId: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
+    access: RpcAccess,
+  ): Promise<JsonRpcResponse | JsonRpcResponse[]> {
     const batch = Array.isArray(body);
     const requests: unknown[] = batch ? body : [body];
     if (batch && requests.length === 0) return rpcError(null, -32600, "Invalid Request: empty batch");
@@ -230,7 +251,7 @@ export class BackendChainEngine implements ChainEngine {
         );
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
-        const effects = await this.recorder.recordRpcEffects(node, spec, calls);
+        const effects = await this.effects.recordsOfCalls(node, spec, calls);
         // Read-only calls (the shared mode) journal and record nothing.
         const journaled = calls.filter(({ request, answer }) => isJournaled(request, answer));
         const mined = new Set(effects.records.map((record) => record.tx_hash.toLowerCase()));
@@ -241,7 +262,7 @@ export class BackendChainEngine implements ChainEngine {
           request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
         );
         if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
-        deposits.push(...effects.deposits);
+        for (const receipt of effects.receipts) deposits.push(...depositsIn(spec, receipt, Date.now()));
       });
       if (mode === "exclusive") this.states.saveIfDue(vnetId);
     }
@@ -264,11 +285,11 @@ export class BackendChainEngine implements ChainEngine {
           ? new ChainRequestError(400, `the transaction was not accepted: ${error.message}`, "/callArgs")
           : error;
       });
-      const result = await this.recorder.recordReceipt(node, spec, receipt, "api", "eth_sendTransaction");
+      const record = await this.effects.recordOfReceipt(node, spec, receipt, "api", "eth_sendTransaction");
       const sent = { method: "eth_sendTransactionSync", params: [tx], txHash: receipt.transactionHash, mined: true };
-      await this.writes.commit(node, vnetId, before, [sent], [result.record]);
-      deposits = result.deposits;
-      return result.record;
+      await this.writes.commit(node, vnetId, before, [sent], [record]);
+      deposits = depositsIn(spec, receipt, Date.now());
+      return record;
     });
     this.states.saveIfDue(vnetId);
     await this.relayer.relay(deposits);
@@ -286,19 +307,11 @@ export class BackendChainEngine implements ChainEngine {
   }
 
   async simulateOnNetwork(request: ProjectSimulationRequest): Promise<NetworkSimulation> {
-    const networkId = request.network_id ?? DEFAULT_SIMULATION_NETWORK_ID;
-    if (!isChainId(networkId)) {
-      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
-    }
-    const from = (request.from ?? ZERO_ADDRESS).toLowerCase();
-    return this.replicas.use(networkId, "shared", (node) => simulateOnReplica(node, networkId, from, request)).catch(asGatewayTimeout);
+    return this.replicas.simulate(request);
   }
 
   async simulateBundleOnNetwork(networkId: string, bundle: NetworkBundle): Promise<VnetSimulationResult[]> {
-    if (!isChainId(networkId)) {
-      throw new ChainRequestError(400, `network_id must be a chain id such as "1", got "${networkId}"`, "/network_id");
-    }
-    return this.replicas.use(networkId, "shared", (node) => simulateBundleOnReplica(node, bundle)).catch(asGatewayTimeout);
+    return this.replicas.simulateBundle(networkId, bundle);
   }
 
   async subscriptionChannel(vnetId: string): Promise<{ url: string; release(): void }> {
@@ -324,12 +337,12 @@ export class BackendChainEngine implements ChainEngine {
     await Promise.all(
       vnetIds.map(async (vnetId) => {
         await this.vnets.destroy(vnetId);
-        this.recorder.forget(vnetId);
+        this.effects.forget(vnetId);
         this.snapshotBook.forget(vnetId);
         this.states.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         await this.forks.forgetVnet(vnetId);
-        this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
+        this.forkedVnets.forget(vnetId);
       }),
     );
   }
@@ -367,60 +380,23 @@ export class BackendChainEngine implements ChainEngine {
     return statePathOf(this.chainsDir, vnetId);
   }
 
-  private async launchReplica(networkId: string): Promise<ChainNode> {
-    // A replica forks the head as of its first start (offline: the newest recorded block) and keeps that block when
-    // restarted after idling, so that its recordings stay in one file rather than one per head it happened to see.
-    const block = this.replicaBlocks.has(networkId)
-      ? this.replicaBlocks.get(networkId)!
-      : await this.forks.forkPoint(networkId, undefined, undefined, { mines: false });
-    this.replicaBlocks.set(networkId, block);
-    const forkUrl = block === null ? null : await this.forks.proxyUrl(networkId, block);
-    const fork = forkUrl === null || block === null ? {} : { fork: { url: forkUrl, blockNumber: block } };
-    const rpcTimeoutMs = this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-    return this.backend.start({ chainId: BigInt(networkId), statePath: null, ...fork, rpcTimeoutMs }).catch((error: Error) => {
-      throw new ChainRequestError(forkUrl ? 502 : 503, `the replica of network ${networkId} did not start: ${error.message}`);
-    });
-  }
-
   /**
-   * Fixtures (lib/service/environment-files): a vnet's chain state as anvil dumps it (its state JSON), taken under the
-   * chain's lock, and the fork it reads, if any. `read` runs while the lock is held, so that what it reads beside the
-   * state (the transaction records, written under the same lock) is of the same moment. Starts a stopped chain.
+   * Fixtures (lib/service/environment-files): a vnet's chain state and its fork, read under the chain's lock
+   * (`VnetStateTransfer.read`).
    */
   async withVnetState<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T> {
     this.spec(vnetId);
-    return this.vnets.use(vnetId, "shared", async (node) => {
-      // anvil answers the state gzip'd, as hex; `--load-state` reads it as JSON.
-      const dumped = Buffer.from((await node.rpc.request<string>("anvil_dumpState")).replace(/^0x/, ""), "hex");
-      const state = dumped[0] === 0x1f && dumped[1] === 0x8b ? gunzipSync(dumped) : dumped;
-      const row = this.host.db.prepare("SELECT network_id, block_number FROM chain_forks WHERE vnet_id = ?").get(vnetId) as
-        { network_id: string; block_number: string } | undefined;
-      return read(state, row ? { networkId: row.network_id, blockNumber: row.block_number } : null);
-    });
+    return this.stateTransfer.read(vnetId, read);
   }
 
-  /**
-   * Fixtures: makes `state` the saved state of a vnet that has not started yet (it loads it at its first start, as a
-   * restarted chain does), forking `fork` when given. Synchronous, so that it runs inside the store transaction that
-   * creates the vnet: a failure throws and the caller removes what was placed (`discardVnetState`).
-   */
+  /** Fixtures: places the saved state of a vnet not started yet, inside the creating transaction (`VnetStateTransfer.install`). */
   installVnetState(vnetId: string, state: Buffer, fork: VnetFork | null): void {
-    const statePath = this.statePath(vnetId);
-    const temporary = temporaryStatePath(statePath);
-    writeFileSync(temporary, state, { mode: 0o600 });
-    // Generation 0 (./state-files.ts): a new vnet has no journal row, and an imported number must not skip later ones.
-    const failure = commitDump(temporary, statePath, 0);
-    if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
-    if (fork) {
-      this.host.db
-        .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
-        .run(vnetId, fork.networkId, fork.blockNumber);
-    }
+    this.stateTransfer.install(vnetId, state, fork);
   }
 
   /** Fixtures: removes a state (and recordings) placed for a vnet that was not created after all. */
   discardVnetState(vnetId: string): void {
-    rmSync(this.statePath(vnetId), { force: true });
+    this.stateTransfer.discard(vnetId);
     void this.forks.forgetVnet(vnetId);
   }
 
@@ -432,22 +408,5 @@ export class BackendChainEngine implements ChainEngine {
   /** Fixtures: keeps an imported fixture's recordings for the vnet it creates (inside the creating transaction). */
   installForkRecordings(vnetId: string, fork: VnetFork, answers: Readonly<Record<string, unknown>>): void {
     this.forks.installRecordings(vnetId, fork.networkId, BigInt(fork.blockNumber), answers);
-  }
-}
-
-function hex(n: bigint): string {
-  return `0x${n.toString(16)}`;
-}
-
-/** A gas limit for an API-sent transaction: the estimate, or a fixed amount when it reverts (it is mined failed). */
-async function estimateOrFail(rpc: JsonRpcClient, tx: Record<string, string>): Promise<string> {
-  try {
-    const estimate = BigInt(await rpc.request<string>("eth_estimateGas", [tx]));
-    return hex(estimate + estimate / 5n);
-  } catch (error) {
-    if (error instanceof JsonRpcError && /revert/i.test(error.message)) return FAILING_TRANSACTION_GAS;
-    throw error instanceof JsonRpcError
-      ? new ChainRequestError(400, `the transaction cannot be sent: ${error.message}`, "/callArgs")
-      : error;
   }
 }

@@ -4,15 +4,24 @@
  * @example
  * const app = buildApp({ createChainEngine: (host) => createAnvilEngine(host, { idleTimeoutMs: 60_000 }) });
  */
-import { createAnvilBackend, type AnvilBackendOptions } from "./anvil";
+import { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
 import { BackendChainEngine, type ChainEngineOptions } from "./engine";
 import type { ChainHost } from "./types";
 
 export { BackendChainEngine, type ChainEngineOptions } from "./engine";
-export { createAnvilBackend, type AnvilBackendOptions } from "./anvil";
-export { AnvilNotFoundError, resolveAnvilPath } from "./anvil-binary";
-export type { ChainBackend, ChainNode, ChainNodeOptions } from "./backend";
-export { RELAYER_ADDRESS } from "./bridge";
+export { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
+export { AnvilNotFoundError, resolveAnvilPath } from "./node/anvil-binary";
+export type { ChainBackend, ChainNode, ChainNodeOptions } from "./node/backend";
+export { RELAYER_ADDRESS } from "./bridge/contract";
+export { RelayStore } from "./durability/relays";
+export { chainsDirOf, removeOrphanedStates } from "./node/state-files";
+export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./fork/urls";
+export { DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
+export { decodeCall, decodeLog } from "./evm/abi";
+// The decoding the web UI's pages do, with viem as this CommonJS package loads it (./evm/viem.ts).
+export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./evm/viem";
+export type { CallFrame } from "./evm/trace";
+export type { AccountOverride, BundleCall } from "./simulation/simulate";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

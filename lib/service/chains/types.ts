@@ -3,8 +3,8 @@
  * the records; the engine owns EVM processes. The service resolves ids and permissions, then calls the engine
  * with the Virtual Environment it means; the engine reports every transaction it sees through `ChainHost`.
  */
-import type { SqlDatabase } from "../store/sqlite";
-import type { AccountOverride, BundleCall } from "./simulate";
+import type { SqlDatabase } from "../sqlite";
+import type { AccountOverride, BundleCall } from "./simulation/simulate";
 import type {
   AccessList,
   CallArgs,
@@ -38,11 +38,14 @@ export interface VnetChainSpec {
   readonly peers: readonly { readonly vnetId: string; readonly chainId: bigint }[];
 }
 
-/** What the service gives the engine. */
+/** What the service gives the engine (lib/service/chain-host.ts builds it from the store). */
 export interface ChainHost {
   /** Where chain state lives; null for an in-memory service (the engine uses a temporary directory). */
   readonly dataDir: string | null;
-  /** The service's database, migrated: the engine's own tables (prefix `chain_`) are migrations of store/database.ts. */
+  /**
+   * The service's database (its connection, shared so that journal rows and transaction records commit together):
+   * the engine makes and migrates its own tables (prefix `chain_`) itself (durability/schema.ts).
+   */
   readonly db: SqlDatabase;
   /** Looks a Virtual Environment up; undefined once it is deleted. */
   resolveVnet(vnetId: string): VnetChainSpec | undefined;
@@ -104,34 +107,31 @@ export type RpcAccess = "admin" | "public";
 
 /** The chain engine the service drives. */
 export interface ChainEngine {
-  /** Answers a JSON-RPC call or batch on a Virtual Environment's chain, starting it if needed. */
-  rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]>;
   /**
-   * `rpc` for a body as the caller sent it (`raw`, which parses to `requests`, a batch or not): when every call is
-   * one the chain answers alone and nothing records (rpc-proxy.ts `passesThrough`), `raw` goes to the chain and its
-   * answer comes back as bytes, ids and all; otherwise as `rpc`.
+   * Answers a JSON-RPC call or batch on a Virtual Environment's chain, starting it if needed: the one door of every
+   * call that may wait. Given `text` (the body as the RPC pipeline wrote it anew, never the caller's bytes), a body
+   * whose every call the chain answers alone and nothing records (calls/rpc-proxy.ts `passesThrough`) goes to the
+   * chain as that text and its answer comes back as bytes, ids and all; every other body is answered parsed.
    */
-  rpcBytes?(
+  rpc(vnetId: string, body: JsonRpcRequest | JsonRpcRequest[], access: RpcAccess): Promise<JsonRpcResponse | JsonRpcResponse[]>;
+  rpc(
     vnetId: string,
-    requests: readonly JsonRpcRequest[],
-    batch: boolean,
-    raw: Buffer | string,
+    body: JsonRpcRequest | JsonRpcRequest[],
     access: RpcAccess,
+    text: string,
   ): Promise<Buffer | JsonRpcResponse | JsonRpcResponse[]>;
   /**
-   * `rpcBytes` for pass-through calls, without a promise, when nothing needs waiting for: the vnet is known, its chain
-   * runs, its lock and a socket to it are free. Then `text` is sent (a single call may share a write with other
-   * callers' calls, under an id of the engine's own; it is made bytes only when it goes alone), `done` gets the
-   * chain's bytes with the caller's ids (or null when the chain did not answer: the caller takes `rpcBytes`, which
-   * reports it) and the result is true. False, with nothing sent, when the caller must take `rpcBytes`.
+   * `rpc` with `text` for a body that passes through, without a promise, when nothing needs waiting for: the vnet is
+   * known, its chain runs, its lock and a socket to it are free. Then the body is sent (a single call may share a write
+   * with other callers' calls, under an id of the engine's own), `done` gets the chain's bytes with the caller's ids
+   * (or null when the chain did not answer as a pass-through: the caller takes `rpc`, which reports it) and the result
+   * is true. False, with nothing sent, when the caller must take `rpc`. Engines without it leave it out.
    */
-  rpcBytesNow?(
+  rpcNow?(
     vnetId: string,
-    requests: readonly JsonRpcRequest[],
-    batch: boolean,
-    /** The body's text as the RPC pipeline wrote it anew (never the caller's bytes). */
-    text: string,
+    body: JsonRpcRequest | JsonRpcRequest[],
     access: RpcAccess,
+    text: string,
     done: (answer: Buffer | null) => void,
   ): boolean;
   /** Sends and mines a transaction; returns its record (also given to `ChainHost.recordTransaction`). */

@@ -1,38 +1,40 @@
 /**
  * The start of a Virtual Environment's chain: from its saved state (or fresh, prepared: prefunded accounts, the bridge),
- * as a fork through the recording proxy when it is one, and then what ./vnet-states.ts does so that nothing
+ * as a fork through the recording proxy when it is one, and then what ./durability/vnet-states.ts does so that nothing
  * acknowledged is lost (the journal applied again, the genesis kept, the state saved).
  */
 import { existsSync } from "node:fs";
 import { BRIDGE_ADDRESS } from "../../domain/bridge-contract";
-import type { ChainBackend, ChainNode } from "./backend";
-import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge";
+import type { ChainBackend, ChainNode } from "./node/backend";
+import { BRIDGE_LIQUIDITY, RELAYER_ADDRESS, RELAYER_FUNDS, bridgeCode } from "./bridge/contract";
 import type { Forks } from "./fork";
-import { forward } from "./rpc-proxy";
-import { stateGeneration } from "./state-files";
-import { ChainRequestError, type ChainHost, type VnetChainSpec } from "./types";
-import type { VnetStates } from "./vnet-states";
+import { forward } from "./calls/rpc-proxy";
+import type { ForkedVnets } from "./durability/forked-vnets";
+import { ChainRequestError, type VnetChainSpec } from "./types";
+import type { VnetStates } from "./durability/vnet-states";
+import { stateGeneration } from "./node/state-files";
 
 /** What a start needs from the engine. */
 export interface VnetLaunchContext {
-  readonly host: ChainHost;
+  /** Which vnets' chains are forks. */
+  readonly forkedVnets: ForkedVnets;
   readonly backend: ChainBackend;
   readonly forks: Forks;
   readonly states: VnetStates;
   /** The vnet's state file. */
   readonly statePath: string;
-  /** The deadline of every call to the chain (./chain-timeout.ts). */
+  /** The deadline of every call to the chain (./wire/chain-timeout.ts). */
   readonly rpcTimeoutMs: number;
 }
 
 /** Starts a vnet's chain and makes it whole: prepared when fresh, its journal applied again when it died. */
 export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec): Promise<ChainNode> {
-  const { host, backend, forks, states, statePath } = context;
+  const { forkedVnets, backend, forks, states, statePath } = context;
   const { vnetId } = spec;
   const fresh = !existsSync(statePath);
-  // Read before anvil loads the file: the journal rows through it are in the state (./state-files.ts).
+  // Read before anvil loads the file: the journal rows through it are in the state (./node/state-files.ts).
   const generation = fresh ? 0 : stateGeneration(statePath);
-  const wasForked = host.db.prepare("SELECT 1 FROM chain_forks WHERE vnet_id = ?").get(vnetId) !== undefined;
+  const wasForked = forkedVnets.forkOf(vnetId) !== null;
   const forked = fresh ? forks.forked(spec.networkId) : wasForked;
   const forkBlock = BigInt(spec.forkBlockNumber);
   // A fork reads its upstream through our recording proxy: anvil never sees the upstream's URL.
@@ -59,11 +61,7 @@ export async function launchVnet(context: VnetLaunchContext, spec: VnetChainSpec
       await node.kill();
       throw new ChainRequestError(503, `the chain of Virtual Environment ${vnetId} could not be prepared: ${error.message}`);
     });
-    if (forked) {
-      host.db
-        .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
-        .run(vnetId, spec.networkId, spec.forkBlockNumber);
-    }
+    if (forked) forkedVnets.note(vnetId, { networkId: spec.networkId, blockNumber: spec.forkBlockNumber });
   }
   const keepGenesis = !forkUrl && genesisTimestamp === undefined;
   await states.started(node, vnetId, { fresh, keepGenesis, generation }).catch(async (error: Error) => {

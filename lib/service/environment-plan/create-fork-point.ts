@@ -5,7 +5,7 @@
  * without an upstream keep the plan's block (a fresh chain).
  */
 import type { CreateEnvironmentRequest } from "../../api";
-import { ChainRequestError, type ChainEngine } from "../chains/types";
+import { ChainRequestError, type ChainEngine } from "../chains";
 import { badRequest } from "../errors";
 import type { NewEnvironment } from "../store";
 

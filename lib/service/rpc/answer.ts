@@ -1,30 +1,16 @@
 /**
  * Step 5 of the RPC pipeline (./pipeline.ts): a body's requests run on a vnet's chain by the engine, whichever
  * transport brought them. The engine decides per call what the URL refuses, what passes through as bytes and what
- * is recorded (chains/rpc-proxy.ts). What reaches it is the text ./body.ts wrote, never the caller's bytes.
+ * is recorded (chains/calls/rpc-proxy.ts). What reaches it is the text ./body.ts wrote, never the caller's bytes.
  *
- * Answers are anvil's own HTTP answers (docs/service.md "RPC URLs"). Calls that pass through go to the chain's IPC
- * socket, which answers a call whose params do not fit its method with a generic message ("data did not match any
- * variant of untagged enum ...") where the HTTP port says what is wrong; such a call did not run, and is asked again
- * on the parsed path, which asks the HTTP port for any call the IPC socket answers so (chains/json-rpc.ts
- * `askPrecisely`).
+ * Answers are anvil's own HTTP answers (docs/service.md "RPC URLs"): where anvil's IPC socket answers otherwise, the
+ * engine asks again (chains/wire/json-rpc.ts `GENERIC_IPC_ERROR`).
  */
-import { GENERIC_IPC_ERROR as GENERIC_IPC_ERROR_TEXT } from "../chains/json-rpc";
-import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains/types";
+import { ChainRequestError, type ChainEngine, type JsonRpcResponse, type RpcAccess } from "../chains";
 import { rpcError, type RpcBody } from "./body";
 
 /** A body of requests (not one answer for the whole body). */
 export type RpcCalls = Exclude<RpcBody, { response: unknown }>;
-
-/** What anvil's IPC socket says of a call its HTTP port would answer with the precise error. */
-const GENERIC_IPC_ERROR = Buffer.from(GENERIC_IPC_ERROR_TEXT);
-/** Error answers are short: a longer answer is a result, and is not searched for the generic message. */
-const LONGEST_ERROR_SEARCHED = 4096;
-
-/** Whether a chain's bytes hold the IPC socket's generic error, which the HTTP port would say precisely. */
-export function isGenericIpcError(answer: Buffer): boolean {
-  return answer.length <= LONGEST_ERROR_SEARCHED && answer.includes(GENERIC_IPC_ERROR);
-}
 
 /**
  * Runs a body's requests on a vnet and returns the answer to send: the chain's bytes, or JSON text (empty when
@@ -37,14 +23,9 @@ export async function answerCalls(engine: ChainEngine, vnetId: string, calls: Rp
   let answers: JsonRpcResponse[] = [];
   if (requests.length > 0) {
     try {
-      let result =
-        engine.rpcBytes && invalid.length === 0
-          ? await engine.rpcBytes(vnetId, requests, batch, calls.text, access)
-          : await engine.rpc(vnetId, batch ? requests : requests[0], access);
-      if (Buffer.isBuffer(result)) {
-        if (!isGenericIpcError(result)) return result;
-        result = await engine.rpc(vnetId, batch ? requests : requests[0], access);
-      }
+      const body = batch ? requests : requests[0];
+      const result = invalid.length === 0 ? await engine.rpc(vnetId, body, access, calls.text) : await engine.rpc(vnetId, body, access);
+      if (Buffer.isBuffer(result)) return result;
       answers = Array.isArray(result) ? result : [result];
     } catch (error) {
       if (error instanceof ChainRequestError && error.status === 404) throw error;
@@ -63,10 +44,10 @@ export async function answerCalls(engine: ChainEngine, vnetId: string, calls: Rp
 }
 
 /**
- * A body's answer at once, by callback, when the chain takes it now (`ChainEngine.rpcBytesNow`: every call passes
+ * A body's answer at once, by callback, when the chain takes it now (`ChainEngine.rpcNow`: every call passes
  * through, the chain runs, its lock and a socket are free): `done` gets the chain's bytes. Otherwise, or when the
- * chain fails to answer or answers the IPC socket's generic error, `otherwise` is called, for the general path
- * (`answerCalls`), which waits, reports, and asks the HTTP port.
+ * chain did not answer as a pass-through, `otherwise` is called, for the general path (`answerCalls`), which waits
+ * and reports.
  */
 export function answerNow(
   engine: ChainEngine,
@@ -78,8 +59,8 @@ export function answerNow(
 ): void {
   const now =
     calls.invalid.length === 0 &&
-    engine.rpcBytesNow?.(vnetId, calls.requests, calls.batch, calls.text, access, (answer) =>
-      answer === null || isGenericIpcError(answer) ? otherwise() : done(answer),
+    engine.rpcNow?.(vnetId, calls.batch ? calls.requests : calls.requests[0], access, calls.text, (answer) =>
+      answer === null ? otherwise() : done(answer),
     );
   if (!now) otherwise();
 }

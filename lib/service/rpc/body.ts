@@ -7,7 +7,7 @@
  * chain for every caller (docs/service.md "RPC URLs").
  */
 import { isUtf8 } from "node:buffer";
-import type { JsonRpcRequest, JsonRpcResponse } from "../chains/types";
+import type { JsonRpcRequest, JsonRpcResponse } from "../chains";
 
 type RpcId = string | number | null;
 

@@ -9,7 +9,7 @@
  * broken pipe), and a kept-alive connection then carries on.
  *
  * A connection holds nothing between its calls: a call takes its chain's lock for as long as the chain answers it
- * (chains/chain-pool.ts `tryUse` or `use`), so an idle kept-alive connection never counts as a use of a chain.
+ * (chains/pool/chain-pool.ts `tryUse` or `use`), so an idle kept-alive connection never counts as a use of a chain.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { CORS_ALLOW_HEADERS } from "../cors";

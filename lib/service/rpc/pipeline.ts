@@ -9,10 +9,10 @@
  * 3. rate (`RpcPipeline.rate`): an existing vnet's URL counts in its own window (`--rpc-rate-limit`); anything else
  *    under `/rpc/` counts in the caller's address's window, as the API's anonymous requests do.
  * 4. body (./body.ts): the size limit, UTF-8 JSON, requests written anew as the only text a chain gets.
- * 5. per call (./answer.ts, chains/rpc-proxy.ts): the Public RPC's refusals, pass-through or recorded.
+ * 5. per call (./answer.ts, chains/calls/rpc-proxy.ts): the Public RPC's refusals, pass-through or recorded.
  * 6. the answer's head and the spec's error bodies (`RpcPipeline.head`, `errorReply`), built here once.
  */
-import type { ChainEngine, RpcAccess } from "../chains/types";
+import type { ChainEngine, RpcAccess } from "../chains";
 import { corsHeaders } from "../cors";
 import { errorBody, type ErrorData } from "../errors";
 import type { RateDecision, RateLimitSettings, SlidingWindowLimiter } from "../rate-limit";
@@ -83,7 +83,7 @@ export class RpcPipeline {
   constructor(readonly context: RpcPlaneContext) {
     this.limits = rpcLimits(context.rpcLimits);
     this.filters = new FilterLedger(this.limits.filtersPerUrl);
-    this.engineKnowsVnets = typeof context.engine.rpcBytes === "function";
+    this.engineKnowsVnets = typeof context.engine.rpcNow === "function";
     context.engine.onVnetsDestroyed?.((vnetIds) => this.forgetVnets(vnetIds));
   }
 
@@ -160,7 +160,7 @@ export class RpcPipeline {
    * Steps 2 to 6 for a POST on an RPC URL route whose body is read (`null`: larger than the limit). `done` gets the
    * answer, once; an error nothing expected is answered as the spec's 500 with an error id, and logged. A call that
    * passes through and whose chain, lock and socket are free goes to the chain and back with no promise
-   * (`ChainEngine.rpcBytesNow`).
+   * (`ChainEngine.rpcNow`).
    */
   answer(
     route: RpcRoute,

@@ -3,7 +3,7 @@
  * (percent-encoded, any case, any slashes, a query): it is decoded and split before anything decides whether it is
  * an RPC URL, so that every spelling of an RPC URL is read the same here and in the log (log.ts `redactUrl`).
  */
-import type { RpcAccess } from "../chains/types";
+import type { RpcAccess } from "../chains";
 
 /** What a path names for the RPC URLs. */
 export type RpcRoute =

@@ -2,7 +2,7 @@
  * Principals (users and organizations), organization membership and access keys. They are written by the seed
  * only, so lookups are cached for the life of the process (the hot path of every authenticated request).
  */
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase } from "../sqlite";
 
 /** A user or an organization; `slug` is the username or organization slug (the `accountSlug` of paths). */
 export interface Principal {

@@ -1,21 +1,23 @@
 /**
  * Opens the service's SQLite database (WAL, foreign keys) and brings its schema up to date. Each migration runs
- * once, in a transaction, tracked by `PRAGMA user_version`. The connection is a `SqlDatabase` (./sqlite.ts: Node's
- * built-in `node:sqlite` where present, better-sqlite3 on Node.js 20).
+ * once, in a transaction, tracked by `PRAGMA user_version`. The connection is a `SqlDatabase` (lib/service/sqlite:
+ * Node's built-in `node:sqlite` where present, better-sqlite3 on Node.js 20). The chain engine's tables are not the
+ * store's: the engine migrates them itself on the same connection (lib/service/chains/durability/schema.ts).
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
-import { CHAIN_JOURNAL_TABLES, CHAIN_TABLES } from "../chains/schema";
 import { WEB_TABLES } from "../web-schema";
 import { REGISTRY_TABLES } from "./registry";
 import { STORE_TABLES } from "./schema";
-import { SqlDatabase, type SqlOpenOptions } from "./sqlite";
+import { SqlDatabase, type SqlOpenOptions } from "../sqlite";
 
 /**
  * The schema, one migration per entry, append only; each owner keeps the SQL of its tables beside the code that uses
- * them: the store's records (./schema.ts), the chain engine's tables (../chains/schema.ts), the web UI's
- * (../web-schema.ts), the registry of contracts and wallets (./registry.ts).
+ * them: the store's records (./schema.ts), the web UI's (../web-schema.ts), the registry of contracts and wallets
+ * (./registry.ts). Migrations 2 and 3 also made the chain engine's tables before the engine ran its own migrations
+ * (every one IF NOT EXISTS, so both orders meet the same schema); 3 is now empty, kept so that a database's version
+ * means what it meant.
  */
-const MIGRATIONS: readonly string[] = [STORE_TABLES, CHAIN_TABLES + WEB_TABLES, CHAIN_JOURNAL_TABLES, REGISTRY_TABLES];
+const MIGRATIONS: readonly string[] = [STORE_TABLES, WEB_TABLES, "-- the chain engine's journal: its own migration now", REGISTRY_TABLES];
 
 /** File name of the database inside the data dir. */
 export const DATABASE_FILE = "chainform.db";

@@ -4,7 +4,7 @@
  * UNIQUE constraint behind it).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase } from "../sqlite";
 import type { NetworkConfig, StoredEnvironmentSettings } from "../../api";
 
 /** A Virtual Environment as stored. */

@@ -1,13 +1,11 @@
 /**
- * The service's store: one SQLite database (a file in the data dir, or in memory) behind small repositories. It is
- * also the `ChainHost` the chain engine is given.
+ * The service's store: one SQLite database (a file in the data dir, or in memory) behind small repositories. What
+ * composes the service builds the chain engine's host from it (../chain-host.ts); the store knows nothing of chains.
  */
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { SqlDatabase } from "./sqlite";
-import type { Transaction } from "../../api";
-import type { ChainHost, VnetChainSpec } from "../chains/types";
+import type { SqlDatabase } from "../sqlite";
 import { Accounts } from "./accounts";
 import { DATABASE_FILE, openDatabase } from "./database";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock";
@@ -32,14 +30,6 @@ export type { EnvironmentRecord, VnetRecord, NewEnvironment } from "./environmen
 export interface StoreOptions {
   /** The data dir; null keeps everything in memory (`--in-memory`). */
   readonly dataDir: string | null;
-  /** Upstream RPC URLs to fork from, by network id (given to the chain engine). */
-  readonly forkUrls?: Readonly<Record<string, string>>;
-  /** Where recordings of upstream answers are kept (`--fork-cache`); default under the data dir. */
-  readonly forkCacheDir?: string | null;
-  /** Serve forks from recordings only (`--offline`). */
-  readonly offline?: boolean;
-  /** Offline, read an account no recording holds as empty (`--offline-empty-accounts`). */
-  readonly offlineEmptyAccounts?: boolean;
   /**
    * Take the data dir's exclusive lock (the serving process does; `chainform token` only reads a secret and does
    * not). A second service on the same dir is refused with `DataDirLockedError`.
@@ -53,21 +43,16 @@ export interface StoreOptions {
  * @example
  * const store = Store.open({ dataDir: null });
  */
-export class Store implements ChainHost {
+export class Store {
   readonly accounts: Accounts;
   readonly projects: Projects;
   readonly networks: Networks;
   readonly environments: Environments;
   readonly records: Records;
-  readonly forkUrls: Readonly<Record<string, string>>;
-  readonly forkCacheDir: string | null;
-  readonly offline: boolean;
-  readonly offlineEmptyAccounts: boolean;
 
   private constructor(
     readonly db: SqlDatabase,
     readonly dataDir: string | null,
-    options: StoreOptions,
     private readonly lock: DataDirLock | null = null,
   ) {
     this.accounts = new Accounts(db);
@@ -75,10 +60,6 @@ export class Store implements ChainHost {
     this.networks = new Networks(db);
     this.environments = new Environments(db);
     this.records = new Records(db);
-    this.forkUrls = options.forkUrls ?? {};
-    this.forkCacheDir = options.forkCacheDir ?? null;
-    this.offline = options.offline === true;
-    this.offlineEmptyAccounts = options.offlineEmptyAccounts === true;
   }
 
   /**
@@ -87,14 +68,14 @@ export class Store implements ChainHost {
    */
   static open(options: StoreOptions): Store {
     const { dataDir } = options;
-    if (dataDir === null) return new Store(openDatabase(":memory:"), null, options);
+    if (dataDir === null) return new Store(openDatabase(":memory:"), null);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     chmodSync(dataDir, 0o700);
     const lock = options.exclusive ? lockDataDir(dataDir) : null;
     try {
       const path = join(dataDir, DATABASE_FILE);
       makePrivate(path);
-      const store = new Store(openDatabase(path), dataDir, options, lock);
+      const store = new Store(openDatabase(path), dataDir, lock);
       makePrivate(path);
       return store;
     } catch (error) {
@@ -114,30 +95,6 @@ export class Store implements ChainHost {
     if (existing) return existing.value;
     this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(name, randomBytes(32).toString("base64url"));
     return this.secret(name);
-  }
-
-  /** ChainHost: everything the engine needs to (re)start a vnet's chain. */
-  resolveVnet(vnetId: string): VnetChainSpec | undefined {
-    const vnet = this.environments.vnet(vnetId);
-    if (!vnet) return undefined;
-    const environment = this.environments.get(vnet.project_id, vnet.environment_id)!;
-    const bridge = environment.bridge_config;
-    return {
-      vnetId: vnet.id,
-      environmentId: vnet.environment_id,
-      instanceId: vnet.instance_id,
-      networkId: vnet.network_id,
-      chainId: BigInt(vnet.chain_id),
-      forkBlockNumber: vnet.block_number,
-      accounts: vnet.accounts,
-      bridge: bridge.enabled ? { relayMode: bridge.relay_mode, delaySeconds: bridge.delay_seconds } : null,
-      peers: environment.vnets.filter((v) => v.id !== vnet.id).map((v) => ({ vnetId: v.id, chainId: BigInt(v.chain_id) })),
-    };
-  }
-
-  /** ChainHost: records a transaction the engine saw. */
-  recordTransaction(transaction: Transaction): void {
-    this.records.recordTransaction(transaction);
   }
 
   /** Closes the database and releases the data dir's lock. */

@@ -1,5 +1,5 @@
 /** The supported-network list. Written by the seed only, so it is read once and kept. */
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase } from "../sqlite";
 import type { SupportedNetwork } from "../../api";
 
 /** A supported network with chainform's notional latest block (the default fork point). */

@@ -1,5 +1,5 @@
 /** Projects, their explicit members, delivery channels and Web3 Actions. */
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase } from "../sqlite";
 
 /** A project row. */
 export interface ProjectRow {

@@ -1,5 +1,5 @@
 /** Transactions the chain engine reports, and saved project simulations. Records are kept as JSON. */
-import type { SqlDatabase, SqlStatement } from "./sqlite";
+import type { SqlDatabase, SqlStatement } from "../sqlite";
 import type { ListTransactionsQuery, Simulation, Transaction } from "../../api";
 
 /** Transaction filters of the list endpoint (addresses compared case-insensitively). */

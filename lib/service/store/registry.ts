@@ -3,7 +3,7 @@
  * which networks a project keeps, of what kind, under what display name and tags. One row per project, network and
  * lower-case address, with its migration beside it (./database.ts runs it after the other owners').
  */
-import type { SqlDatabase } from "./sqlite";
+import type { SqlDatabase } from "../sqlite";
 
 /** Migration 4 (the registry). */
 export const REGISTRY_TABLES = `

@@ -2,7 +2,7 @@
  * viem for the provider (ABI encoding and decoding of contracts and calls). An ES import, so that the provider's
  * bundle (esbuild) keeps only these functions rather than all of viem (the lazy bundle would double). Its type
  * declarations are marked as ES modules, which TypeScript (node16) reports for a CommonJS file (TS1479); the
- * CommonJS build tsc's output requires loads fine, as lib/service/chains/viem.ts relies on too.
+ * CommonJS build tsc's output requires loads fine, as lib/service/chains/evm/viem.ts relies on too.
  */
 export type { Abi, AbiFunction, AbiParameter, Hex } from "viem" with { "resolution-mode": "import" };
 

@@ -16,7 +16,7 @@
 import { checkResult } from "./answer-checks";
 import type { Recordings } from "./recordings";
 import { callKey } from "./recordings";
-import { JsonRpcError } from "../json-rpc";
+import { JsonRpcError } from "../wire/json-rpc";
 import { UpstreamError, type Upstream, type UpstreamAnswer, type UpstreamCall } from "./upstream";
 
 /** The EIP-2935 block-hash history contract. */

@@ -3,9 +3,9 @@
  * (one per network and block) that forked chains read through, recording what the upstream answers so that a fork
  * can be replayed with no upstream at all (docs/forking.md).
  */
-import type { ChainLog, ChainNode } from "../backend";
+import type { ChainLog, ChainNode } from "../node/backend";
 import { ChainRequestError } from "../types";
-import { JsonRpcError } from "../json-rpc";
+import { JsonRpcError } from "../wire/json-rpc";
 import { BLOCK_INPUTS_MARK, recordBlockInputs, type BlockInputsCost } from "./block-inputs";
 import { ImportedRecordings } from "./imported";
 import { readPins, writePin } from "./pins";

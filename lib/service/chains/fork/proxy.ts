@@ -12,8 +12,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ChainLog } from "../backend";
-import { JsonRpcError } from "../json-rpc";
+import type { ChainLog } from "../node/backend";
+import { JsonRpcError } from "../wire/json-rpc";
 import { checkResult } from "./answer-checks";
 import { askedBlock, describeCall } from "./describe";
 import { accountOf, derivedAnswer, emptyAccountAnswer, panicsWhenMissing, type Recorded } from "./derived";

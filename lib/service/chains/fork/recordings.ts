@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import type { ChainLog } from "../backend";
+import type { ChainLog } from "../node/backend";
 
 /** How soon new answers are saved, and the longest wait between tries of a save that failed. */
 const SAVE_DELAY_MS = 200;

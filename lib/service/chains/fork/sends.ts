@@ -7,11 +7,11 @@
  * gas); when that call fails on a read never recorded, the send is answered with that error and never reaches the
  * chain, as a read beyond the recordings is (docs/forking.md). Live and fresh chains pay nothing for this.
  */
-import { JsonRpcError, type JsonRpcClient } from "../json-rpc";
-import { TRANSACTION_METHODS } from "../methods";
-import { forward, rpcError } from "../rpc-proxy";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
+import { TRANSACTION_METHODS } from "../evm/methods";
+import { forward, rpcError } from "../calls/rpc-proxy";
 import type { JsonRpcRequest, JsonRpcResponse } from "../types";
-import { parseTransaction, recoverTransactionAddress, type Hex } from "../viem";
+import { parseTransaction, recoverTransactionAddress, type Hex } from "../evm/viem";
 import { NEVER_RECORDED, NOT_RECORDED } from "./proxy";
 
 /** The fields of a transaction object that decide what its execution reads. */

@@ -5,7 +5,7 @@
  * returned or recorded. Every call is bounded in time and in size; redirects are not followed (a redirect could send
  * the service's calls anywhere).
  */
-import { JsonRpcError } from "../json-rpc";
+import { JsonRpcError } from "../wire/json-rpc";
 import { upstreamScrubber } from "./urls";
 
 /**

@@ -5,6 +5,7 @@
  */
 import { startTestService, type TestService } from "../../../../test/helpers/service";
 import { call, expectErrorBody } from "../../../../test/helpers/http";
+import { chainHostOf } from "../../chain-host";
 
 let service: TestService;
 beforeAll(async () => {
@@ -106,7 +107,7 @@ describe("POST environments", () => {
       body.id,
     )!;
     expect(stored.vnets.map((v) => v.chain_id)).toEqual(["9007199254740993", "9007199254740992", "9223372036854775771"]);
-    expect(service.app.service.store.resolveVnet(stored.vnets[0].id)!.chainId).toBe(9007199254740993n);
+    expect(chainHostOf(service.app.service.store).resolveVnet(stored.vnets[0].id)!.chainId).toBe(9007199254740993n);
   });
 
   test("a slug conflict is a 400 naming the slug and the existing environment", async () => {

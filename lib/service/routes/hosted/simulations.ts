@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams, type VnetSimulationResult } from "../../../api";
 import { parseBlockNumber } from "../../../domain/chain";
-import type { AccountOverride, BundleCall } from "../../chains/simulate";
+import type { AccountOverride, BundleCall } from "../../chains";
 import { ChainRequestError, type NetworkBundle } from "../../chains/types";
 import { badRequest } from "../../errors";
 import { projectOf } from "../common";

@@ -56,8 +56,8 @@ beforeAll(async () => {
   instancePath = `${base}/${environment.id}/instance/${environment.active_instance.id}`;
   const [mainnet, optimism] = environment.active_instance.vnets.map((v) => v.id);
   const store = service.app.service.store;
-  for (let n = 1; n <= 30; n++) store.recordTransaction(record(n % 2 ? mainnet : optimism, n));
-  store.recordTransaction(
+  for (let n = 1; n <= 30; n++) store.records.recordTransaction(record(n % 2 ? mainnet : optimism, n));
+  store.records.recordTransaction(
     record(mainnet, 31, {
       status: "failed",
       reverted: true,
@@ -67,9 +67,9 @@ beforeAll(async () => {
       contract_address: ALICE,
     }),
   );
-  store.recordTransaction(record(optimism, 32, { kind: "cheatcode", rpc_method: "tenderly_setBalance" }));
-  store.recordTransaction(record(optimism, 32, { kind: "cheatcode", rpc_method: "tenderly_setBalance", value: "0x2" })); // recorded again: updated, not duplicated
-  store.recordTransaction(record("00000000-0000-4000-8000-000000000000", 33)); // a vnet that does not exist: ignored
+  store.records.recordTransaction(record(optimism, 32, { kind: "cheatcode", rpc_method: "tenderly_setBalance" }));
+  store.records.recordTransaction(record(optimism, 32, { kind: "cheatcode", rpc_method: "tenderly_setBalance", value: "0x2" })); // recorded again: updated, not duplicated
+  store.records.recordTransaction(record("00000000-0000-4000-8000-000000000000", 33)); // a vnet that does not exist: ignored
 });
 afterAll(() => service.close());
 

@@ -99,7 +99,6 @@ test("a second wave of jobs forks from what the first published, reading no stat
   expect([...new Set(secondWave)].sort()).toEqual(["eth_blockNumber", "eth_chainId"]);
   expect(secondWave).toHaveLength(2 * second.length);
   for (const run of second) expect(run.answers).toEqual(first[0].answers);
-  // eslint-disable-next-line no-console
   console.log(
     `fork cache: the first wave of 3 jobs asked the upstream ${firstWave} times, the second ${secondWave.length} (the creates' checks)`,
   );

@@ -5,7 +5,7 @@
  * only.
  */
 import { isUuid } from "../domain/uuid";
-import type { RpcAccess } from "./chains/types";
+import type { RpcAccess } from "./chains";
 import type { EnvironmentRecord, Store, VnetRecord } from "./store";
 
 /** The network label of a vnet's hosted RPC host: the network's vnet RPC slug, else its chain id. */

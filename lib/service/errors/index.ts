@@ -6,6 +6,7 @@
  * the answers to what Node's HTTP parser refuses (./client-errors.ts).
  */
 import { randomUUID } from "node:crypto";
+import type { FastifyReply } from "fastify";
 import { ERROR_SLUGS, type ErrorBody, type ErrorStatus, type Rid } from "../../api";
 
 /** Extra context of an error body: the resource type, the field at fault, and any further keys. */
@@ -82,4 +83,10 @@ export function isDiskFull(error: unknown): boolean {
 /** The message of a full-disk answer (no path: callers are not told where the service keeps its data). */
 export function diskFullMessage(): string {
   return "the service's disk is full: nothing was changed; try again once the operator has freed space";
+}
+
+/** Answers with the spec's error body (a status outside its table becomes the nearest in it). */
+export function sendError(reply: FastifyReply, status: number, message: string, data?: ErrorData): void {
+  const known = knownStatus(status);
+  reply.code(known).send(errorBody(known, message, data));
 }

@@ -5,18 +5,14 @@
  * secret (an access key, an Admin RPC secret, a sign-in token), so a message names the route's shape instead, with
  * only the words the service's own routes are made of.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { ChainRequestError } from "../chains/types";
-import { diskFullMessage, errorBody, isDiskFull, knownStatus, ServiceError, type ErrorData } from "./index";
+import type { FastifyRequest } from "fastify";
+import { ChainRequestError } from "../chains";
+import { diskFullMessage, errorBody, isDiskFull, knownStatus, sendError, ServiceError, type ErrorData } from "./index";
 import { parseHostedHost } from "../../domain/hosted-names";
 import { REDACTED, scrubSecrets } from "../log";
 import { global } from "../global-plugin";
 
-/** Answers with the spec's error body (a status outside its table becomes the nearest in it). */
-export function sendError(reply: FastifyReply, status: number, message: string, data?: ErrorData): void {
-  const known = knownStatus(status);
-  reply.code(known).send(errorBody(known, message, data));
-}
+export { sendError };
 
 /** The error handler, the 404 handler and the 5xx log. `bodyLimit` names the limit in the 400 of an oversized body. */
 export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) => {
@@ -49,7 +45,12 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
   app.setNotFoundHandler((request, reply) => {
     // Under a hosted host name a path's segment may be a key or a secret: the path is never quoted there.
     const hostedHost = parseHostedHost(request.headers.host);
-    if (hostedHost) return sendError(reply, 404, `no route ${routeShape(request.method, "/", words).split(" ")[0]} on this ${hostedHost.kind} host: see docs/hosted-clients.md`);
+    if (hostedHost)
+      return sendError(
+        reply,
+        404,
+        `no route ${routeShape(request.method, "/", words).split(" ")[0]} on this ${hostedHost.kind} host: see docs/hosted-clients.md`,
+      );
     sendError(reply, 404, `no route ${routeShape(request.method, request.url, words)}`);
   });
 });

@@ -4,7 +4,7 @@
  * that created it until `eth_uninstallFilter` removes it, the chain says it is gone, or nobody has polled it for
  * five minutes: anvil drops such a filter itself (its filter eviction), so the count never holds more than anvil does.
  */
-import type { JsonRpcRequest, JsonRpcResponse } from "../chains/types";
+import type { JsonRpcRequest, JsonRpcResponse } from "../chains";
 import { rpcError, type RpcBody } from "./body";
 
 type RpcCalls = Exclude<RpcBody, { response: unknown }>;

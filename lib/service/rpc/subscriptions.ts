@@ -6,7 +6,7 @@
  * (../caller-limits.ts), and a client's own id never reaches the chain.
  */
 import WebSocket, { type RawData } from "ws";
-import { ChainRequestError, type ChainEngine, type JsonRpcRequest, type JsonRpcResponse } from "../chains/types";
+import { ChainRequestError, type ChainEngine, type JsonRpcRequest, type JsonRpcResponse } from "../chains";
 import { rpcError } from "./body";
 
 /** Subscription kinds passed to the chain: new blocks, logs, pending transactions. */

@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import WebSocket, { WebSocketServer, type RawData } from "ws";
-import type { JsonRpcRequest, JsonRpcResponse } from "../chains";
+import type { JsonRpcResponse } from "../chains";
 import { ChainRequestError } from "../chains";
 import { rawErrorAnswer } from "../errors/client-errors";
 import { redactUrl } from "../log";

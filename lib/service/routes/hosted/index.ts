@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HOSTED_BASE_PATH } from "../../../domain/hosted-names";
-import { sendError } from "../../errors/plugin";
+import { sendError } from "../../errors";
 import { resolveAccountSegment } from "./account";
 import gateways from "./gateways";
 import registry from "./registry";

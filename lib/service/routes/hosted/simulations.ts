@@ -12,7 +12,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams, type VnetSimulationResult } from "../../../api";
 import { parseBlockNumber } from "../../../domain/chain";
 import type { AccountOverride, BundleCall } from "../../chains";
-import { ChainRequestError, type NetworkBundle } from "../../chains/types";
+import { ChainRequestError, type NetworkBundle } from "../../chains";
 import { badRequest } from "../../errors";
 import { projectOf } from "../common";
 import { checkSimulatorNetwork } from "../simulations";

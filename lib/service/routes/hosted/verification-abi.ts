@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import { ProjectParams } from "../../../api";
 import { keccak256 } from "../../../domain/keccak";
-import type { JsonRpcResponse } from "../../chains/types";
+import type { JsonRpcResponse } from "../../chains";
 import { badRequest, notFound } from "../../errors";
 import type { VnetRecord } from "../../store";
 import type { Registry } from "../../store/registry";

@@ -11,7 +11,7 @@ import { MAX_BATCH_DELETE_IDS, ProjectParams, type CreateEnvironmentRequest } fr
 import { blockNumberHex, parseBlockNumber } from "../../../domain/chain";
 import { MAX_SLUG_LENGTH, slugify } from "../../../domain/slug";
 import { badRequest, notFound, ServiceError } from "../../errors";
-import type { ChainEngine, VnetFork } from "../../chains/types";
+import type { ChainEngine, VnetFork } from "../../chains";
 
 /** A vnet's chain state as a fork copies it. */
 interface Saved {

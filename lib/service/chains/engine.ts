@@ -21,6 +21,7 @@ import type { ChainBackend, ChainLog, ChainNode } from "./backend";
 import type { BridgeRelay } from "./bridge";
 import { ChainBudget, ChainPool, DEFAULT_MAX_RUNNING_CHAINS } from "./chain-pool";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import { clockOfState, stateWithClock } from "./clock";
 import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
 import { ChainJournal } from "./journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
@@ -383,7 +384,9 @@ export class BackendChainEngine implements ChainEngine {
       const state = dumped[0] === 0x1f && dumped[1] === 0x8b ? gunzipSync(dumped) : dumped;
       const row = this.host.db.prepare("SELECT network_id, block_number FROM chain_forks WHERE vnet_id = ?").get(vnetId) as
         { network_id: string; block_number: string } | undefined;
-      return read(state, row ? { networkId: row.network_id, blockNumber: row.block_number } : null);
+      // The clock travels with the state (./clock.ts): anvil's state does not hold it.
+      const withClock = stateWithClock(state, this.writes.clocks.get(vnetId));
+      return read(withClock, row ? { networkId: row.network_id, blockNumber: row.block_number } : null);
     });
   }
 
@@ -399,6 +402,8 @@ export class BackendChainEngine implements ChainEngine {
     // Generation 0 (./state-files.ts): a new vnet has no journal row, and an imported number must not skip later ones.
     const failure = commitDump(temporary, statePath, 0);
     if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
+    const clock = clockOfState(state);
+    if (clock) this.writes.clocks.set(vnetId, clock);
     if (fork) {
       this.host.db
         .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")

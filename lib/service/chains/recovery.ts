@@ -10,6 +10,7 @@
 import type { Transaction } from "../../api";
 import { diskFullMessage, isDiskFull } from "../errors";
 import type { ChainLog, ChainNode } from "./backend";
+import { ChainClocks } from "./clock";
 import type { ChainJournal, JournalBlock, JournalCall } from "./journal";
 import type { JsonRpcClient } from "./json-rpc";
 import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "./methods";
@@ -90,6 +91,8 @@ export class JournaledWrites {
   constructor(
     private readonly host: ChainHost,
     readonly journal: ChainJournal,
+    /** The chains' clocks (./clock.ts), kept with the journal rows of the writes that moved them. */
+    readonly clocks: ChainClocks = new ChainClocks(host.db),
   ) {}
 
   /** The block number before a write (call it with the chain held alone). */
@@ -120,9 +123,11 @@ export class JournaledWrites {
     let head = before;
     try {
       const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
+      const clock = calls.length > 0 ? await this.clocks.afterCalls(node, vnetId, calls) : undefined;
       this.host.db.transaction(() => {
         for (const record of records) this.host.recordTransaction(record);
         this.journal.append(vnetId, calls, blocks.blocks);
+        if (clock) this.clocks.set(vnetId, clock);
         also?.();
       })();
       head = blocks.head;

@@ -1,7 +1,7 @@
 /**
  * The chain engine's own tables (prefix `chain_`), with their migrations; ./store/database.ts runs them in order
  * with those of the other owners. The SQL that reads and writes them lives beside: bridge.ts (`chain_bridge_relays`),
- * engine.ts (`chain_forks`), journal.ts (`chain_journal`, `chain_journal_blocks`).
+ * engine.ts (`chain_forks`), journal.ts (`chain_journal`, `chain_journal_blocks`), clock.ts (`chain_clocks`).
  */
 
 /**
@@ -53,4 +53,17 @@ export const CHAIN_JOURNAL_TABLES = `
   );
   CREATE TABLE IF NOT EXISTS chain_genesis (vnet_id TEXT PRIMARY KEY, timestamp INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS chain_bridge_relays_by_relay_tx ON chain_bridge_relays (relay_tx_hash);
+`;
+
+/**
+ * Migration 4: each chain's clock (clock.ts), which anvil's saved state does not keep: its time offset in seconds, the
+ * block interval set, and a next block's timestamp set but not used yet.
+ */
+export const CHAIN_CLOCK_TABLES = `
+  CREATE TABLE IF NOT EXISTS chain_clocks (
+    vnet_id TEXT PRIMARY KEY,
+    offset_s INTEGER NOT NULL,
+    interval_s INTEGER,
+    next_ts INTEGER
+  );
 `;

@@ -242,7 +242,8 @@ export class ChainPool {
         .then(() => true)
         .catch(() => false);
       if (alive || slot.node !== node) return;
-      this.options.log?.error({ key: slot.key }, "a chain stopped answering; it is killed and starts again at its next use");
+      // A warning, not an error: the next use starts it again with every acknowledged write (./lost-chains.ts).
+      this.options.log?.warn({ key: slot.key }, "a chain stopped answering; it is killed and starts again at its next use");
       slot.node = null;
       await node.kill();
     } finally {

@@ -26,6 +26,7 @@ import { asGatewayTimeout, timeoutAnswers } from "./deadline-answers";
 import { ChainJournal } from "./journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
 import { JsonRpcError, type JsonRpcClient } from "./json-rpc";
+import { ChainLostError, guardLoss, isLostAnswer, untilAnswered } from "./lost-chains";
 import { isReadOnlyMethod } from "./methods";
 import { simulateOnReplica } from "./network-simulation";
 import type { Receipt } from "./records";
@@ -225,6 +226,8 @@ export class BackendChainEngine implements ChainEngine {
           node.rpc,
           forwarded.map(({ request }) => request),
         );
+        // A call the chain never answered (it died): the work runs again once the chain is back (./lost-chains.ts).
+        if (results.some(isLostAnswer)) throw new ChainLostError("a call found no chain to answer it");
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
         const effects = await this.recorder.recordRpcEffects(node, spec, calls);
@@ -334,9 +337,13 @@ export class BackendChainEngine implements ChainEngine {
     return this.snapshotBook.list(vnetId);
   }
 
-  /** `ChainPool.use` on a vnet's chain, a call past its deadline answered as a 504 naming the timeout. */
+  /**
+   * `ChainPool.use` on a vnet's chain, run again when the chain dies under it (./lost-chains.ts), a call past its
+   * deadline answered as a 504 naming the timeout.
+   */
   private useVnet<T>(vnetId: string, mode: "shared" | "exclusive", work: (node: ChainNode) => Promise<T>): Promise<T> {
-    return this.vnets.use(vnetId, mode, work).catch(asGatewayTimeout);
+    const deadline = this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+    return untilAnswered(deadline, () => this.vnets.use(vnetId, mode, (node) => guardLoss(node, work))).catch(asGatewayTimeout);
   }
 
   private spec(vnetId: string): VnetChainSpec {

@@ -38,6 +38,8 @@ import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./vnet
 import { BridgeRelayer } from "./relayer";
 import { forward, passesThrough, refusal, rpcError } from "./rpc-proxy";
 import { simulate } from "./simulate";
+import type { CallFrame } from "./trace";
+import { TraceRecords } from "./trace-records";
 import { chainsDirOf, commitDump, statePathOf, temporaryStatePath } from "./state-files";
 import {
   ChainRequestError,
@@ -92,6 +94,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly writes: JournaledWrites;
   /** When chains' states are saved, and their recovery (./vnet-states.ts). */
   private readonly states: VnetStates;
+  /** The kept call traces of mined transactions (./trace-records.ts). */
+  private readonly traces: TraceRecords;
   /** The snapshots each vnet's chain holds (./snapshots.ts). */
   private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
@@ -146,6 +150,12 @@ export class BackendChainEngine implements ChainEngine {
     });
     this.recorder = new TransactionRecorder(options.receiptTimeoutMs ?? 2_000);
     this.writes = new JournaledWrites(host, new ChainJournal(host.db));
+    this.traces = new TraceRecords(host.db, (vnetId, work) => this.vnets.use(vnetId, "shared", work));
+    this.writes.onRecorded = (vnetId, records) =>
+      this.traces.capture(
+        vnetId,
+        records.filter((record) => record.kind === "blockchain").map((record) => record.tx_hash),
+      );
     const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
     const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
@@ -320,6 +330,7 @@ export class BackendChainEngine implements ChainEngine {
         this.recorder.forget(vnetId);
         this.snapshotBook.forget(vnetId);
         this.states.forget(vnetId);
+        this.traces.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         this.host.db.prepare("DELETE FROM chain_forks WHERE vnet_id = ?").run(vnetId);
       }),
@@ -385,6 +396,8 @@ export class BackendChainEngine implements ChainEngine {
    */
   async withVnetState<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T> {
     this.spec(vnetId);
+    // Before the lock: a capture queued behind a writer waiting for this read would wait for it.
+    await this.traces.flush(vnetId);
     return this.vnets.use(vnetId, "shared", async (node) => {
       // anvil answers the state gzip'd, as hex; `--load-state` reads it as JSON.
       const dumped = Buffer.from((await node.rpc.request<string>("anvil_dumpState")).replace(/^0x/, ""), "hex");
@@ -416,6 +429,23 @@ export class BackendChainEngine implements ChainEngine {
         .prepare("INSERT OR REPLACE INTO chain_forks (vnet_id, network_id, block_number) VALUES (?, ?, ?)")
         .run(vnetId, fork.networkId, fork.blockNumber);
     }
+  }
+
+  storedTrace(vnetId: string, txHash: string): CallFrame | null {
+    return this.traces.get(vnetId, txHash);
+  }
+
+  storedTraces(vnetId: string): Record<string, CallFrame> {
+    return this.traces.all(vnetId);
+  }
+
+  installTraces(vnetId: string, traces: Readonly<Record<string, unknown>>): void {
+    this.traces.put(vnetId, traces);
+  }
+
+  /** Tests: waits for the traces queued for capture on a vnet. */
+  flushTraces(vnetId: string): Promise<void> {
+    return this.traces.flush(vnetId);
   }
 
   /** Fixtures: removes a state placed by `installVnetState` whose vnet was not created after all. */

@@ -85,6 +85,8 @@ export interface ReplayReport {
 
 /** The journaled writes of a service's Virtual Environments. */
 export class JournaledWrites {
+  /** Hears the records of every commit, once committed (the engine queues their traces' capture, ./trace-records.ts). */
+  onRecorded?: (vnetId: string, records: readonly Transaction[]) => void;
   /** The head each running node was at after its last journaled write: saves a call before the next one. */
   private readonly heads = new WeakMap<ChainNode, bigint>();
 
@@ -136,6 +138,7 @@ export class JournaledWrites {
       throw isDiskFull(error) ? new ChainRequestError(503, diskFullMessage()) : error;
     }
     if (calls.length > 0) this.heads.set(node, head);
+    if (records.length > 0) this.onRecorded?.(vnetId, records);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * The chain engine's own tables (prefix `chain_`), with their migrations; ./store/database.ts runs them in order
  * with those of the other owners. The SQL that reads and writes them lives beside: bridge.ts (`chain_bridge_relays`),
- * engine.ts (`chain_forks`), journal.ts (`chain_journal`, `chain_journal_blocks`), clock.ts (`chain_clocks`).
+ * engine.ts (`chain_forks`), journal.ts (`chain_journal`, `chain_journal_blocks`), clock.ts (`chain_clocks`), trace-records.ts (`chain_traces`).
  */
 
 /**
@@ -56,8 +56,8 @@ export const CHAIN_JOURNAL_TABLES = `
 `;
 
 /**
- * Migration 4: each chain's clock (clock.ts), which anvil's saved state does not keep: its time offset in seconds, the
- * block interval set, and a next block's timestamp set but not used yet.
+ * Migration 4 (with `CHAIN_TRACE_TABLES`): each chain's clock (clock.ts), which anvil's saved state does not keep: its
+ * time offset in seconds, the block interval set, and a next block's timestamp set but not used yet.
  */
 export const CHAIN_CLOCK_TABLES = `
   CREATE TABLE IF NOT EXISTS chain_clocks (
@@ -65,5 +65,15 @@ export const CHAIN_CLOCK_TABLES = `
     offset_s INTEGER NOT NULL,
     interval_s INTEGER,
     next_ts INTEGER
+  );
+`;
+
+/** Migration 4 (with `CHAIN_CLOCK_TABLES`): the call trace of each mined transaction (trace-records.ts), as JSON. */
+export const CHAIN_TRACE_TABLES = `
+  CREATE TABLE IF NOT EXISTS chain_traces (
+    vnet_id TEXT NOT NULL,
+    tx_hash TEXT NOT NULL,
+    trace TEXT NOT NULL,
+    PRIMARY KEY (vnet_id, tx_hash)
   );
 `;

@@ -3,6 +3,7 @@
  * the records; the engine owns EVM processes. The service resolves ids and permissions, then calls the engine
  * with the Virtual Environment it means; the engine reports every transaction it sees through `ChainHost`.
  */
+import type { CallFrame } from "./trace";
 import type { SqlDatabase } from "../store/sqlite";
 import type {
   AccessList,
@@ -167,6 +168,15 @@ export interface ChainEngine {
 
   /** Fixtures: removes a state placed for a vnet that was not created after all. */
   discardVnetState?(vnetId: string): void;
+
+  /** The call trace kept when a transaction of a vnet was mined (./trace-records.ts), or null when none is kept. */
+  storedTrace?(vnetId: string, txHash: string): CallFrame | null;
+
+  /** Fixtures: every kept trace of a vnet, by hash (call it inside `withVnetState`'s read, which waits for captures). */
+  storedTraces?(vnetId: string): Record<string, CallFrame>;
+
+  /** Fixtures: keeps an imported vnet's traces (synchronous: inside the creating transaction). */
+  installTraces?(vnetId: string, traces: Readonly<Record<string, unknown>>): void;
 
   /** Fixtures: the recordings a fork of a network at a block (hex) reads, or null. */
   forkRecordings?(networkId: string, blockNumber: string): Promise<Record<string, unknown> | null>;

@@ -4,7 +4,7 @@
  * built-in `node:sqlite` where present, better-sqlite3 on Node.js 20).
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
-import { CHAIN_CLOCK_TABLES, CHAIN_JOURNAL_TABLES, CHAIN_TABLES } from "../chains/schema";
+import { CHAIN_CLOCK_TABLES, CHAIN_JOURNAL_TABLES, CHAIN_TABLES, CHAIN_TRACE_TABLES } from "../chains/schema";
 import { WEB_TABLES } from "../web-schema";
 import { STORE_TABLES } from "./schema";
 import { SqlDatabase, type SqlOpenOptions } from "./sqlite";
@@ -14,7 +14,12 @@ import { SqlDatabase, type SqlOpenOptions } from "./sqlite";
  * them: the store's records (./schema.ts), the chain engine's tables (../chains/schema.ts), the web UI's
  * (../web-schema.ts).
  */
-const MIGRATIONS: readonly string[] = [STORE_TABLES, CHAIN_TABLES + WEB_TABLES, CHAIN_JOURNAL_TABLES, CHAIN_CLOCK_TABLES];
+const MIGRATIONS: readonly string[] = [
+  STORE_TABLES,
+  CHAIN_TABLES + WEB_TABLES,
+  CHAIN_JOURNAL_TABLES,
+  CHAIN_CLOCK_TABLES + CHAIN_TRACE_TABLES,
+];
 
 /** File name of the database inside the data dir. */
 export const DATABASE_FILE = "chainform.db";

@@ -70,10 +70,12 @@ test("a transaction's trace is the same before and after an idle stop, a restart
   await waitFor(() => engineOf(service).runningNode(vnetId) === null);
   expect(await pageTrace(service, vnetId, hash)).toEqual(before);
 
-  // A restart.
+  // A restart right after another transaction (the same call, so the same trace): its trace is taken before the stop.
+  const { hash: second } = await sendAndWait(url, { to: contractAddress!, data: "0x" });
   await runs.stop(service);
   service = await runs.start({ dataDir });
   expect(await pageTrace(service, vnetId, hash)).toEqual(before);
+  expect(engineOf(service).storedTrace(vnetId, second)).toEqual(before);
   // The reloaded chain itself has no trace of it to give (why the trace is kept): an error or an empty frame.
   const reloaded = await fetch(url.replace(/^http:\/\/[^/]+/, service.baseUrl), {
     method: "POST",

@@ -51,6 +51,8 @@ export interface ChainPoolOptions {
   readonly rpcTimeoutMs?: number;
   /** Where the pool reports a chain it killed because it stopped answering; default: nowhere. */
   readonly log?: ChainLog;
+  /** Runs on a running node about to be stopped with its state kept, the lock held alone (never fails the stop). */
+  readonly beforeStop?: (key: string, node: ChainNode) => Promise<void>;
 }
 
 /** Longest a check of a node that missed a deadline waits for its answer. */
@@ -344,6 +346,7 @@ export class ChainPool {
     try {
       this.clearIdleTimer(slot);
       const node = slot.node ?? (await slot.starting?.catch(() => null)) ?? null;
+      if (node && this.options.beforeStop) await this.options.beforeStop(slot.key, node).catch(() => undefined);
       slot.node = null;
       if (node) await node.stop();
     } finally {

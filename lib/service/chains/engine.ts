@@ -137,6 +137,7 @@ export class BackendChainEngine implements ChainEngine {
         launchVnet({ host, backend, forks: this.forks, states: this.states, statePath: this.statePath(id), rpcTimeoutMs }, this.spec(id)),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       keepRunning: (id) => this.snapshotBook.holds(id),
+      beforeStop: (id, node) => this.traces.beforeStop(id, node),
       budget,
       rpcTimeoutMs,
       log: options.log,

@@ -6,10 +6,10 @@
  * committed, and kept: the explorer and the dashboard read the kept one (lib/service/web-interface.ts
  * `storedTrace`), fixtures and clones carry them.
  *
- * The capture is off the answer's path: it is queued on the chain's lock (shared) as the record commits, so it runs
- * right after the write's answer and before the next write and any stop of the chain (the lock is first come, first
- * served), and a chain started again after a death has run the journaled transactions again, so it can still trace
- * them.
+ * The capture is off the answer's path: the hashes are gathered as records commit and traced together, in one round
+ * trip, a moment later or once enough wait (with the chain's lock held shared), and always before the chain stops
+ * (./chain-pool.ts `beforeStop`: an idle stop, an eviction, a shutdown). A chain that died meanwhile is started again
+ * with its journaled transactions run again, so it can still trace them.
  */
 import type { SqlDatabase } from "../store/sqlite";
 import type { ChainNode } from "./backend";
@@ -21,11 +21,20 @@ export const CALL_TRACER = { tracer: "callTracer", tracerConfig: { withLog: true
 /** Runs work on a vnet's chain, started if need be, with the lock held shared (./chain-pool.ts `use`). */
 export type UseChain = <T>(vnetId: string, work: (node: ChainNode) => Promise<T>) => Promise<T>;
 
+/** Most traces taken in one round trip; more pending are taken at once. */
+const BATCH = 64;
+/** How long after a record its trace may wait for others to be taken with it (ms). */
+const GATHER_MS = 250;
+
 /** The kept traces of a service's chains. */
 export class TraceRecords {
   private readonly statements;
-  /** Captures queued or running, by vnet: `flush` waits for them. */
-  private readonly pending = new Map<string, Promise<void>>();
+  /** Hashes whose traces are to be taken, by vnet. */
+  private readonly waiting = new Map<string, Set<string>>();
+  /** A timer that takes a vnet's waiting traces, by vnet. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Captures running, by vnet: `flush` waits for them. */
+  private readonly running = new Map<string, Promise<void>>();
 
   constructor(
     db: SqlDatabase,
@@ -56,42 +65,78 @@ export class TraceRecords {
     for (const [hash, trace] of Object.entries(traces)) this.statements.put.run(vnetId, hash.toLowerCase(), JSON.stringify(trace));
   }
 
-  /** Forgets a deleted vnet's traces. */
+  /** Forgets a deleted vnet's traces, and those still to be taken. */
   forget(vnetId: string): void {
+    this.waiting.delete(vnetId);
+    clearTimeout(this.timers.get(vnetId));
+    this.timers.delete(vnetId);
     this.statements.forget.run(vnetId);
   }
 
   /**
-   * Queues the capture of mined transactions' traces (call it as their records commit, with the chain held alone: the
-   * capture's place on the lock is taken at once). Never throws: a trace that cannot be taken is not kept, and the
-   * pages say so.
+   * Notes mined transactions whose traces are to be taken (call it as their records commit). They are taken together,
+   * `GATHER_MS` after the first or once `BATCH` wait, with the chain's lock held shared, and in any case before the
+   * chain stops (`beforeStop`). Never throws: a trace that cannot be taken is not kept, and the pages say so.
    */
   capture(vnetId: string, txHashes: readonly string[]): void {
     if (txHashes.length === 0) return;
-    const taking = this.useChain(vnetId, (node) => this.take(node, vnetId, txHashes)).catch(() => undefined);
-    const after = Promise.all([this.pending.get(vnetId), taking]).then(() => undefined);
-    this.pending.set(vnetId, after);
+    let waiting = this.waiting.get(vnetId);
+    if (!waiting) this.waiting.set(vnetId, (waiting = new Set()));
+    for (const hash of txHashes) waiting.add(hash.toLowerCase());
+    if (waiting.size >= BATCH) this.takeSoon(vnetId);
+    else if (!this.timers.has(vnetId)) {
+      const timer = setTimeout(() => this.takeSoon(vnetId), GATHER_MS);
+      timer.unref();
+      this.timers.set(vnetId, timer);
+    }
+  }
+
+  /** Takes a vnet's waiting traces on its chain about to stop (the pool calls it with the chain held alone). */
+  async beforeStop(vnetId: string, node: ChainNode): Promise<void> {
+    const hashes = this.drain(vnetId);
+    if (hashes.length > 0) await this.take(node, vnetId, hashes).catch(() => undefined);
+  }
+
+  /** Takes a vnet's waiting traces now and waits for every capture of it (an export, a test). */
+  async flush(vnetId: string): Promise<void> {
+    this.takeSoon(vnetId);
+    await this.running.get(vnetId);
+  }
+
+  /** Queues the capture of a vnet's waiting traces on its chain's lock. */
+  private takeSoon(vnetId: string): void {
+    const hashes = this.drain(vnetId);
+    if (hashes.length === 0) return;
+    const taking = this.useChain(vnetId, (node) => this.take(node, vnetId, hashes)).catch(() => undefined);
+    const after = Promise.all([this.running.get(vnetId), taking]).then(() => undefined);
+    this.running.set(vnetId, after);
     void after.then(() => {
-      if (this.pending.get(vnetId) === after) this.pending.delete(vnetId);
+      if (this.running.get(vnetId) === after) this.running.delete(vnetId);
     });
   }
 
-  /** Waits for the captures queued for a vnet (an export, a test). */
-  async flush(vnetId: string): Promise<void> {
-    await this.pending.get(vnetId);
+  private drain(vnetId: string): string[] {
+    clearTimeout(this.timers.get(vnetId));
+    this.timers.delete(vnetId);
+    const hashes = [...(this.waiting.get(vnetId) ?? [])];
+    this.waiting.delete(vnetId);
+    return hashes;
   }
 
-  /** Traces the transactions in one round trip and keeps those the chain answered. */
+  /** Traces the transactions, `BATCH` a round trip, and keeps those the chain answered. */
   private async take(node: ChainNode, vnetId: string, txHashes: readonly string[]): Promise<void> {
-    const answers = await node.rpc.ask(
-      txHashes.map((hash, id) => ({ jsonrpc: "2.0" as const, id, method: "debug_traceTransaction", params: [hash, CALL_TRACER] })),
-    );
-    const traces: Record<string, CallFrame> = {};
-    for (const answer of answers) {
-      const hash = typeof answer.id === "number" ? txHashes[answer.id] : undefined;
-      if (hash !== undefined && "result" in answer && isCallFrame(answer.result)) traces[hash] = answer.result;
+    for (let start = 0; start < txHashes.length; start += BATCH) {
+      const batch = txHashes.slice(start, start + BATCH);
+      const answers = await node.rpc.ask(
+        batch.map((hash, id) => ({ jsonrpc: "2.0" as const, id, method: "debug_traceTransaction", params: [hash, CALL_TRACER] })),
+      );
+      const traces: Record<string, CallFrame> = {};
+      for (const answer of answers) {
+        const hash = typeof answer.id === "number" ? batch[answer.id] : undefined;
+        if (hash !== undefined && "result" in answer && isCallFrame(answer.result)) traces[hash] = answer.result;
+      }
+      this.put(vnetId, traces);
     }
-    this.put(vnetId, traces);
   }
 }
 

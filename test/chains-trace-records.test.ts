@@ -1,7 +1,7 @@
 /**
  * Traces are records (docs/service.md "Running chains"): the call trace of a mined transaction (the callTracer tree
  * with its logs) is kept when it is mined, and the explorer's reads (lib/web/chain-reader.ts through
- * lib/service/web-interface.ts) give the same trace before and after an idle stop, a restart and an export/import,
+ * lib/service/web-interface.ts) give the same trace before and after an idle stop, a restart, an export/import and a clone,
  * where the reloaded chain itself can no longer trace it. Real anvil, through the service over HTTP.
  */
 import { rmSync } from "node:fs";
@@ -50,7 +50,7 @@ async function sendAndWait(url: string, tx: Record<string, string>): Promise<{ h
   throw new Error(`${hash} was not mined`);
 }
 
-test("a transaction's trace is the same before and after an idle stop, a restart and an export/import", async () => {
+test("a transaction's trace is the same before and after an idle stop, a restart, an export/import and a clone", async () => {
   let service = await runs.start({ dataDir, createChainEngine: (host) => createAnvilEngine(host, { idleTimeoutMs: 1_500 }) });
   const environment: CreatedEnvironment = await createEnvironment(service, "Traced", [{ network_id: "1" }]);
   const vnetId = environment.active_instance.vnets[0].id;
@@ -95,8 +95,10 @@ test("a transaction's trace is the same before and after an idle stop, a restart
   expect([imported.status, imported.body?.error?.message]).toEqual([201, undefined]);
   const copy = imported.body as CreatedEnvironment;
   expect(await pageTrace(target, copy.active_instance.vnets[0].id, hash)).toEqual(before);
-  const listed = await call(target, "GET", `${ENVIRONMENTS}/${copy.id}`, { as: "alice" });
-  expect(listed.status).toBe(200);
+  // A clone of the import.
+  const cloned = await call(target, "POST", `${ENVIRONMENTS}/${copy.id}/clone`, { as: "alice", body: { display_name: "Traced clone" } });
+  expect([cloned.status, cloned.body?.error?.message]).toEqual([201, undefined]);
+  expect(await pageTrace(target, (cloned.body as CreatedEnvironment).active_instance.vnets[0].id, second)).toEqual(before);
 });
 
 async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> {

@@ -10,7 +10,7 @@
  */
 import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./auth/access";
 import type { Requester } from "./auth";
-import { RelayStore, type ChainEngine, type JsonRpcResponse, type VnetSnapshot } from "./chains";
+import { RelayStore, type CallFrame, type ChainEngine, type JsonRpcResponse, type VnetSnapshot } from "./chains";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
 
 export type { Requester } from "./auth";
@@ -50,6 +50,11 @@ export interface ChainReads {
   call(vnetId: string, method: string, params: readonly unknown[]): Promise<JsonRpcResponse>;
   /** The snapshots a vnet's running chain holds, oldest first; none when the engine keeps none. */
   snapshots(vnetId: string): readonly VnetSnapshot[];
+  /**
+   * The call trace kept when a transaction was mined (the callTracer tree with its logs), or null when none is kept:
+   * read it before asking the chain, which cannot trace what it ran before it was last loaded.
+   */
+  storedTrace(vnetId: string, txHash: string): CallFrame | null;
 }
 
 /** The API's access rules (auth/access.ts), for a signed-in user; each throws the API's 404 or 403 as a `ServiceError`. */
@@ -125,6 +130,7 @@ export function serviceForWeb(store: Store, engine: ChainEngine): ServiceForWeb 
         return (await engine.rpc(vnetId, { jsonrpc: "2.0", id: 1, method, params }, "admin")) as JsonRpcResponse;
       },
       snapshots: (vnetId) => engine.snapshots?.(vnetId) ?? [],
+      storedTrace: (vnetId, txHash) => engine.storedTrace?.(vnetId, txHash) ?? null,
     },
     access: {
       account: (requester, accountSlug) => accountAccess(store, requester, accountSlug),

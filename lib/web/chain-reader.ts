@@ -77,10 +77,12 @@ export class ChainReader {
     const tx = await this.call<ChainTransaction | null>("eth_getTransactionByHash", [hash]);
     if (!tx) return null;
     const receipt = await this.call<ChainReceipt | null>("eth_getTransactionReceipt", [hash]);
+    // The trace kept when it was mined first: a chain reloaded since (idle stop, restart, import) cannot trace it.
     const trace = receipt
-      ? await this.call<CallFrame>("debug_traceTransaction", [hash, { tracer: "callTracer", tracerConfig: { withLog: true } }]).catch(
+      ? (this.chains.storedTrace(this.vnetId, hash) ??
+        (await this.call<CallFrame>("debug_traceTransaction", [hash, { tracer: "callTracer", tracerConfig: { withLog: true } }]).catch(
           () => null,
-        )
+        )))
       : null;
     return { tx, receipt, trace };
   }

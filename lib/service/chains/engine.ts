@@ -26,7 +26,8 @@ import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout"
 import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
 import { ChainJournal } from "./durability/journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
-import { JsonRpcError } from "./wire/json-rpc";
+import { JsonRpcError, type JsonRpcClient } from "./wire/json-rpc";
+import { ChainLostError, guardLoss, isLostAnswer, untilAnswered } from "./calls/lost-chains";
 import { isReadOnlyMethod } from "./evm/methods";
 import { NetworkReplicas } from "./simulation/replicas";
 import { estimateOrFail } from "./calls/api-sends";
@@ -40,6 +41,8 @@ import { BridgeRelayer } from "./bridge/relayer";
 import { forward, passesThrough, refusal, rpcError } from "./calls/rpc-proxy";
 import { simulate } from "./simulation/simulate";
 import { chainsDirOf, statePathOf } from "./node/state-files";
+import type { CallFrame } from "./evm/trace";
+import { TraceRecords } from "./durability/trace-records";
 import {
   ChainRequestError,
   type ChainEngine,
@@ -89,6 +92,8 @@ export class BackendChainEngine implements ChainEngine {
   private readonly writes: JournaledWrites;
   /** When chains' states are saved, and their recovery (./durability/vnet-states.ts). */
   private readonly states: VnetStates;
+  /** The kept call traces of mined transactions (./durability/trace-records.ts). */
+  private readonly traces: TraceRecords;
   /** The snapshots each vnet's chain holds (./node/snapshots.ts). */
   private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
@@ -138,6 +143,7 @@ export class BackendChainEngine implements ChainEngine {
         ),
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       keepRunning: (id) => this.snapshotBook.holds(id),
+      beforeStop: (id, node) => this.traces.beforeStop(id, node),
       budget,
       rpcTimeoutMs,
       log: options.log,
@@ -152,6 +158,12 @@ export class BackendChainEngine implements ChainEngine {
     });
     this.effects = new CallEffects(options.receiptTimeoutMs ?? 2_000);
     this.writes = new JournaledWrites(host, new ChainJournal(host.db));
+    this.traces = new TraceRecords(host.db, (vnetId, work) => this.vnets.use(vnetId, "shared", work));
+    this.writes.onRecorded = (vnetId, records) =>
+      this.traces.capture(
+        vnetId,
+        records.filter((record) => record.kind === "blockchain").map((record) => record.tx_hash),
+      );
     const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
     const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
@@ -161,6 +173,7 @@ export class BackendChainEngine implements ChainEngine {
       forkedVnets,
       (id) => this.statePath(id),
       (id, work) => this.vnets.use(id, "shared", work),
+      this.writes.clocks,
     );
     this.forks.sweepImported((vnetId) => host.resolveVnet(vnetId) !== undefined);
     this.relayer = new BridgeRelayer(host, this.effects, (vnetId, work) => this.useVnet(vnetId, "exclusive", work), this.writes);
@@ -249,6 +262,8 @@ export class BackendChainEngine implements ChainEngine {
           node.rpc,
           forwarded.map(({ request }) => request),
         );
+        // A call the chain never answered (it died): the work runs again once the chain is back (./lost-chains.ts).
+        if (results.some(isLostAnswer)) throw new ChainLostError("a call found no chain to answer it");
         forwarded.forEach(({ index }, i) => (answers[index] = results[i]));
         const calls = forwarded.map(({ request }, i) => ({ request, answer: results[i] }));
         const effects = await this.effects.recordsOfCalls(node, spec, calls);
@@ -340,6 +355,7 @@ export class BackendChainEngine implements ChainEngine {
         this.effects.forget(vnetId);
         this.snapshotBook.forget(vnetId);
         this.states.forget(vnetId);
+        this.traces.forget(vnetId);
         rmSync(this.statePath(vnetId), { force: true });
         await this.forks.forgetVnet(vnetId);
         this.forkedVnets.forget(vnetId);
@@ -358,9 +374,13 @@ export class BackendChainEngine implements ChainEngine {
     return this.snapshotBook.list(vnetId);
   }
 
-  /** `ChainPool.use` on a vnet's chain, a call past its deadline answered as a 504 naming the timeout. */
+  /**
+   * `ChainPool.use` on a vnet's chain, run again when the chain dies under it (./lost-chains.ts), a call past its
+   * deadline answered as a 504 naming the timeout.
+   */
   private useVnet<T>(vnetId: string, mode: "shared" | "exclusive", work: (node: ChainNode) => Promise<T>): Promise<T> {
-    return this.vnets.use(vnetId, mode, work).catch(asGatewayTimeout);
+    const deadline = this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+    return untilAnswered(deadline, () => this.vnets.use(vnetId, mode, (node) => guardLoss(node, work))).catch(asGatewayTimeout);
   }
 
   private spec(vnetId: string): VnetChainSpec {
@@ -386,12 +406,31 @@ export class BackendChainEngine implements ChainEngine {
    */
   async withVnetState<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T> {
     this.spec(vnetId);
+    // Before the lock: a capture queued behind a writer waiting for this read would wait for it.
+    await this.traces.flush(vnetId);
     return this.stateTransfer.read(vnetId, read);
   }
 
   /** Fixtures: places the saved state of a vnet not started yet, inside the creating transaction (`VnetStateTransfer.install`). */
   installVnetState(vnetId: string, state: Buffer, fork: VnetFork | null): void {
     this.stateTransfer.install(vnetId, state, fork);
+  }
+
+  storedTrace(vnetId: string, txHash: string): CallFrame | null {
+    return this.traces.get(vnetId, txHash);
+  }
+
+  storedTraces(vnetId: string): Record<string, CallFrame> {
+    return this.traces.all(vnetId);
+  }
+
+  installTraces(vnetId: string, traces: Readonly<Record<string, unknown>>): void {
+    this.traces.put(vnetId, traces);
+  }
+
+  /** Tests: waits for the traces queued for capture on a vnet. */
+  flushTraces(vnetId: string): Promise<void> {
+    return this.traces.flush(vnetId);
   }
 
   /** Fixtures: removes a state (and recordings) placed for a vnet that was not created after all. */

@@ -11,7 +11,7 @@ import type { ChainHost } from "./types";
 export { BackendChainEngine, type ChainEngineOptions } from "./engine";
 export { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
 export { AnvilNotFoundError, resolveAnvilPath } from "./node/anvil-binary";
-export type { ChainBackend, ChainNode, ChainNodeOptions } from "./node/backend";
+export type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./node/backend";
 export { RELAYER_ADDRESS } from "./bridge/contract";
 export { RelayStore } from "./durability/relays";
 export { chainsDirOf, removeOrphanedStates } from "./node/state-files";
@@ -21,6 +21,7 @@ export { decodeCall, decodeLog } from "./evm/abi";
 // The decoding the web UI's pages do, with viem as this CommonJS package loads it (./evm/viem.ts).
 export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./evm/viem";
 export type { CallFrame } from "./evm/trace";
+export { isCallFrame } from "./durability/trace-records";
 export type { AccountOverride, BundleCall } from "./simulation/simulate";
 export * from "./types";
 

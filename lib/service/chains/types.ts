@@ -5,6 +5,7 @@
  */
 import type { SqlDatabase } from "../sqlite";
 import type { AccountOverride, BundleCall } from "./simulation/simulate";
+import type { CallFrame } from "./evm/trace";
 import type {
   AccessList,
   CallArgs,
@@ -182,6 +183,15 @@ export interface ChainEngine {
 
   /** Fixtures: removes a state placed for a vnet that was not created after all. */
   discardVnetState?(vnetId: string): void;
+
+  /** The call trace kept when a transaction of a vnet was mined (./trace-records.ts), or null when none is kept. */
+  storedTrace?(vnetId: string, txHash: string): CallFrame | null;
+
+  /** Fixtures: every kept trace of a vnet, by hash (call it inside `withVnetState`'s read, which waits for captures). */
+  storedTraces?(vnetId: string): Record<string, CallFrame>;
+
+  /** Fixtures: keeps an imported vnet's traces (synchronous: inside the creating transaction). */
+  installTraces?(vnetId: string, traces: Readonly<Record<string, unknown>>): void;
 
   /**
    * Fixtures: the recordings a vnet's fork reads, or null: those a fixture brought it, and with `shared` the

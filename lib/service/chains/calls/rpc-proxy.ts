@@ -7,14 +7,25 @@ import { ADMIN_METHODS, isAdminMethod } from "./admin-rpc";
 import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { SIGNER_METHODS, isPublicMethod, isReadOnlyMethod } from "../evm/methods";
 import type { JsonRpcRequest, JsonRpcResponse, RpcAccess } from "../types";
+import { connectionReason, markLost } from "./lost-chains";
+import { ChainTimeoutError } from "../wire/chain-timeout";
 
 export function rpcError(id: unknown, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: "2.0", id: validId(id), error: { code, message } };
 }
 
-/** What a caller hears when a call to the chain failed without an answer (a closed socket, a missed deadline). */
+/**
+ * What a caller hears when a call to the chain failed without an answer (a missed deadline; a closed socket, named by
+ * its code only: never a path or port of the server's).
+ */
 export function chainDidNotAnswer(error: Error): string {
-  return `the chain did not answer: ${error.message}`;
+  return `the chain did not answer: ${error instanceof ChainTimeoutError ? error.message : connectionReason(error)}`;
+}
+
+/** The answer of a call the chain did not answer; marked lost when the connection failed (./lost-chains.ts). */
+function notAnswered(id: unknown, error: Error): JsonRpcResponse {
+  const answer = rpcError(id, -32603, chainDidNotAnswer(error));
+  return error instanceof ChainTimeoutError ? answer : markLost(answer);
 }
 
 export function validId(id: unknown): string | number | null {
@@ -107,7 +118,7 @@ async function runAdmin(rpc: JsonRpcClient, request: JsonRpcRequest): Promise<Js
         id,
         error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) },
       };
-    return rpcError(id, -32603, chainDidNotAnswer(error as Error));
+    return notAnswered(id, error as Error);
   }
 }
 
@@ -123,7 +134,7 @@ async function forwardBatch(rpc: JsonRpcClient, requests: readonly JsonRpcReques
   try {
     raw = await rpc.batch(sent);
   } catch (error) {
-    return requests.map((r) => rpcError(r.id, -32603, chainDidNotAnswer(error as Error)));
+    return requests.map((r) => notAnswered(r.id, error as Error));
   }
   const byId = new Map(raw.map((a) => [a.id, a]));
   return requests.map((request, i) => {

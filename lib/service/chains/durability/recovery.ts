@@ -10,6 +10,7 @@
 import type { Transaction } from "../../../api";
 import type { ChainLog, ChainNode } from "../node/backend";
 import type { Receipt, RpcBlock } from "../evm/rpc-answers";
+import { ChainClocks } from "./clock";
 import type { ChainJournal, JournalBlock, JournalCall } from "./journal";
 import type { JsonRpcClient } from "../wire/json-rpc";
 import { MINING_METHODS, TRANSACTION_METHODS, isReadOnlyMethod } from "../evm/methods";
@@ -84,12 +85,16 @@ export interface ReplayReport {
 
 /** The journaled writes of a service's Virtual Environments. */
 export class JournaledWrites {
+  /** Hears the records of every commit, once committed (the engine queues their traces' capture, ./trace-records.ts). */
+  onRecorded?: (vnetId: string, records: readonly Transaction[]) => void;
   /** The head each running node was at after its last journaled write: saves a call before the next one. */
   private readonly heads = new WeakMap<ChainNode, bigint>();
 
   constructor(
     private readonly host: ChainHost,
     readonly journal: ChainJournal,
+    /** The chains' clocks (./clock.ts), kept with the journal rows of the writes that moved them. */
+    readonly clocks: ChainClocks = new ChainClocks(host.db),
   ) {}
 
   /** The block number before a write (call it with the chain held alone). */
@@ -120,9 +125,11 @@ export class JournaledWrites {
     let head = before;
     try {
       const blocks = calls.length > 0 ? await minedSince(node.rpc, before, latest) : { head: before, blocks: [] };
+      const clock = calls.length > 0 ? await this.clocks.afterCalls(node, vnetId, calls) : undefined;
       this.host.db.transaction(() => {
         for (const record of records) this.host.recordTransaction(record);
         this.journal.append(vnetId, calls, blocks.blocks);
+        if (clock) this.clocks.set(vnetId, clock);
         also?.();
       })();
       head = blocks.head;
@@ -131,6 +138,7 @@ export class JournaledWrites {
       throw isDiskFull(error) ? new ChainRequestError(503, diskFullMessage()) : error;
     }
     if (calls.length > 0) this.heads.set(node, head);
+    if (records.length > 0) this.onRecorded?.(vnetId, records);
   }
 
   /**

@@ -61,7 +61,27 @@ const CHAIN_JOURNAL_TABLES = `
  * The chain migrations, one per entry, append only. Every statement is IF NOT EXISTS: a database whose store migrated
  * them (migrations 2 and 3 of chainform before the engine ran its own) has them already and keeps its rows.
  */
-const CHAIN_MIGRATIONS: readonly string[] = [CHAIN_TABLES, CHAIN_JOURNAL_TABLES];
+/**
+ * Each chain's clock (./clock.ts), which anvil's saved state does not keep: its time offset in seconds, the block
+ * interval set, and a next block's timestamp set but not used yet; and the call trace of each mined transaction
+ * (./trace-records.ts), as JSON.
+ */
+const CHAIN_CLOCK_AND_TRACE_TABLES = `
+  CREATE TABLE IF NOT EXISTS chain_clocks (
+    vnet_id TEXT PRIMARY KEY,
+    offset_s INTEGER NOT NULL,
+    interval_s INTEGER,
+    next_ts INTEGER
+  );
+  CREATE TABLE IF NOT EXISTS chain_traces (
+    vnet_id TEXT NOT NULL,
+    tx_hash TEXT NOT NULL,
+    trace TEXT NOT NULL,
+    PRIMARY KEY (vnet_id, tx_hash)
+  );
+`;
+
+const CHAIN_MIGRATIONS: readonly string[] = [CHAIN_TABLES, CHAIN_JOURNAL_TABLES, CHAIN_CLOCK_AND_TRACE_TABLES];
 
 /** Connections whose chain tables are up to date: each is migrated once, whichever room asks first. */
 const migrated = new WeakSet<SqlDatabase>();

@@ -9,6 +9,7 @@ import type { ChainNode } from "../node/backend";
 import { commitDump, temporaryStatePath } from "../node/state-files";
 import { ChainRequestError, type VnetFork } from "../types";
 import type { ForkedVnets } from "./forked-vnets";
+import { clockOfState, stateWithClock, type ChainClocks } from "./clock";
 
 /** Runs work on a vnet's chain, started if stopped, its lock held shared. */
 export type SharedChainUse = <T>(vnetId: string, work: (node: ChainNode) => Promise<T>) => Promise<T>;
@@ -20,6 +21,8 @@ export class VnetStateTransfer {
     /** Where a vnet's saved state lives. */
     private readonly statePathOf: (vnetId: string) => string,
     private readonly useShared: SharedChainUse,
+    /** The chains' clocks, which travel inside the state (./clock.ts): anvil's own state does not hold them. */
+    private readonly clocks: ChainClocks,
   ) {}
 
   /**
@@ -32,7 +35,7 @@ export class VnetStateTransfer {
       // anvil answers the state gzip'd, as hex; `--load-state` reads it as JSON.
       const dumped = Buffer.from((await node.rpc.request<string>("anvil_dumpState")).replace(/^0x/, ""), "hex");
       const state = dumped[0] === 0x1f && dumped[1] === 0x8b ? gunzipSync(dumped) : dumped;
-      return read(state, this.forkedVnets.forkOf(vnetId));
+      return read(stateWithClock(state, this.clocks.get(vnetId)), this.forkedVnets.forkOf(vnetId));
     });
   }
 
@@ -48,6 +51,8 @@ export class VnetStateTransfer {
     // Generation 0 (../node/state-files.ts): a new vnet has no journal row, and an imported number must not skip later ones.
     const failure = commitDump(temporary, statePath, 0);
     if (failure) throw new ChainRequestError(503, `the imported state of Virtual Environment ${vnetId} could not be saved: ${failure}`);
+    const clock = clockOfState(state);
+    if (clock) this.clocks.set(vnetId, clock);
     if (fork) this.forkedVnets.note(vnetId, fork);
   }
 

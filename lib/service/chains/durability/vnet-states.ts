@@ -54,7 +54,8 @@ export class VnetStates {
 
   /**
    * What a start does once the node runs (and a fresh chain is prepared): keeps a new chain's genesis timestamp,
-   * applies the writes journaled after the loaded state's `generation` again, then saves when it applied any, when rows
+   * applies the writes journaled after the loaded state's `generation` again, sets a loaded chain's clock back
+   * (./clock.ts), then saves when it applied any, when rows
    * the state already holds are still journaled (the service died between a save and its clear), or when the chain is
    * fresh. Snapshots taken again are noted for the dashboard's list.
    */
@@ -72,6 +73,8 @@ export class VnetStates {
       if (call.method === "evm_snapshot" && "result" in answer) await this.snapshots.note(node, vnetId, [String(answer.result)]);
     });
     JournaledWrites.report(this.log, vnetId, report, Date.now() - began);
+    // After the replay, which moves the clock as the journaled calls did: the kept clock is as of the last of them.
+    if (!options.fresh) await this.writes.clocks.restore(node, vnetId);
     if (options.fresh || report.calls > 0 || report.held > 0) await this.save(node, vnetId);
   }
 
@@ -85,9 +88,10 @@ export class VnetStates {
       .finally(() => this.saving.delete(vnetId));
   }
 
-  /** Forgets a deleted vnet's journal and genesis. */
+  /** Forgets a deleted vnet's journal, genesis and clock. */
   forget(vnetId: string): void {
     this.writes.journal.forget(vnetId);
+    this.writes.clocks.forget(vnetId);
   }
 
   /**

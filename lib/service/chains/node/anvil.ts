@@ -115,16 +115,24 @@ async function startAnvil(anvilPath: string, options: ChainNodeOptions, settings
   // would then apply twice; the saved state and the journal have everything it acknowledged.
   let stopAsked = false;
   const exited = new Promise<void>((resolve) =>
-    child.once("close", () => {
+    child.once("close", (code: number | null) => {
       rmSync(ipcPath, { force: true }); // anvil leaves the socket file behind
       if (statePath && dumpPath) {
         if (discardDump || !stopAsked) rmSync(dumpPath, { force: true });
         else {
+          const dumped = existsSync(dumpPath);
           const generation = generationOrReason(options);
           const failure = typeof generation === "string" ? generation : commitDump(dumpPath, statePath, generation);
           if (failure) {
             rmSync(dumpPath, { force: true });
-            log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
+            // anvil killed or crashed as it was being stopped writes no dump: nothing is lost (its saved state and the
+            // journal have every acknowledged write) and its next start recovers; a dump that failed is the operator's.
+            if (code !== 0 && !dumped)
+              log?.warn(
+                { statePath, code },
+                "a chain ended before it could save its state; it starts again from its saved state and journal",
+              );
+            else log?.error({ statePath, reason: failure }, "a chain's state could not be saved; its previous state is kept");
           } else options.onStateSaved?.(generation as number);
         }
       }

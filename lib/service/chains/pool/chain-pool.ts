@@ -48,6 +48,8 @@ export interface ChainPoolOptions {
   readonly rpcTimeoutMs?: number;
   /** Where the pool reports a chain it killed because it stopped answering; default: nowhere. */
   readonly log?: ChainLog;
+  /** Runs on a running node about to be stopped with its state kept, the lock held alone (never fails the stop). */
+  readonly beforeStop?: (key: string, node: ChainNode) => Promise<void>;
 }
 
 /** Longest a check of a node that missed a deadline waits for its answer. */
@@ -246,7 +248,8 @@ export class ChainPool implements BudgetedPool {
         .then(() => true)
         .catch(() => false);
       if (alive || slot.node !== node) return;
-      this.options.log?.error({ key: slot.key }, "a chain stopped answering; it is killed and starts again at its next use");
+      // A warning, not an error: the next use starts it again with every acknowledged write (./lost-chains.ts).
+      this.options.log?.warn({ key: slot.key }, "a chain stopped answering; it is killed and starts again at its next use");
       slot.node = null;
       await node.kill();
     } finally {
@@ -349,6 +352,7 @@ export class ChainPool implements BudgetedPool {
     try {
       this.clearIdleTimer(slot);
       const node = slot.node ?? (await slot.starting?.catch(() => null)) ?? null;
+      if (node && this.options.beforeStop) await this.options.beforeStop(slot.key, node).catch(() => undefined);
       slot.node = null;
       if (node) await node.stop();
     } finally {

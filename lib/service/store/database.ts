@@ -6,15 +6,16 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { CHAIN_JOURNAL_TABLES, CHAIN_TABLES } from "../chains/schema";
 import { WEB_TABLES } from "../web-schema";
+import { USER_ABI_TABLES } from "./abis";
 import { STORE_TABLES } from "./schema";
 import { SqlDatabase, type SqlOpenOptions } from "./sqlite";
 
 /**
  * The schema, one migration per entry, append only; each owner keeps the SQL of its tables beside the code that uses
  * them: the store's records (./schema.ts), the chain engine's tables (../chains/schema.ts), the web UI's
- * (../web-schema.ts).
+ * (../web-schema.ts), the ABIs users add (./abis.ts).
  */
-const MIGRATIONS: readonly string[] = [STORE_TABLES, CHAIN_TABLES + WEB_TABLES, CHAIN_JOURNAL_TABLES];
+const MIGRATIONS: readonly string[] = [STORE_TABLES, CHAIN_TABLES + WEB_TABLES, CHAIN_JOURNAL_TABLES, USER_ABI_TABLES];
 
 /** File name of the database inside the data dir. */
 export const DATABASE_FILE = "chainform.db";

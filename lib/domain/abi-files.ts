@@ -75,8 +75,9 @@ function parameterProblem(param: unknown, depth: number): string | undefined {
   if (name !== undefined && (typeof name !== "string" || (name !== "" && !NAME.test(name)))) return "name must be a Solidity identifier";
   const match = typeof type === "string" ? ELEMENTARY.exec(type) : null;
   if (!match) return "type must be an ABI type (uint256, address, bytes32, tuple[], ...)";
-  const bits = match[5] === undefined ? undefined : Number(match[5]);
-  if (match[4] && bits !== undefined && (bits < 8 || bits > 256 || bits % 8 !== 0)) return `type ${String(type)} has no such size`;
+  // Groups: 1 the base type, 2 a bytesN size, 3 "int" or "uint", 4 its bits.
+  const bits = match[4] === undefined ? undefined : Number(match[4]);
+  if (match[3] && bits !== undefined && (bits < 8 || bits > 256 || bits % 8 !== 0)) return `type ${String(type)} has no such size`;
   if (match[1] !== "tuple") return undefined;
   if (depth >= MAX_TUPLE_DEPTH) return `tuples nest deeper than ${MAX_TUPLE_DEPTH} levels`;
   if (!Array.isArray(components)) return "a tuple needs its components";

@@ -32,6 +32,7 @@ let browser: Browser;
 const vnets: { id: string; adminRpc: string; publicRpc: string }[] = [];
 const at = {} as Record<"factory" | "weth" | "router" | "token" | "pair", string>;
 let addLiquidityHash: string;
+let environmentId: string;
 let swapHash: string;
 
 async function open(path: string): Promise<Page> {
@@ -60,7 +61,11 @@ beforeAll(async () => {
     }),
   });
   expect(response.status).toBe(200);
-  const environment = (await response.json()) as { active_instance: { vnets: { id: string; rpcs: { name: string; url: string }[] }[] } };
+  const environment = (await response.json()) as {
+    id: string;
+    active_instance: { vnets: { id: string; rpcs: { name: string; url: string }[] }[] };
+  };
+  environmentId = environment.id;
   for (const vnet of environment.active_instance.vnets) {
     const url = (name: string) => vnet.rpcs.find((r) => r.name === name)!.url;
     vnets.push({ id: vnet.id, adminRpc: url("Admin RPC"), publicRpc: url("Public RPC") });
@@ -154,6 +159,15 @@ test("the factory's pair shows as created by the liquidity transaction, and on t
   const page = await open(`/explorer/${vnets[0]!.id}/tx/${addLiquidityHash}`);
   expect(await page.locator("body").textContent()).toContain(`Contracts created`);
   expect(await page.locator(`a[href$="/address/${at.pair}"]`).count()).toBeGreaterThan(0);
+  await page.goto(service.dashboardLink("alice"));
+  await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}`);
+  const contracts = page.locator("#contracts");
+  for (const address of [at.factory, at.weth, at.router, at.token, at.pair]) {
+    expect(await contracts.locator(`td:first-child a[href$="/address/${address}"]`).count()).toBe(1);
+  }
+  const pairRow = contracts.locator("tr", { has: page.locator(`a[href$="/address/${at.pair}"]`) });
+  expect(await pairRow.locator(`a[href$="/address/${at.factory}"]`).count()).toBe(1);
+  expect(await pairRow.locator(`a[href$="/tx/${addLiquidityHash}"]`).count()).toBe(1);
   await page.close();
 });
 

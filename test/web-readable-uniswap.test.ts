@@ -7,7 +7,8 @@
  * factory created is a deployed contract. The explorer's address pages are per network and page past 50 rows.
  * Takes docs/readable-swap.png when it is missing or CHAINFORM_SCREENSHOTS=1.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { formatUnits } from "../lib/domain/amounts";
@@ -26,6 +27,8 @@ const FACTORY = require("@uniswap/v2-core/build/UniswapV2Factory.json") as Artif
 const WETH9 = require("@uniswap/v2-periphery/build/WETH9.json") as Artifact;
 const ROUTER = require("@uniswap/v2-periphery/build/UniswapV2Router02.json") as Artifact;
 const BUSY = "0x000000000000000000000000000000000000beef";
+/** Where the screenshots that are not in the docs go, to be looked at. */
+const ARTIFACTS = mkdtempSync(join(tmpdir(), "chainform-readable-"));
 
 let service: TestService;
 let browser: Browser;
@@ -151,13 +154,14 @@ test("the swap's page names the method, its arguments, the events and the token 
   if (process.env.CHAINFORM_SCREENSHOTS === "1" || !existsSync(join(__dirname, "..", "docs", "readable-swap.png"))) {
     await page.screenshot({ path: join(__dirname, "..", "docs", "readable-swap.png"), fullPage: true });
   }
-  console.log(`swap page: ${loadMs.toFixed(0)} ms`);
+  console.log(`swap page: ${loadMs.toFixed(0)} ms; screenshots in ${ARTIFACTS}`);
   await page.close();
 });
 
 test("the factory's pair shows as created by the liquidity transaction, and on the environment page", async () => {
   const page = await open(`/explorer/${vnets[0]!.id}/tx/${addLiquidityHash}`);
   expect(await page.locator("body").textContent()).toContain(`Contracts created`);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-add-liquidity.png"), fullPage: true });
   expect(await page.locator(`a[href$="/address/${at.pair}"]`).count()).toBeGreaterThan(0);
   await page.goto(service.dashboardLink("alice"));
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}`);
@@ -168,6 +172,7 @@ test("the factory's pair shows as created by the liquidity transaction, and on t
   const pairRow = contracts.locator("tr", { has: page.locator(`a[href$="/address/${at.pair}"]`) });
   expect(await pairRow.locator(`a[href$="/address/${at.factory}"]`).count()).toBe(1);
   expect(await pairRow.locator(`a[href$="/tx/${addLiquidityHash}"]`).count()).toBe(1);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-environment.png"), fullPage: true });
   await page.close();
 });
 
@@ -181,6 +186,7 @@ test("the token's page lists its transfers and holders", async () => {
     expect(await page.locator(`#holders a[href$="/address/${holder}"]`).count()).toBe(1);
   }
   expect(holders).toMatch(/\d TT/);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-token.png"), fullPage: true });
   await page.close();
 });
 

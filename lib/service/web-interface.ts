@@ -25,7 +25,6 @@ export type { TransactionFilters } from "./store/records";
 export type { UserAbiRow } from "./store/abis";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { decodeCall, decodeLog } from "./chains/abi";
 export {
   decodeEventLog,
   decodeFunctionData,

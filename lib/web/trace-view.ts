@@ -55,11 +55,15 @@ export function fromCallFrame(frame: CallFrame, abiOf: AbiLookup): TraceNode {
   };
 }
 
-/** The tree of a flat trace (pre-order entries with `traceAddress`). */
+/**
+ * The tree of a flat trace (pre-order entries with `traceAddress`); a call the service left as a bare selector is
+ * decoded again with the standard interfaces and the signature table (decode/book.ts).
+ */
 export function fromFlatTrace(entries: readonly TraceEntry[]): TraceNode | undefined {
   const byPath = new Map<string, TraceNode & { children: TraceNode[] }>();
   let root: TraceNode | undefined;
   for (const entry of entries) {
+    const known = entry.method.startsWith("0x") ? decodeCallData(entry.input, entry.output, true, undefined) : undefined;
     const node = {
       type: entry.type,
       from: entry.from,
@@ -68,9 +72,9 @@ export function fromFlatTrace(entries: readonly TraceEntry[]): TraceNode | undef
       gasUsed: entry.gasUsed,
       input: entry.input,
       output: entry.output,
-      method: entry.method,
-      args: entry.decodedInput,
-      results: entry.decodedOutput,
+      method: known?.method ?? entry.method,
+      args: known?.args ?? entry.decodedInput,
+      results: known?.results ?? entry.decodedOutput,
       children: [] as TraceNode[],
     };
     byPath.set(entry.traceAddress.join("."), node);

@@ -5,9 +5,9 @@
  */
 import type { SqlDatabase } from "./sqlite";
 
-/** The table (a migration of ./database.ts). */
+/** The table (a migration of ./database.ts; IF NOT EXISTS, as every migration after the first, so a migration run again is harmless). */
 export const USER_ABI_TABLES = `
-  CREATE TABLE user_abis (
+  CREATE TABLE IF NOT EXISTS user_abis (
     vnet_id TEXT NOT NULL REFERENCES vnets(id) ON DELETE CASCADE,
     address TEXT NOT NULL,
     name TEXT NOT NULL,

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import fc from "fast-check";
 import { decodeCallData, decodeEvent } from "./book";
 import signatureTable from "./signatures.json";
@@ -58,5 +60,12 @@ test("hostile calldata and logs decode to something or nothing, never a throw", 
       expect(typeof decodeEvent({ address: "0xa", topics, data }, undefined).name).toBe("string");
     }),
     { numRuns: 300 },
+  );
+});
+
+test("the committed signature table is what the generator writes from the installed packages", () => {
+  const root = join(__dirname, "..", "..", "..");
+  expect(execFileSync(process.execPath, [join(root, "scripts", "gen-signatures.mjs"), "--check"], { encoding: "utf8" })).toContain(
+    "up to date",
   );
 });

@@ -33,6 +33,7 @@ export interface ProxyTarget {
 /** The ABIs one page uses, each looked up once. */
 export class ContractAbis {
   private readonly resolved = new Map<string, Promise<ResolvedAbi | undefined>>();
+  private readonly proxies = new Map<string, Promise<ProxyTarget | undefined>>();
 
   constructor(
     private readonly context: WebContext,
@@ -74,8 +75,15 @@ export class ContractAbis {
     return (address) => byAddress.get(address.toLowerCase());
   }
 
-  /** Where a proxy keeps its implementation, undefined when no standard slot holds one. */
-  async proxyTarget(address: string): Promise<ProxyTarget | undefined> {
+  /** Where a proxy keeps its implementation, undefined when no standard slot holds one (read once a page). */
+  proxyTarget(address: string): Promise<ProxyTarget | undefined> {
+    const at = address.toLowerCase();
+    let found = this.proxies.get(at);
+    if (!found) this.proxies.set(at, (found = this.readProxySlots(at)));
+    return found;
+  }
+
+  private async readProxySlots(address: string): Promise<ProxyTarget | undefined> {
     const values = await Promise.all(PROXY_SLOTS.map((slot) => this.chain.storageAt(address, slot.slot).catch(() => "0x")));
     for (const [i, slot] of PROXY_SLOTS.entries()) {
       const target = addressIn(values[i]!);

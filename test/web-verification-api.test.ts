@@ -116,9 +116,15 @@ test("settings that only cost compile time are refused; the allowed ones still c
 test("the compiler version must be exact and short; NUL is refused in names", async () => {
   for (const compilerversion of [`${VERSION}${"x".repeat(20_000)}`, `${VERSION}.Linux.g++`, "v0.8.37", `${VERSION}\u0000`]) {
     const answer = await submit({ compilerversion });
-    expect([answer.status, answer.body.result]).toEqual([400, expect.stringContaining(`verifies with ${VERSION} only`)]);
+    expect([answer.status, answer.body.result]).toEqual([400, expect.stringMatching(/longer than 512 characters|exact solc version/)]);
     expect(answer.text).not.toContain("xxxxxxxxxx");
   }
+  // A release nobody installed: the answer says the exact command that installs it.
+  const missing = await submit({ compilerversion: "v0.4.26+commit.4563c3fc" });
+  expect([missing.status, missing.body.result]).toEqual([400, expect.stringContaining("npm install -D solc-0.4.26@npm:solc@0.4.26")]);
+  // The release installed, another commit: the answer names the one installed.
+  const otherCommit = await submit({ compilerversion: `${VERSION.split("+")[0]}+commit.00000000` });
+  expect([otherCommit.status, otherCommit.body.result]).toEqual([400, expect.stringContaining(`compilerversion=${VERSION}`)]);
   const bare = await submit({ compilerversion: VERSION.slice(1) }); // without the v: the same exact version
   expect(bare.body.result).toContain("differs from the code deployed");
 

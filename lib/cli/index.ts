@@ -31,6 +31,7 @@ const COMMAND_LOADERS: Readonly<Record<string, () => Command>> = {
   terraformrc: () => (require("./commands/terraformrc") as typeof import("./commands/terraformrc")).default,
   export: () => (require("./commands/export") as typeof import("./commands/export")).default,
   import: () => (require("./commands/import") as typeof import("./commands/import")).default,
+  abi: () => (require("./commands/abi") as typeof import("./commands/abi")).default,
   exec: () => (require("./commands/exec") as typeof import("./commands/exec")).default,
 };
 

@@ -12,6 +12,8 @@ import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type P
 import type { Requester } from "./auth";
 import { RelayStore, type CallFrame, type ChainEngine, type JsonRpcResponse, type VnetSnapshot } from "./chains";
 import type { ActionRow, Principal, ProjectRow, Store } from "./store";
+import { UserAbis, type UserAbiRow } from "./store/abis";
+import type { Transaction } from "../api";
 
 export type { Requester } from "./auth";
 export type { AccountAccess, ProjectAccess } from "./auth/access";
@@ -19,10 +21,23 @@ export type { CallFrame, JsonRpcResponse, VnetSnapshot } from "./chains";
 export type { ActionRow, EnvironmentRecord, Principal, ProjectRow, VnetRecord } from "./store";
 export type { TransactionFilters } from "./store/records";
 export type { ContractVerifier, EtherscanAnswer, SourceSubmission, VerificationOutcome } from "./contract-verifier";
+export type { UserAbiRow } from "./store/abis";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
 export { decodeCall, decodeLog } from "./chains";
-export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./chains";
+export {
+  decodeEventLog,
+  decodeFunctionData,
+  decodeFunctionResult,
+  parseAbi,
+  toEventSelector,
+  toFunctionSelector,
+  type Abi,
+  type AbiEvent,
+  type AbiFunction,
+  type AbiParameter,
+  type Hex,
+} from "./chains";
 
 /** The deposit a bridge relay paid out. */
 export interface BridgeDeposit {
@@ -39,6 +54,21 @@ export interface StoreViews {
   readonly records: Pick<Store["records"], "transaction" | "transactions" | "simulations">;
   /** The deposit a bridge relay transaction paid out; undefined when the hash is no relay. */
   bridgeDepositOf(relayTxHash: string): BridgeDeposit | undefined;
+  /**
+   * One Virtual Environment's transaction records, newest first, from `offset` (0 is the newest), at most `limit`
+   * (the explorer's pages are per network).
+   */
+  transactionsOfVnet(vnetId: string, query: VnetTransactionQuery, offset: number, limit: number): Transaction[];
+  /** The ABI a user added for an address of a Virtual Environment, if any. */
+  userAbi(vnetId: string, address: string): UserAbiRow | undefined;
+}
+
+/** Which of a Virtual Environment's records a page lists. */
+export interface VnetTransactionQuery {
+  /** Records sent from or to this address (lowercase). */
+  readonly address?: string;
+  /** Records with a log this address emitted (lowercase): a token's transfers. */
+  readonly emitter?: string;
 }
 
 /** What the pages read from a Virtual Environment's chain, through the chain engine. */
@@ -112,6 +142,7 @@ export interface ServiceForWeb {
  */
 export function serviceForWeb(store: Store, engine: ChainEngine): ServiceForWeb {
   const relays = new RelayStore(store.db);
+  const userAbis = new UserAbis(store.db);
   const requesterOf = (user: Principal | undefined, readOnly: (user: Principal) => boolean): Requester | undefined =>
     user && user.type === "user" ? { user, readOnly: readOnly(user), rateKey: `user:${user.id}` } : undefined;
   return {
@@ -124,6 +155,8 @@ export function serviceForWeb(store: Store, engine: ChainEngine): ServiceForWeb 
         const deposit = relays.depositOf(relayTxHash);
         return deposit && { vnetId: deposit.sourceVnetId, txHash: deposit.depositTxHash };
       },
+      transactionsOfVnet: vnetTransactions(store),
+      userAbi: (vnetId, address) => userAbis.get(vnetId, address),
     },
     chains: {
       async call(vnetId, method, params) {
@@ -152,6 +185,25 @@ export function serviceForWeb(store: Store, engine: ChainEngine): ServiceForWeb 
       stopAction: (projectId, actionId) => store.projects.stopAction(projectId, actionId),
     },
     verifiedContracts: verifiedContractRows(store),
+  };
+}
+
+/** One vnet's records by address or by log emitter; the unique (vnet_id, hash) index narrows them to the vnet. */
+function vnetTransactions(store: Store): StoreViews["transactionsOfVnet"] {
+  const select = (where: string) =>
+    store.db.prepare(`SELECT record FROM transactions WHERE vnet_id = ?${where} ORDER BY seq DESC LIMIT ? OFFSET ?`);
+  const all = select("");
+  const byAddress = select(" AND (from_address = ? OR to_address = ?)");
+  const byEmitter = select(
+    " AND EXISTS (SELECT 1 FROM json_each(record, '$.logs') AS log WHERE json_extract(log.value, '$.raw.address') = ?)",
+  );
+  return (vnetId, query, offset, limit) => {
+    const rows = query.address
+      ? byAddress.all(vnetId, query.address, query.address, limit, offset)
+      : query.emitter
+        ? byEmitter.all(vnetId, query.emitter, limit, offset)
+        : all.all(vnetId, limit, offset);
+    return (rows as { record: string }[]).map((row) => JSON.parse(row.record) as Transaction);
   };
 }
 

@@ -63,6 +63,12 @@ export class ChainReader {
     return this.call<ChainBlock | null>("eth_getBlockByNumber", [`0x${number.toString(16)}`, true]);
   }
 
+  /** A block's time (seconds since 1970), or null when the chain has no such block. */
+  async blockTime(number: string): Promise<bigint | null> {
+    const block = await this.call<{ timestamp: string } | null>("eth_getBlockByNumber", [number, false]);
+    return block ? BigInt(block.timestamp) : null;
+  }
+
   /** The newest blocks, down to (not below) `lowest`. */
   async latestBlocks(count: number, lowest: bigint): Promise<ChainBlock[]> {
     const head = await this.head();
@@ -97,9 +103,12 @@ export class ChainReader {
     return { balance: BigInt(balance), nonce: BigInt(nonce), code };
   }
 
-  /** The token's name, symbol and decimals when the contract answers all three (an ERC-20), else undefined. */
-  async tokenMetadata(address: string): Promise<TokenMetadata | undefined> {
-    const call = (data: string) => this.call<string>("eth_call", [{ to: address, data }, "latest"]).catch(() => "0x");
+  /**
+   * The token's name, symbol and decimals when the contract answers all three (an ERC-20), else undefined; at a block
+   * (a hex number) or the head.
+   */
+  async tokenMetadata(address: string, blockTag = "latest"): Promise<TokenMetadata | undefined> {
+    const call = (data: string) => this.call<string>("eth_call", [{ to: address, data }, blockTag]).catch(() => "0x");
     const [name, symbol, decimals] = await Promise.all([call(TOKEN_CALLS.name), call(TOKEN_CALLS.symbol), call(TOKEN_CALLS.decimals)]);
     const nameText = decodeTokenText(name);
     const symbolText = decodeTokenText(symbol);
@@ -107,6 +116,11 @@ export class ChainReader {
     const places = BigInt(decimals);
     if (places > 255n) return undefined;
     return { name: nameText, symbol: symbolText, decimals: Number(places) };
+  }
+
+  /** One storage slot of an address at the head (32 bytes, hex). */
+  storageAt(address: string, slot: string): Promise<string> {
+    return this.call<string>("eth_getStorageAt", [address, slot, "latest"]);
   }
 
   /** The runtime code at an address ("0x" when none). */

@@ -6,14 +6,15 @@ import type { FastifyReply } from "fastify";
 import type { EnvironmentRecord, ServiceForWeb, StoreViews, VnetRecord } from "../service/web-interface";
 import { explorerEnabled, verificationVisibility, type Transaction, type VerificationVisibility } from "../api";
 import { PAGE_HEADERS } from "./html";
-import type { SolcWorker } from "./verification/compiler";
+import type { Compilers } from "./verification/compilers";
 import type { VerifiedContracts } from "./verification/verified-contracts";
 
 /** The web part's dependencies. */
 export interface WebContext {
   readonly service: ServiceForWeb;
   readonly verified: VerifiedContracts;
-  readonly compiler: SolcWorker;
+  /** The Solidity compilers verification uses, by version. */
+  readonly compiler: Compilers;
 }
 
 /** A Virtual Environment with its environment and explorer settings. */

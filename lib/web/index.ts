@@ -11,8 +11,8 @@ import { registerDashboard } from "./dashboard";
 import { registerExplorer } from "./explorer";
 import { Sessions } from "./dashboard/sessions";
 import { registerVerificationApi } from "./verification/api";
-import { SolcWorker } from "./verification/compiler";
 import { serviceVerifier } from "./verification/service-verifier";
+import { Compilers } from "./verification/compilers";
 import { VerifiedContracts } from "./verification/verified-contracts";
 
 /** Largest dashboard form. */
@@ -45,7 +45,7 @@ declare module "fastify" {
  * await registerWeb(app, serviceForWeb(store, engine));
  */
 export async function registerWeb(app: FastifyInstance, service: ServiceForWeb): Promise<void> {
-  const context: WebContext = { service, verified: new VerifiedContracts(service.verifiedContracts), compiler: new SolcWorker() };
+  const context: WebContext = { service, verified: new VerifiedContracts(service.verifiedContracts), compiler: new Compilers() };
   const sessions = new Sessions(service.signIn);
   app.decorate("web", {
     loginUrl: (baseUrl: string, userId: string) => `${baseUrl}/dashboard/login?token=${sessions.issueLoginToken(userId)}`,

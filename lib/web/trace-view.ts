@@ -2,17 +2,10 @@
  * The call trace as a collapsible tree (`<details>` in `<details>`, no script), one view for mined transactions
  * (a callTracer tree from the chain) and for simulations (the spec's flat trace, rebuilt into a tree).
  */
-import {
-  decodeCall,
-  decodeFunctionData,
-  decodeFunctionResult,
-  type Abi,
-  type AbiFunction,
-  type CallFrame,
-  type Hex,
-} from "../service/web-interface";
+import type { Abi, CallFrame } from "../service/web-interface";
 import type { DecodedArgument, TraceEntry } from "../api";
 import { decimal, formatEther } from "./chain-reader";
+import { decodeCallData, type DecodedCall } from "./decode/book";
 import { html, type Html } from "./html";
 
 /** One call of the tree. */
@@ -32,31 +25,12 @@ export interface TraceNode {
   readonly children: readonly TraceNode[];
 }
 
-/** Finds the ABI the pages may use for a contract (a verified one whose visibility reveals it), if any. */
+/** Finds the ABI the pages may use for a contract (verified and revealed, or added by a user), if any. */
 export type AbiLookup = (address: string) => Abi | undefined;
 
-/** A decoded call: with the contract's own ABI when known, else with the ABIs the engine knows (ERC-20...). */
-export function decodeInput(input: string, output: string | undefined, succeeded: boolean, abi: Abi | undefined) {
-  if (abi && input.length >= 10) {
-    try {
-      const { functionName, args } = decodeFunctionData({ abi, data: input as Hex });
-      const fn = abi.find((item): item is AbiFunction => item.type === "function" && item.name === functionName)!;
-      let results: DecodedArgument[] = [];
-      if (succeeded && output && output !== "0x" && fn.outputs.length > 0) {
-        try {
-          const result = decodeFunctionResult({ abi: [fn], functionName, data: output as Hex });
-          results = toArguments(fn.outputs, fn.outputs.length === 1 ? [result] : (result as readonly unknown[]));
-        } catch {
-          // output does not fit the ABI
-        }
-      }
-      return { method: functionName, args: toArguments(fn.inputs, (args ?? []) as readonly unknown[]), results };
-    } catch {
-      // not a function of this ABI: fall back to the known ones
-    }
-  }
-  const known = decodeCall(input, output, succeeded);
-  return { method: known.method, args: known.decodedInput, results: known.decodedOutput };
+/** A decoded call: with the contract's own ABI when known, else by selector (decode/book.ts). */
+export function decodeInput(input: string, output: string | undefined, succeeded: boolean, abi: Abi | undefined): DecodedCall {
+  return decodeCallData(input, output, succeeded, abi);
 }
 
 /** The tree of a callTracer result. */
@@ -81,11 +55,15 @@ export function fromCallFrame(frame: CallFrame, abiOf: AbiLookup): TraceNode {
   };
 }
 
-/** The tree of a flat trace (pre-order entries with `traceAddress`). */
+/**
+ * The tree of a flat trace (pre-order entries with `traceAddress`); a call the service left as a bare selector is
+ * decoded again with the standard interfaces and the signature table (decode/book.ts).
+ */
 export function fromFlatTrace(entries: readonly TraceEntry[]): TraceNode | undefined {
   const byPath = new Map<string, TraceNode & { children: TraceNode[] }>();
   let root: TraceNode | undefined;
   for (const entry of entries) {
+    const known = entry.method.startsWith("0x") ? decodeCallData(entry.input, entry.output, true, undefined) : undefined;
     const node = {
       type: entry.type,
       from: entry.from,
@@ -94,9 +72,9 @@ export function fromFlatTrace(entries: readonly TraceEntry[]): TraceNode | undef
       gasUsed: entry.gasUsed,
       input: entry.input,
       output: entry.output,
-      method: entry.method,
-      args: entry.decodedInput,
-      results: entry.decodedOutput,
+      method: known?.method ?? entry.method,
+      args: known?.args ?? entry.decodedInput,
+      results: known?.results ?? entry.decodedOutput,
       children: [] as TraceNode[],
     };
     byPath.set(entry.traceAddress.join("."), node);
@@ -114,7 +92,7 @@ export function traceTree(node: TraceNode | undefined, link: (address: string) =
   const call = creates
     ? html`<span class="muted">contract creation</span>`
     : node.method
-      ? html`<code>${node.method}(${argumentList(node.args)})</code>`
+      ? html`<code>${node.method}(${argumentsHtml(node.args, link)})</code>`
       : html`<span class="muted">${node.input === "0x" ? "transfer" : "call"}</span>`;
   const target = creates ? html`new contract ${node.to ? link(node.to) : ""}` : node.to ? link(node.to) : html``;
   const value = BigInt(node.value || "0x0") > 0n ? html` · ${formatEther(node.value)}` : html``;
@@ -122,7 +100,7 @@ export function traceTree(node: TraceNode | undefined, link: (address: string) =
 <summary><strong>${node.type}</strong> ${link(node.from)} → ${target} ${call}${value} · gas ${decimal(node.gasUsed)}${
     failed ? html` · <span class="fail">${node.revertReason ? `reverted: ${node.revertReason}` : node.error}</span>` : html``
   }</summary>
-${node.results.length > 0 ? html`<div>returns <code>${argumentList(node.results)}</code></div>` : html``}
+${node.results.length > 0 ? html`<div>returns <code>${argumentsHtml(node.results, link)}</code></div>` : html``}
 <details><summary class="muted">input / output</summary><pre>${node.input}</pre><pre>${node.output}</pre></details>
 ${node.children.map((child) => traceTree(child, link, openDepth, depth + 1))}</details>`;
 }
@@ -132,14 +110,25 @@ export function argumentList(args: readonly DecodedArgument[]): string {
   return args.map((a) => `${a.name ? `${a.name}: ` : ""}${String(a.value)}`).join(", ");
 }
 
-function toArguments(params: readonly { name?: string; type: string }[], values: readonly unknown[]): DecodedArgument[] {
-  return params.map((param, i) => ({ name: param.name ?? "", type: param.type, value: formatValue(param.type, values[i]) }));
+/** Decoded arguments as HTML: `name: value, ...`, addresses (and lists of them) shown as `link` renders them. */
+export function argumentsHtml(args: readonly DecodedArgument[], link: (address: string) => Html): Html {
+  return html`${args.map((a, i) => html`${i > 0 ? ", " : ""}${a.name ? `${a.name}: ` : ""}${valueHtml(a, link)}`)}`;
 }
 
-/** A decoded value as the pages show it: decimal integers, lowercase addresses, JSON for lists and tuples. */
-export function formatValue(type: string, value: unknown): string | boolean {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "bigint" || typeof value === "number") return value.toString();
-  if (typeof value === "string") return type === "address" ? value.toLowerCase() : value;
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+function valueHtml(arg: DecodedArgument, link: (address: string) => Html): Html | string {
+  const value = String(arg.value);
+  if (arg.type === "address" && ADDRESS.test(value)) return link(value);
+  if (arg.type === "address[]") {
+    try {
+      const list = JSON.parse(value) as unknown;
+      if (Array.isArray(list) && list.every((a) => typeof a === "string" && ADDRESS.test(a))) {
+        return html`[${list.map((a: string, i) => html`${i > 0 ? ", " : ""}${link(a)}`)}]`;
+      }
+    } catch {
+      // not a JSON list: shown as text
+    }
+  }
+  return value;
 }
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

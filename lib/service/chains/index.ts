@@ -19,7 +19,19 @@ export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./fork/urls";
 export { DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
 export { decodeCall, decodeLog } from "./evm/abi";
 // The decoding the web UI's pages do, with viem as this CommonJS package loads it (./evm/viem.ts).
-export { decodeEventLog, decodeFunctionData, decodeFunctionResult, type Abi, type AbiEvent, type AbiFunction, type Hex } from "./evm/viem";
+export {
+  decodeEventLog,
+  decodeFunctionData,
+  decodeFunctionResult,
+  parseAbi,
+  toEventSelector,
+  toFunctionSelector,
+  type Abi,
+  type AbiEvent,
+  type AbiFunction,
+  type AbiParameter,
+  type Hex,
+} from "./evm/viem";
 export type { CallFrame } from "./evm/trace";
 export { isCallFrame } from "./durability/trace-records";
 export type { AccountOverride, BundleCall } from "./simulation/simulate";

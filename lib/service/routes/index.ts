@@ -1,5 +1,6 @@
 /** Registers every route family of the service. */
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import abis from "./abis";
 import actions from "./actions";
 import deliveryChannels from "./delivery-channels";
 import environments from "./environments";
@@ -24,4 +25,6 @@ export const SPEC_ROUTE_FAMILIES: readonly FastifyPluginAsync[] = [
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   for (const family of SPEC_ROUTE_FAMILIES) await app.register(family);
   await app.register(hostedRoutes, { specFamilies: SPEC_ROUTE_FAMILIES });
+  // A local extra (docs/explorer-and-dashboard.md): ABIs users add for contracts nobody verified.
+  await app.register(abis);
 }

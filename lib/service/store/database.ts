@@ -7,17 +7,24 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { WEB_TABLES } from "../web-schema";
 import { REGISTRY_TABLES } from "./registry";
+import { USER_ABI_TABLES } from "./abis";
 import { STORE_TABLES } from "./schema";
 import { SqlDatabase, type SqlOpenOptions } from "../sqlite";
 
 /**
  * The schema, one migration per entry, append only; each owner keeps the SQL of its tables beside the code that uses
  * them: the store's records (./schema.ts), the web UI's (../web-schema.ts), the registry of contracts and wallets
- * (./registry.ts). Migrations 2 and 3 also made the chain engine's tables before the engine ran its own migrations
- * (every one IF NOT EXISTS, so both orders meet the same schema); 3 is now empty, kept so that a database's version
- * means what it meant.
+ * (./registry.ts), the ABIs users add (./abis.ts). Migrations 2 and 3 also made the chain engine's tables before the
+ * engine ran its own migrations (every one IF NOT EXISTS, so both orders meet the same schema); 3 is now empty, kept
+ * so that a database's version means what it meant.
  */
-const MIGRATIONS: readonly string[] = [STORE_TABLES, WEB_TABLES, "-- the chain engine's journal: its own migration now", REGISTRY_TABLES];
+const MIGRATIONS: readonly string[] = [
+  STORE_TABLES,
+  WEB_TABLES,
+  "-- the chain engine's journal: its own migration now",
+  REGISTRY_TABLES,
+  USER_ABI_TABLES,
+];
 
 /** File name of the database inside the data dir. */
 export const DATABASE_FILE = "chainform.db";

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { explorerUrl } from "../../api";
 import { baseUrlOf, type StoreViews, type VnetSnapshot } from "../../service/web-interface";
 import { decimal } from "../chain-reader";
+import { contractsCreatedBy } from "../explorer/created-contracts";
 import { sendPage, summarize, vnetView, type TransactionSummary, type WebContext } from "../context";
 import { ether, fields, html, shortHex, table, type Html } from "../html";
 import { age, csrfField, dashboardPage, filterForm, pager } from "./layout";
@@ -16,6 +17,8 @@ import type { Session, Sessions } from "./sessions";
 
 /** Pages of 100 records searched for contract creations. */
 const CONTRACT_SCAN_PAGES = 10;
+/** Newest calls whose traces are read for contracts created by contracts (each trace is read once, then kept). */
+const TRACED_CALLS = 200;
 
 /** Registers the environment routes. */
 export function registerEnvironments(app: FastifyInstance, context: WebContext, sessions: Sessions): void {
@@ -24,11 +27,11 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
   const config = { public: true };
 
   /** Renders an environment page; `reveal` shows the Admin RPC URLs (writers only). */
-  function environmentPage(
+  async function environmentPage(
     request: FastifyRequest<{ Params: EnvironmentParams; Querystring: Record<string, string> }>,
     session: Session,
     reveal: boolean,
-  ): string {
+  ): Promise<string> {
     const { environment, base } = environmentOf(service, session, request.params);
     const filters = transactionFilters(request.query ?? {});
     const pageNumber = pageNumberOf(request.query?.page);
@@ -67,7 +70,7 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
         ["Snapshots", snapshotList(service.chains.snapshots(vnet.id))],
       ])}</div>`;
     });
-    const contracts = deployedContracts(views, environment.instance_id);
+    const contracts = await deployedContracts(context, environment.instance_id);
     const actions = canWrite
       ? html`<div class="card">${
           reveal
@@ -92,11 +95,11 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
 <h2>Networks</h2>${networks}
 <h2>Deployed contracts</h2><div class="card" id="contracts">${table(
         ["Contract", "Network", "Deployed by", "In transaction"],
-        contracts.map((t) => [
-          addressOn(t.vnetId, t.contractAddress!),
-          vnetName.get(t.vnetId) ?? t.vnetId,
-          addressOn(t.vnetId, t.from),
-          html`<a class="mono" href="${envBase}/tx/${t.hash}">${shortHex(t.hash)}</a>`,
+        contracts.map((c) => [
+          addressOn(c.vnetId, c.address),
+          vnetName.get(c.vnetId) ?? c.vnetId,
+          addressOn(c.vnetId, c.creator),
+          html`<a class="mono" href="${envBase}/tx/${c.hash}">${shortHex(c.hash)}</a>`,
         ]),
         "no contract deployments recorded",
       )}</div>
@@ -123,7 +126,7 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
     { config },
     async (request, reply) => {
       const session = sessions.viewer(request);
-      return sendPage(reply, 200, environmentPage(request, session, false));
+      return sendPage(reply, 200, await environmentPage(request, session, false));
     },
   );
 
@@ -133,7 +136,7 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
     async (request, reply) => {
       const session = sessions.changer(request);
       requireWriter(session);
-      return sendPage(reply, 200, environmentPage(request, session, true));
+      return sendPage(reply, 200, await environmentPage(request, session, true));
     },
   );
 
@@ -164,15 +167,34 @@ export function registerEnvironments(app: FastifyInstance, context: WebContext, 
   });
 }
 
-/** Contract creations recorded in an instance, newest first (the newest 1000 records are searched). */
-function deployedContracts(views: StoreViews, instanceId: string): TransactionSummary[] {
-  const found: TransactionSummary[] = [];
+/** A contract deployed in an environment: by a creation transaction, or by a contract (a CREATE frame of a call). */
+interface DeployedContract {
+  readonly address: string;
+  readonly vnetId: string;
+  readonly creator: string;
+  readonly hash: string;
+}
+
+/**
+ * Contracts deployed in an instance, newest first (the newest 1000 records are searched): creation transactions, and
+ * the contracts the newest calls created (a factory's pairs), read from their call traces.
+ */
+async function deployedContracts(context: WebContext, instanceId: string): Promise<DeployedContract[]> {
+  const records: TransactionSummary[] = [];
   for (let pageNumber = 1; pageNumber <= CONTRACT_SCAN_PAGES; pageNumber++) {
-    const records = views.records.transactions(instanceId, {}, pageNumber, 100).map(summarize);
-    found.push(...records.filter((t) => t.contractAddress && t.status === "success"));
-    if (records.length < 100) break;
+    const page = context.service.views.records.transactions(instanceId, {}, pageNumber, 100).map(summarize);
+    records.push(...page);
+    if (page.length < 100) break;
   }
-  return found;
+  const calls = records.filter((t) => t.to && t.status === "success" && t.kind === "blockchain").slice(0, TRACED_CALLS);
+  const created = new Map(
+    await Promise.all(calls.map(async (t) => [t.hash, await contractsCreatedBy(context, t.vnetId, t.hash)] as const)),
+  );
+  return records.flatMap((t): DeployedContract[] => {
+    if (t.contractAddress && t.status === "success")
+      return [{ address: t.contractAddress, vnetId: t.vnetId, creator: t.from, hash: t.hash }];
+    return (created.get(t.hash) ?? []).map((c) => ({ ...c, vnetId: t.vnetId, hash: t.hash }));
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { decimal } from "../chain-reader";
 import { sendPage, summarize, vnetView, type WebContext } from "../context";
 import { transactionBody } from "../explorer";
 import { ether, fields, html, table } from "../html";
+import { decodeEvent } from "../decode/book";
 import { argumentList, fromFlatTrace, traceTree } from "../trace-view";
 import { dashboardPage } from "./layout";
 import { environmentOf, findSimulation, projectOf, type EnvironmentParams, type ProjectParams } from "./lookup";
@@ -69,7 +70,9 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
       const { project } = projectOf(service, session, request.params);
       const simulation = findSimulation(views, project.id, request.params.simulationId);
       if (!simulation) throw new ServiceError(404, `no saved simulation ${request.params.simulationId} in this project`);
-      const root = simulation.trace[0];
+      const root = fromFlatTrace(simulation.trace);
+      // The service names ERC-20, ERC-721 and bridge events; the pages' book names the rest (decode/book.ts).
+      const logs = simulation.logs.map((l) => (l.name ? l : decodeEvent(l.raw, undefined)));
       return sendPage(
         reply,
         200,
@@ -85,17 +88,17 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
             ["To", simulation.to ? html`<span class="mono">${simulation.to}</span>` : "contract creation"],
             ["Value", ether(simulation.value)],
             ["Gas", `${simulation.gas_used} used of ${simulation.gas}`],
-            ["Method", root?.method ? html`<code>${root.method}(${argumentList(root.decodedInput)})</code>` : null],
+            ["Method", root?.method ? html`<code>${root.method}(${argumentList(root.args)})</code>` : null],
           ])}</div>
-<h2>Logs (${simulation.logs.length})</h2><div class="card">${table(
+<h2>Logs (${logs.length})</h2><div class="card">${table(
             ["Address", "Event"],
-            simulation.logs.map((l) => [
+            logs.map((l) => [
               html`<span class="mono">${l.raw.address}</span>`,
               l.name ? `${l.name}(${l.inputs.map((i) => `${i.name}: ${i.value}`).join(", ")})` : "unknown event",
             ]),
             "no logs",
           )}</div>
-<h2>Call trace</h2><div class="card">${traceTree(fromFlatTrace(simulation.trace), (a) => html`<span class="mono">${a}</span>`)}</div>`,
+<h2>Call trace</h2><div class="card">${traceTree(root, (a) => html`<span class="mono">${a}</span>`)}</div>`,
         ),
       );
     },

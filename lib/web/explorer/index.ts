@@ -9,7 +9,8 @@ import { Address, Hash } from "../../api";
 import { ChainReader, ChainReadError, decimal } from "../chain-reader";
 import { sendPage, vnetView, type VnetView, type WebContext } from "../context";
 import { ether, fields, html, table } from "../html";
-import { addressTransactions, contractPanel } from "./address";
+import { ContractAbis } from "../decode/contract-abis";
+import { addressTransactions, contractPanel, pageOf, tokenPanel } from "./address";
 import { latestTransactions } from "./latest";
 import { links } from "./links";
 import { badInputPage, explorerPage, notFoundPage, simplePage, timeOf } from "./pages";
@@ -115,7 +116,7 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
     return sendPage(reply, 200, explorerPage(view, `Transaction ${hash.slice(0, 10)}…`, body));
   });
 
-  app.get<{ Params: { vnetId: string; address: string }; Querystring: { tab?: string } }>(
+  app.get<{ Params: { vnetId: string; address: string }; Querystring: { tab?: string; page?: string } }>(
     "/:vnetId/address/:address",
     { config },
     async (request, reply) => {
@@ -123,17 +124,23 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
       if (!view) return reply;
       const { address } = request.params;
       if (!ADDRESS.test(address)) return badInputPage(reply, view, `"${address}" is not an address: it is 0x followed by 40 hex digits`);
+      const page = pageOf(request.query.page);
+      if (page === undefined) return badInputPage(reply, view, "page must be a positive whole number, such as 2");
       const at = address.toLowerCase();
       const chain = new ChainReader(chains, view.vnet.id);
       const account = await chain.account(at);
-      const token = account.code !== "0x" ? await chain.tokenMetadata(at) : undefined;
-      const link = links(view);
       const isContract = account.code !== "0x";
+      const abis = new ContractAbis(context, view, chain);
+      const [token, proxy] = isContract ? await Promise.all([chain.tokenMetadata(at), abis.proxyTarget(at)]) : [undefined, undefined];
+      const abi = isContract ? await abis.of(at) : undefined;
+      const link = links(view);
       const contractTab = request.query.tab === "contract" && isContract;
       const tabs = isContract
         ? html`<nav class="tabs"><a href="${link.addressUrl(at)}">Overview</a><a href="${link.addressUrl(at)}?tab=contract">Contract</a></nav>`
         : html``;
-      const content = contractTab ? contractPanel(context, view, at, account.code) : addressTransactions(views, view, at, link);
+      const content = contractTab
+        ? contractPanel(context, view, at, account.code)
+        : html`${token ? await tokenPanel(views, view, chain, at, token, link, page) : html``}${addressTransactions(views, view, at, link, page)}`;
       return sendPage(
         reply,
         200,
@@ -145,6 +152,13 @@ export function registerExplorer(app: FastifyInstance, context: WebContext): voi
             ["Nonce", account.nonce.toString()],
             ["Kind", isContract ? `contract (${(account.code.length - 2) / 2} bytes of code)` : "account"],
             ["Token", token ? html`<span id="token">${token.name} (${token.symbol}), ${token.decimals} decimals</span>` : null],
+            [
+              "Contract name",
+              abi?.name
+                ? html`${abi.name} <span class="muted">(${abi.source === "verified" ? "verified" : "ABI added by a user"})</span>`
+                : null,
+            ],
+            ["Proxy", proxy ? html`${proxy.standard}, implementation ${link.address(proxy.implementation)}` : null],
             ["Verified", isContract ? (context.verified.get(view.vnet.id, at) ? html`<span class="ok">yes</span>` : "no") : null],
           ])}</div>${tabs}${content}`,
         ),

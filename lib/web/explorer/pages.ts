@@ -6,7 +6,13 @@ import { html, page, type Html } from "../html";
 
 /** A block's time, ISO 8601 to the second. */
 export function timeOf(block: ChainBlock): string {
-  return new Date(Number(BigInt(block.timestamp)) * 1000).toISOString().replace(".000Z", "Z");
+  return timeAt(BigInt(block.timestamp));
+}
+
+/** A time in seconds since 1970, ISO 8601 to the second (`2026-11-28T15:30:00Z`). */
+export function timeAt(seconds: bigint): string {
+  const ms = Number(seconds) * 1000;
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString().replace(".000Z", "Z") : `${seconds} s`;
 }
 
 /** An explorer page: its frame, title and body. */

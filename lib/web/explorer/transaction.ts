@@ -3,17 +3,24 @@
  * hash is the service's and no chain's) is shown from the service's store without asking the chain: on an offline
  * fork, the chain would ask its upstream for a hash it never had.
  */
-import { decodeEventLog, decodeLog, type Abi, type AbiEvent, type Hex } from "../../service/web-interface";
-import { reveals, type SimulationLog, type Transaction } from "../../api";
+import type { CallFrame } from "../../service/web-interface";
+import type { Transaction } from "../../api";
 import { ChainReader, ChainReadError, decimal } from "../chain-reader";
 import { summarize, type VnetView, type WebContext } from "../context";
-import { ether, fields, html, table, type Html } from "../html";
-import { argumentList, decodeInput, formatValue, fromCallFrame, traceTree } from "../trace-view";
+import { decodeEvent } from "../decode/book";
+import { ContractAbis } from "../decode/contract-abis";
+import { TokenBook, tokenTransfers } from "../decode/tokens";
+import { ether, fields, html, type Html } from "../html";
+import { argumentsHtml, decodeInput, fromCallFrame, traceTree } from "../trace-view";
 import type { ExplorerLinks } from "./links";
+import { timeAt } from "./pages";
+import { createdContracts, logTable, namesOf, transferTable } from "./transaction-parts";
 
 /**
- * The transaction panel (status, parties, value, gas, decoded input and logs, trace, revert reason), shared with
- * the dashboard; undefined when neither the chain nor the records know the hash.
+ * The transaction panel (status, parties, value, gas, time, the decoded call, token transfers, named events, the
+ * trace, contracts it created, revert reason), shared with the dashboard; undefined when neither the chain nor the
+ * records know the hash. Unverified contracts decode too: by their user-added ABI, their proxy's implementation, or
+ * the standard interfaces and the signature table (lib/web/decode).
  */
 export async function transactionBody(
   context: WebContext,
@@ -25,9 +32,10 @@ export async function transactionBody(
   const record = stored?.vnet_id === view.vnet.id ? stored : undefined;
   // A cheatcode's hash is the service's own: no chain has it, and an offline fork would ask its upstream for it.
   if (record?.kind === "cheatcode") return recordPanel(record, link);
+  const chain = new ChainReader(context.service.chains, view.vnet.id);
   let found: Awaited<ReturnType<ChainReader["transaction"]>>;
   try {
-    found = await new ChainReader(context.service.chains, view.vnet.id).transaction(hash);
+    found = await chain.transaction(hash);
   } catch (error) {
     // The chain cannot say (an offline fork that never recorded the hash): the service's record still can.
     if (record && error instanceof ChainReadError) return recordPanel(record, link);
@@ -35,79 +43,60 @@ export async function transactionBody(
   }
   if (!found) return record ? recordPanel(record, link) : undefined;
   const { tx, receipt, trace } = found;
-  const abiOf = (address: string) => abiFor(context, view, address);
+  const succeeded = receipt?.status === "0x1";
+  const rawLogs = receipt?.logs ?? [];
+  const abis = new ContractAbis(context, view, chain);
+  const [abiOf, time] = await Promise.all([
+    abis.lookup([...(tx.to ? [tx.to] : []), ...rawLogs.map((l) => l.address), ...frameTargets(trace)]),
+    tx.blockNumber ? chain.blockTime(tx.blockNumber).catch(() => null) : null,
+  ]);
+  const logs = rawLogs.map((log) => decodeEvent(log, abiOf(log.address)));
+  const transfers = tokenTransfers(logs);
+  const tokens = new TokenBook(chain, tx.blockNumber ?? "latest");
+  const metadata = await tokens.load(rawLogs.map((l) => l.address));
+  const names = await namesOf(abis, metadata, [tx.from, ...(tx.to ? [tx.to] : [])]);
+  const named = (address: string) => {
+    const name = names.get(address.toLowerCase());
+    return name ? html`<span class="name">${name}</span> ${link.address(address)}` : link.address(address);
+  };
   const status = !receipt
     ? html`<span class="muted">pending</span>`
-    : receipt.status === "0x1"
+    : succeeded
       ? html`<span class="ok">success</span>`
       : html`<span class="fail">reverted</span>`;
   const reason = trace?.error ? (trace.revertReason ? `${trace.revertReason}` : trace.error) : null;
-  const decoded = tx.to ? decodeInput(tx.input, trace?.output, receipt?.status === "0x1", abiOf(tx.to)) : undefined;
-  const logs = (receipt?.logs ?? []).map((log) => decodeWith(abiOf(log.address.toLowerCase()), log));
+  const decoded = tx.to ? decodeInput(tx.input, trace?.output, succeeded, abiOf(tx.to)) : undefined;
+  const created = trace ? createdContracts(trace) : [];
   return html`<h1>Transaction</h1><div class="card">${fields([
     ["Hash", html`<span class="mono">${tx.hash}</span>`],
     ["Status", status],
     ["Revert reason", reason ? html`<span class="fail">${reason}</span>` : null],
     ["Block", tx.blockNumber ? link.block(tx.blockNumber) : "pending"],
-    ["From", link.address(tx.from)],
+    ["Time", time === null ? null : html`<time id="block-time">${timeAt(time)}</time>`],
+    ["From", named(tx.from)],
     [
       "To",
-      tx.to
-        ? link.address(tx.to)
-        : receipt?.contractAddress
-          ? html`new contract ${link.address(receipt.contractAddress)}`
-          : "contract creation",
+      tx.to ? named(tx.to) : receipt?.contractAddress ? html`new contract ${link.address(receipt.contractAddress)}` : "contract creation",
     ],
+    ["Method", decoded?.method ? html`<code id="method">${decoded.method}(${argumentsHtml(decoded.args, named)})</code>` : null],
+    ["Returns", decoded && decoded.results.length > 0 ? html`<code>${argumentsHtml(decoded.results, named)}</code>` : null],
     ["Value", ether(tx.value)],
     ["Gas", `${receipt ? decimal(receipt.gasUsed) : "?"} used of ${decimal(tx.gas)}`],
     ["Gas price", tx.gasPrice ? `${decimal(tx.gasPrice)} wei` : null],
     ["Nonce", decimal(tx.nonce)],
     ["Category", record?.category ?? null],
-    ["Method", decoded?.method ? html`<code>${decoded.method}(${argumentList(decoded.args)})</code>` : null],
+    ["Contracts created", created.length > 0 ? html`${created.map((c) => html`${link.address(c.address)} `)}` : null],
     ["Input", html`<details><summary class="muted">${(tx.input.length - 2) / 2} bytes</summary><pre>${tx.input}</pre></details>`],
   ])}</div>
-<h2>Logs (${logs.length})</h2><div class="card">${table(
-    ["Address", "Event", "Topics / data"],
-    logs.map((log) => [
-      link.address(log.raw.address),
-      log.name
-        ? html`<code>${log.name}(${log.inputs.map((i) => `${i.name}: ${i.value}`).join(", ")})</code>`
-        : html`<span class="muted">unknown event</span>`,
-      html`<details><summary class="muted">raw</summary><pre>${[...log.raw.topics, log.raw.data].join("\n")}</pre></details>`,
-    ]),
-    "no logs",
-  )}</div>
-<h2>Call trace</h2><div class="card">${traceTree(trace ? fromCallFrame(trace, abiOf) : undefined, link.address)}</div>`;
+<h2>Token transfers (${transfers.length})</h2><div class="card" id="transfers">${transferTable(transfers, metadata, named)}</div>
+<h2>Events (${logs.length})</h2><div class="card" id="events">${logTable(logs, metadata, named)}</div>
+<h2>Call trace</h2><div class="card">${traceTree(trace ? fromCallFrame(trace, abiOf) : undefined, named)}</div>`;
 }
 
-/** The ABI the pages may use for an address: a verified contract's, when its visibility reveals the ABI. */
-function abiFor(context: WebContext, view: VnetView, address: string): Abi | undefined {
-  if (!reveals(view.visibility, "abi")) return undefined;
-  return context.verified.get(view.vnet.id, address)?.abi;
-}
-
-function decodeWith(abi: Abi | undefined, log: { address: string; topics: readonly string[]; data: string }): SimulationLog {
-  const raw = { address: log.address.toLowerCase(), topics: [...log.topics], data: log.data };
-  if (abi && raw.topics.length > 0) {
-    try {
-      const decoded = decodeEventLog({ abi, data: raw.data as Hex, topics: raw.topics as [Hex, ...Hex[]] });
-      const args = (decoded.args ?? {}) as Record<string, unknown>;
-      const event = abi.find((item) => item.type === "event" && item.name === decoded.eventName) as AbiEvent | undefined;
-      return {
-        anonymous: event?.anonymous ?? false,
-        name: decoded.eventName ?? "",
-        inputs: (event?.inputs ?? []).map((input, i) => ({
-          name: input.name ?? "",
-          type: input.type,
-          value: String(formatValue(input.type, args[input.name ?? String(i)])),
-        })),
-        raw,
-      };
-    } catch {
-      // not an event of this ABI
-    }
-  }
-  return decodeLog(raw);
+/** Every address a trace calls. */
+function frameTargets(frame: CallFrame | null): string[] {
+  if (!frame) return [];
+  return [...(frame.to ? [frame.to] : []), ...(frame.calls ?? []).flatMap(frameTargets)];
 }
 
 /** A transaction from the service's record alone: a cheatcode, or a transaction the chain cannot show. */

@@ -11,7 +11,7 @@ import { Worker } from "node:worker_threads";
 /** Source of the worker: loads solc once, reports its version, then compiles standard JSON inputs one by one. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const solc = require(workerData.solcPath);
+const solc = workerData.soljsonPath ? require(workerData.wrapperPath)(require(workerData.soljsonPath)) : require(workerData.solcPath);
 parentPort.postMessage({ version: solc.version() });
 parentPort.on("message", ({ input }) => {
   let output;
@@ -19,6 +19,12 @@ parentPort.on("message", ({ input }) => {
   catch (error) { output = JSON.stringify({ errors: [{ severity: "error", formattedMessage: String(error && error.message) }] }); }
   parentPort.postMessage({ output });
 });`;
+
+/**
+ * Where a compiler comes from: a solc-js package (`solc`, or an alias such as `solc-0.5.16`), or a soljson file
+ * (a compiler build from binaries.soliditylang.org) loaded with a solc-js package's wrapper.
+ */
+export type CompilerSource = { readonly solcPath: string } | { readonly soljsonPath: string; readonly wrapperPath: string };
 
 /** Why no compiler is available. */
 export class CompilerUnavailable extends Error {}
@@ -57,6 +63,7 @@ export class SolcWorker {
   constructor(
     private readonly timeLimitMs: number = COMPILE_TIME_LIMIT_MS,
     private readonly maxPending: number = MAX_PENDING_COMPILES,
+    private readonly source: CompilerSource | undefined = undefined,
   ) {}
 
   /** The compiler's full version, `v`-prefixed as Etherscan writes it (e.g. `v0.8.37+commit.f401782d`). */
@@ -133,15 +140,16 @@ export class SolcWorker {
 
   private start(): void {
     if (this.version) return;
-    const solcPath = resolveSolc();
-    if (!solcPath) {
+    const solcPath = this.source ? undefined : resolveSolc();
+    const workerData = this.source ?? (solcPath ? { solcPath } : undefined);
+    if (!workerData) {
       this.version = Promise.reject(
         new CompilerUnavailable("this chainform install has no Solidity compiler: install the solc package (npm install solc) beside it"),
       );
       this.version.catch(() => undefined);
       return;
     }
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { solcPath } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     worker.unref();
     this.worker = worker;
     this.version = new Promise((resolve, reject) => {
@@ -175,9 +183,17 @@ export class SolcWorker {
 
 /** Where the `solc` package is: beside chainform, else in the working directory's project; undefined if nowhere. */
 function resolveSolc(): string | undefined {
+  return resolvePackage("solc");
+}
+
+/**
+ * Where a module is (`solc`, `solc-0.5.16/package.json`): beside chainform, else in the working directory's project;
+ * undefined if nowhere.
+ */
+export function resolvePackage(request: string): string | undefined {
   for (const paths of [undefined, [process.cwd()]]) {
     try {
-      return require.resolve("solc", paths && { paths });
+      return require.resolve(request, paths && { paths });
     } catch {
       // not there
     }

@@ -49,10 +49,13 @@ export function serviceVerifier(context: WebContext, logError: (error: unknown) 
   };
 }
 
-/** A short version (`0.8.28`) made the shipped compiler's long one when it is that version; anything else as it is. */
+/** A short version (`0.8.28`) made the long one of the installed compiler of that release; anything else as it is. */
 async function withLongVersion(context: WebContext, submission: SourceSubmission): Promise<SourceSubmission> {
   if (!SHORT_VERSION.test(submission.compilerVersion)) return submission;
-  const available = await context.compiler.compilerVersion().catch(() => "");
   const short = submission.compilerVersion.replace(/^v/, "");
+  // The installed compiler of that release names its commit; none installed leaves the version as given.
+  const available = await Promise.resolve()
+    .then(() => context.compiler.forVersion(short).compilerVersion())
+    .catch(() => "");
   return available.replace(/^v/, "").startsWith(`${short}+`) ? { ...submission, compilerVersion: available } : submission;
 }

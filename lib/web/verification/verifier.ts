@@ -1,11 +1,12 @@
 /**
- * Verifying a submission: compile its standard JSON input with the shipped solc and compare the named contract's
+ * Verifying a submission: compile its standard JSON input with the solc of the version it names (./compilers.ts) and compare the named contract's
  * runtime code with the code deployed at the address (`sameRuntimeCode`). Every refusal is a `VerificationRefused`
  * with a message that says what to fix.
  */
 import type { Abi } from "../../service/web-interface";
 import { sameRuntimeCode, type ImmutableReferences } from "./compare";
-import { CompilerUnavailable, CompileTimedOut, type SolcWorker } from "./compiler";
+import { CompilerUnavailable, CompileTimedOut } from "./compiler";
+import { CompilerMissing, type Compilers } from "./compilers";
 
 /** Largest standard JSON input accepted: 4 MB (also the verification API's body limit, with room for the rest). */
 export const MAX_STANDARD_JSON_BYTES = 4 * 1024 * 1024;
@@ -67,9 +68,18 @@ interface CompilerOutput {
 }
 
 /** Checks a submission against deployed code; throws `VerificationRefused` when it does not reproduce it. */
-export async function verifySubmission(compiler: SolcWorker, submission: Submission, deployedCode: string): Promise<VerificationResult> {
+export async function verifySubmission(compilers: Compilers, submission: Submission, deployedCode: string): Promise<VerificationResult> {
   const input = parseStandardJson(submission.standardJsonInput);
   const { path, name } = splitContractName(submission.contractName, input);
+  if (submission.compilerVersion.length > MAX_NAME_LENGTH) {
+    throw new VerificationRefused(`compilerversion is longer than ${MAX_NAME_LENGTH} characters`);
+  }
+  let compiler;
+  try {
+    compiler = compilers.forVersion(submission.compilerVersion);
+  } catch (error) {
+    throw error instanceof CompilerMissing ? new VerificationRefused(error.message) : error;
+  }
   const available = await compiler.compilerVersion().catch((error: unknown) => {
     throw new VerificationRefused(error instanceof CompilerUnavailable ? error.message : String(error));
   });
@@ -107,15 +117,14 @@ export async function verifySubmission(compiler: SolcWorker, submission: Submiss
   };
 }
 
-/** The exact version the compiler has, `v`-prefixed or not; nothing added, nothing left out. */
+/** The exact version the compiler has, `v`-prefixed or not; nothing added, nothing left out (the commit too). */
 function checkCompilerVersion(version: string, available: string): void {
-  const refuse = (why: string) =>
-    new VerificationRefused(
-      `${why}: this service verifies with ${available} only (the solc chainform ships, offline); build the contract ` +
-        `with that version and submit compilerversion=${available}`,
+  if (version !== available && `v${version}` !== available) {
+    throw new VerificationRefused(
+      `that compiler version is not available offline: the compiler installed for this release is ${available}; ` +
+        `build the contract with it and submit compilerversion=${available}`,
     );
-  if (version.length > MAX_NAME_LENGTH) throw refuse(`compilerversion is longer than ${MAX_NAME_LENGTH} characters`);
-  if (version !== available && `v${version}` !== available) throw refuse("that compiler version is not available offline");
+  }
 }
 
 /** Parses and checks the shape of a standard JSON input. */

@@ -1,0 +1,98 @@
+/**
+ * Parts of the transaction panel: names for the addresses it shows, its token transfers and its events with amounts in
+ * the token's units, and the contracts its CREATE frames made.
+ */
+import type { CallFrame } from "../../service/web-interface";
+import type { SimulationLog } from "../../api";
+import type { TokenMetadata } from "../chain-reader";
+import type { ContractAbis } from "../decode/contract-abis";
+import { tokenAmount, type TokenTransfer } from "../decode/tokens";
+import { html, table, type Html } from "../html";
+
+/** Token metadata by lowercase address (undefined for a contract that is no token). */
+export type TokenMetadataMap = ReadonlyMap<string, TokenMetadata | undefined>;
+
+/** Renders an address with its name when one is known. */
+export type NamedAddress = (address: string) => Html;
+
+/** Events whose last argument is an amount of the emitting token, by name and topic count. */
+const TOKEN_AMOUNT_EVENTS = new Set(["Transfer/3", "Approval/3", "Deposit/2", "Withdrawal/2"]);
+
+/**
+ * Names of the addresses a page shows: a token's symbol, else the contract name its verified or user-added ABI
+ * gives (a proxy's is `Name (proxy)`).
+ */
+export async function namesOf(abis: ContractAbis, metadata: TokenMetadataMap, others: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const [address, token] of metadata) if (token?.symbol) names.set(address, token.symbol);
+  const addresses = [...new Set([...metadata.keys(), ...others.map((a) => a.toLowerCase())])].filter((a) => !names.has(a));
+  const found = await Promise.all(addresses.map((a) => abis.of(a)));
+  addresses.forEach((address, i) => {
+    const abi = found[i];
+    if (abi?.name) names.set(address, abi.implementation ? `${abi.name} (proxy)` : abi.name);
+  });
+  return names;
+}
+
+/** The token transfers: from, to, amount in the token's units, token. */
+export function transferTable(transfers: readonly TokenTransfer[], metadata: TokenMetadataMap, named: NamedAddress): Html {
+  return table(
+    ["From", "To", "Amount", "Token"],
+    transfers.map((t) => [
+      named(t.from),
+      named(t.to),
+      html`<span class="amount" title="${t.amount.toString()}">${
+        t.tokenId === undefined
+          ? tokenAmount(t.amount, metadata.get(t.token))
+          : `${t.standard} #${t.tokenId}${t.amount > 1n ? ` × ${t.amount}` : ""}`
+      }</span>`,
+      named(t.token),
+    ]),
+    "no token moved",
+  );
+}
+
+/** The events: the emitter, the event with its arguments (addresses named, token amounts in units), the raw log. */
+export function logTable(logs: readonly SimulationLog[], metadata: TokenMetadataMap, named: NamedAddress): Html {
+  return table(
+    ["Emitter", "Event", "Raw"],
+    logs.map((log) => {
+      const token = metadata.get(log.raw.address.toLowerCase());
+      const amountAt = token && TOKEN_AMOUNT_EVENTS.has(`${log.name}/${log.raw.topics.length}`) ? log.inputs.length - 1 : -1;
+      const args = log.inputs.map((input, i) => {
+        const value =
+          i === amountAt
+            ? html`<span class="amount" title="${input.value}">${tokenAmount(BigInt(input.value), token)}</span>`
+            : input.type === "address"
+              ? named(input.value)
+              : html`<code>${input.value}</code>`;
+        return html`${i > 0 ? ", " : ""}${input.name ? `${input.name}: ` : ""}${value}`;
+      });
+      return [
+        named(log.raw.address),
+        log.name ? html`<span class="event"><strong>${log.name}</strong>(${args})</span>` : html`<span class="muted">unknown event</span>`,
+        html`<details><summary class="muted">topics, data</summary><pre>${[...log.raw.topics, log.raw.data].join("\n")}</pre></details>`,
+      ];
+    }),
+    "no events",
+  );
+}
+
+/** A contract a CREATE or CREATE2 frame below the top call made (a factory's pair, say), with its creator. */
+export interface CreatedContract {
+  readonly address: string;
+  readonly creator: string;
+}
+
+/** The contracts a transaction's inner CREATE frames made, in order; failed frames made none. */
+export function createdContracts(root: CallFrame): CreatedContract[] {
+  const found: CreatedContract[] = [];
+  const visit = (frame: CallFrame, top: boolean) => {
+    if (frame.error) return;
+    if (!top && frame.type.startsWith("CREATE") && frame.to)
+      found.push({ address: frame.to.toLowerCase(), creator: frame.from.toLowerCase() });
+    for (const child of frame.calls ?? []) visit(child, false);
+  };
+  visit(root, true);
+  return found;
+}

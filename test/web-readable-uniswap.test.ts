@@ -1,0 +1,210 @@
+/**
+ * Transactions a person can read, with nothing verified: Uniswap V2 deployed from the npm artifacts
+ * (@uniswap/v2-core's factory, @uniswap/v2-periphery's WETH9 and router) with a token of ours, liquidity added, then
+ * `swapExactETHForTokens` signed by a key and sent through the Public RPC URL. In Chromium, the swap's explorer page
+ * names the method and its arguments, the `Deposit`, `Transfer`, `Sync` and `Swap` events, the token transfers with
+ * symbols and amounts in units, and the block time; the token's page lists its transfers and holders; the pair the
+ * factory created is a deployed contract. The explorer's address pages are per network and page past 50 rows.
+ * Takes docs/readable-swap.png when it is missing or CHAINFORM_SCREENSHOTS=1.
+ */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { formatUnits } from "../lib/domain/amounts";
+import { launchBrowser } from "./helpers/browser";
+import { rpc } from "./helpers/http";
+import { startTestService, type TestService } from "./helpers/service";
+import { createWalletClient, encodeDeployData, encodeFunctionData, http, privateKeyToAccount, type Hex } from "./helpers/viem";
+import { compileToken, deploy, send, type Artifact } from "./helpers/uniswap";
+
+jest.setTimeout(300_000);
+
+const DEPLOYER = "0x00000000000000000000000000000000000a11ce";
+const TRADER_KEY = `0x${"5e".repeat(32)}` as Hex;
+const TRADER = privateKeyToAccount(TRADER_KEY);
+const FACTORY = require("@uniswap/v2-core/build/UniswapV2Factory.json") as Artifact;
+const WETH9 = require("@uniswap/v2-periphery/build/WETH9.json") as Artifact;
+const ROUTER = require("@uniswap/v2-periphery/build/UniswapV2Router02.json") as Artifact;
+const BUSY = "0x000000000000000000000000000000000000beef";
+/** Where the screenshots that are not in the docs go, to be looked at. */
+const ARTIFACTS = mkdtempSync(join(tmpdir(), "chainform-readable-"));
+
+let service: TestService;
+let browser: Browser;
+const vnets: { id: string; adminRpc: string; publicRpc: string }[] = [];
+const at = {} as Record<"factory" | "weth" | "router" | "token" | "pair", string>;
+let addLiquidityHash: string;
+let environmentId: string;
+let swapHash: string;
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+  const response = await page.goto(`${service.baseUrl}${path}`);
+  expect(response!.status()).toBe(200);
+  return page;
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  browser = await launchBrowser();
+  const response = await fetch(`${service.baseUrl}/public/v1/account/acme/project/demo/environments`, {
+    method: "POST",
+    headers: { ...service.headersOf("alice"), "content-type": "application/json" },
+    body: JSON.stringify({
+      display_name: "Uniswap",
+      network_configs: ["1", "10"].map((network_id) => ({
+        network_id,
+        accounts: [
+          { address: DEPLOYER, balance: "0x56bc75e2d63100000" },
+          { address: TRADER.address, balance: "0x56bc75e2d63100000" },
+        ],
+        explorer_config: { enabled: true },
+      })),
+    }),
+  });
+  expect(response.status).toBe(200);
+  const environment = (await response.json()) as {
+    id: string;
+    active_instance: { vnets: { id: string; rpcs: { name: string; url: string }[] }[] };
+  };
+  environmentId = environment.id;
+  for (const vnet of environment.active_instance.vnets) {
+    const url = (name: string) => vnet.rpcs.find((r) => r.name === name)!.url;
+    vnets.push({ id: vnet.id, adminRpc: url("Admin RPC"), publicRpc: url("Public RPC") });
+  }
+  const admin = vnets[0]!.adminRpc;
+  at.factory = await deploy(admin, DEPLOYER, encodeDeployData({ abi: FACTORY.abi, bytecode: `0x${FACTORY.bytecode}`, args: [DEPLOYER] }));
+  at.weth = await deploy(admin, DEPLOYER, `0x${WETH9.bytecode}`);
+  at.router = await deploy(
+    admin,
+    DEPLOYER,
+    encodeDeployData({ abi: ROUTER.abi, bytecode: `0x${ROUTER.bytecode}`, args: [at.factory, at.weth] }),
+  );
+  const token = compileToken();
+  at.token = await deploy(admin, DEPLOYER, encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 24n] }));
+  await send(admin, DEPLOYER, at.token, encodeFunctionData({ abi: token.abi, functionName: "approve", args: [at.router, 10n ** 24n] }));
+  const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+  const addLiquidity = encodeFunctionData({
+    abi: ROUTER.abi,
+    functionName: "addLiquidityETH",
+    args: [at.token, 10n ** 22n, 0n, 0n, DEPLOYER, deadline],
+  });
+  addLiquidityHash = (await send(admin, DEPLOYER, at.router, addLiquidity, 10n ** 19n)).hash;
+  at.pair = (
+    await rpc<string>(admin, "eth_call", [
+      { to: at.factory, data: encodeFunctionData({ abi: FACTORY.abi, functionName: "getPair", args: [at.token, at.weth] }) },
+      "latest",
+    ])
+  ).replace(/^0x0{24}/, "0x");
+
+  // The swap, signed by the trader and sent through the Public RPC URL.
+  const wallet = createWalletClient({ account: TRADER, transport: http(vnets[0]!.publicRpc) });
+  const chainId = Number(await rpc<string>(vnets[0]!.publicRpc, "eth_chainId", []));
+  swapHash = await wallet.sendTransaction({
+    to: at.router as Hex,
+    data: encodeFunctionData({
+      abi: ROUTER.abi,
+      functionName: "swapExactETHForTokens",
+      args: [1n, [at.weth, at.token], TRADER.address, deadline],
+    }),
+    value: 10n ** 17n,
+    chain: {
+      id: chainId,
+      name: "local",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [] } },
+    },
+  });
+  let receipt: { status: string } | null = null;
+  while (!(receipt = await rpc(vnets[0]!.publicRpc, "eth_getTransactionReceipt", [swapHash]))) await new Promise((r) => setTimeout(r, 50));
+  expect(receipt.status).toBe("0x1");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+test("the swap's page names the method, its arguments, the events and the token amounts, unverified", async () => {
+  const received = BigInt(
+    await rpc<string>(vnets[0]!.adminRpc, "eth_call", [
+      { to: at.token, data: `0x70a08231${TRADER.address.slice(2).toLowerCase().padStart(64, "0")}` },
+      "latest",
+    ]),
+  );
+  expect(received).toBeGreaterThan(0n);
+  const started = performance.now();
+  const page = await open(`/explorer/${vnets[0]!.id}/tx/${swapHash}`);
+  const loadMs = performance.now() - started;
+  const method = (await page.locator("#method").textContent())!;
+  // Addresses are named where a name is known (the tokens' symbols), shortened where not.
+  expect(method).toMatch(
+    /^swapExactETHForTokens\(amountOutMin: 1, path: \[WETH 0x[0-9a-f]{8}…[0-9a-f]{6}, TT 0x[0-9a-f]{8}…[0-9a-f]{6}\], to: 0x[0-9a-f]{8}…[0-9a-f]{6}, deadline: \d+\)$/,
+  );
+  const events = (await page.locator("#events").textContent())!;
+  for (const name of ["Deposit(", "Transfer(", "Sync(", "Swap("]) expect(events).toContain(name);
+  expect(events).not.toContain("unknown event");
+  const transfers = (await page.locator("#transfers").textContent())!;
+  expect(transfers).toContain("0.1 WETH");
+  expect(transfers).toContain(`${formatUnits(received, 18)} TT`);
+  expect(events).toContain(`${formatUnits(received, 18)} TT`);
+  const time = (await page.locator("#block-time").textContent())!;
+  expect(Math.abs(Date.parse(time) - Date.now())).toBeLessThan(3_600_000);
+  if (process.env.CHAINFORM_SCREENSHOTS === "1" || !existsSync(join(__dirname, "..", "docs", "readable-swap.png"))) {
+    await page.screenshot({ path: join(__dirname, "..", "docs", "readable-swap.png"), fullPage: true });
+  }
+  console.log(`swap page: ${loadMs.toFixed(0)} ms; screenshots in ${ARTIFACTS}`);
+  await page.close();
+});
+
+test("the factory's pair shows as created by the liquidity transaction, and on the environment page", async () => {
+  const page = await open(`/explorer/${vnets[0]!.id}/tx/${addLiquidityHash}`);
+  expect(await page.locator("body").textContent()).toContain(`Contracts created`);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-add-liquidity.png"), fullPage: true });
+  expect(await page.locator(`a[href$="/address/${at.pair}"]`).count()).toBeGreaterThan(0);
+  await page.goto(service.dashboardLink("alice"));
+  await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}`);
+  const contracts = page.locator("#contracts");
+  for (const address of [at.factory, at.weth, at.router, at.token, at.pair]) {
+    expect(await contracts.locator(`td:first-child a[href$="/address/${address}"]`).count()).toBe(1);
+  }
+  const pairRow = contracts.locator("tr", { has: page.locator(`a[href$="/address/${at.pair}"]`) });
+  expect(await pairRow.locator(`a[href$="/address/${at.factory}"]`).count()).toBe(1);
+  expect(await pairRow.locator(`a[href$="/tx/${addLiquidityHash}"]`).count()).toBe(1);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-environment.png"), fullPage: true });
+  await page.close();
+});
+
+test("the token's page lists its transfers and holders", async () => {
+  const page = await open(`/explorer/${vnets[0]!.id}/address/${at.token}`);
+  const transfers = (await page.locator("#token-transfers").textContent())!;
+  expect(transfers).toContain("TT");
+  expect(await page.locator(`#token-transfers a[href$="/tx/${swapHash}"]`).count()).toBe(1);
+  const holders = (await page.locator("#holders").textContent())!;
+  for (const holder of [DEPLOYER, at.pair, TRADER.address.toLowerCase()]) {
+    expect(await page.locator(`#holders a[href$="/address/${holder}"]`).count()).toBe(1);
+  }
+  expect(holders).toMatch(/\d TT/);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-token.png"), fullPage: true });
+  await page.close();
+});
+
+test("address pages are per network and page past 50 rows", async () => {
+  await send(vnets[0]!.adminRpc, DEPLOYER, BUSY, "0x", 1n);
+  for (let i = 0; i < 55; i++) await send(vnets[1]!.adminRpc, DEPLOYER, BUSY, "0x", 1n);
+  const rows = async (vnet: number, query = "") => {
+    const page = await open(`/explorer/${vnets[vnet]!.id}/address/${BUSY}${query}`);
+    const count = await page.locator("#transactions tbody tr").count();
+    await page.close();
+    return count;
+  };
+  expect(await rows(0)).toBe(1);
+  expect(await rows(1)).toBe(50);
+  // The records are written as the chain reports them: wait for the last one.
+  const deadline = Date.now() + 60_000;
+  while ((await rows(1, "?page=2")) < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  expect(await rows(1, "?page=2")).toBe(5);
+  const bad = await fetch(`${service.baseUrl}/explorer/${vnets[1]!.id}/address/${BUSY}?page=0`);
+  expect(bad.status).toBe(400);
+});

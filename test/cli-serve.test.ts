@@ -1,10 +1,11 @@
 /**
- * `chainform serve` as a user starts it: after its JSON ready line (still stdout's first line), a copyable
- * `export CHAINFORM_…` line on stderr that another shell pastes to reach it; `--idle-stop` stops an unused chain
+ * `chainform serve` as a user starts it: after its JSON ready line (still stdout's first line), at a terminal, a
+ * copyable `export CHAINFORM_…` line on stderr that another shell pastes to reach it (never in a log that is not a
+ * terminal: it holds the access key); `--idle-stop` stops an unused chain
  * (state kept), the log saying so at info level, and the next call starts it again with its state; a bad
  * `--idle-stop` is a usage error naming the flag. The real CLI, real anvil.
  */
-import { execFile, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { promisify } from "node:util";
 import { createClient } from "../lib/client";
 import { assertCliBuilt, cleanEnv, CLI_BIN, ROOT, runCli, startCli, watchServe, type ServeReady } from "./helpers/cli";
@@ -46,17 +47,39 @@ describe("chainform serve", () => {
   }, 120_000);
   afterAll(() => stop(serve));
 
-  it("prints an export line after its ready line that another shell pastes to reach it", async () => {
-    const [, line] = await until(watch.output, /^( {2}export CHAINFORM_BASE_URL=.*)$/m);
+  it("at a terminal, prints an export line after its ready line that another shell pastes to reach it", async () => {
+    // A pseudo-terminal (script(1)), as a person's shell gives it: stdout and stderr arrive mixed, in order.
+    const command = `"${process.execPath}" "${CLI_BIN}" serve --in-memory --port 0`;
+    const terminal = spawn("script", ["-qfec", command, "/dev/null"], { cwd: ROOT, env: cleanEnv(), detached: true });
+    let shown = "";
+    terminal.stdout.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
+    try {
+      const [, line] = await until(() => shown, /^( {2}export CHAINFORM_BASE_URL=[^\r\n]*)/m);
+      const readyLine = JSON.parse(shown.split(/\r?\n/).find((l) => l.includes('"event":"ready"'))!) as ServeReady;
+      expect(shown.indexOf('"event":"ready"')).toBeLessThan(shown.indexOf("export CHAINFORM_BASE_URL"));
+      expect(line).toBe(
+        `  export CHAINFORM_BASE_URL='${readyLine.baseUrl}' CHAINFORM_ACCESS_KEY='${readyLine.accessKey}' CHAINFORM_ACCOUNT='${readyLine.accountSlug}' CHAINFORM_PROJECT='${readyLine.projectSlug}'`,
+      );
+      // A shell with none of the settings, as another terminal is: the pasted line is all it needs.
+      const pasted = await run("sh", ["-c", `${line}\n"${process.execPath}" "${CLI_BIN}" projects`], { cwd: ROOT, env: cleanEnv() });
+      expect(pasted.stdout).toContain(readyLine.projectSlug);
+    } finally {
+      const exited = new Promise((resolve) => terminal.once("exit", resolve));
+      process.kill(-terminal.pid!, "SIGTERM");
+      await exited;
+    }
+  }, 120_000);
+
+  it("prints no export line where stderr is not a terminal (a log must never hold the access key)", async () => {
     expect(stdout.split("\n")[0]).toMatch(/^\{"event":"ready",/);
-    expect(stdout).not.toContain("export ");
-    expect(line).toBe(
-      `  export CHAINFORM_BASE_URL='${ready.baseUrl}' CHAINFORM_ACCESS_KEY='${ready.accessKey}' CHAINFORM_ACCOUNT='${ready.accountSlug}' CHAINFORM_PROJECT='${ready.projectSlug}'`,
-    );
-    // A shell with none of the settings, as another terminal is: the pasted line is all it needs.
-    const pasted = await run("sh", ["-c", `${line}\n"${process.execPath}" "${CLI_BIN}" projects`], { cwd: ROOT, env: cleanEnv() });
-    expect(pasted.stdout).toContain(ready.projectSlug);
-  }, 60_000);
+    expect(watch.output()).not.toContain("export CHAINFORM_");
+    const stderr = watch
+      .output()
+      .split("\n")
+      .filter((l) => !l.includes('"event":"ready"'))
+      .join("\n");
+    expect(stderr).not.toContain(ready.accessKey);
+  });
 
   it("--idle-stop stops an unused chain with its state, logs it, and the next call starts it again", async () => {
     const client = createClient({

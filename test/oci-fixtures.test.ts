@@ -181,13 +181,20 @@ test("a refused password, a registry that is down, a missing tag: one line each,
 test("a tampered blob and a manifest of another kind are refused, naming the artifact", async () => {
   const url = `oci://${registry.host}/acme/tamper:base`;
   expect((await runCli(["export", "fleet-base", "--output", url], { env: env(registry) })).code).toBe(0);
-  // The registry's filesystem storage keeps each blob as .../blobs/sha256/<2>/<digest>/data: flip bytes of the
-  // largest (the fixture), as a broken disk or a hostile mirror would.
-  const blobs = findFiles(join(registry.storage), "data").map((file) => ({ file, size: readFileSync(file).length }));
-  const largest = blobs.sort((a, b) => b.size - a.size)[0];
-  const bytes = readFileSync(largest.file);
+  // The registry's filesystem storage keeps each blob as .../blobs/sha256/<2>/<hex>/data: flip bytes of this tag's
+  // fixture layer, as a broken disk or a hostile mirror would.
+  const reader = new RegistryClient(registry.host, {
+    caFile: registry.caFile,
+    credentials: { username: registry.username, password: registry.password, source: "test" },
+  });
+  const manifest = await reader
+    .fetchManifest({ registry: registry.host, repository: "acme/tamper", reference: "base" })
+    .finally(() => reader.close());
+  const layer = (JSON.parse(manifest.bytes.toString()) as { layers: { digest: string }[] }).layers[0].digest.slice("sha256:".length);
+  const file = findFiles(registry.storage, "data").find((path) => path.includes(`/${layer}/`))!;
+  const bytes = readFileSync(file);
   bytes[bytes.length >> 1] ^= 0xff;
-  writeFileSync(largest.file, bytes);
+  writeFileSync(file, bytes);
   await expectRefused(["import", url, "--slug", "tampered"], env(registry), /does not match its digest: it was altered or truncated/);
 
   // An image of another kind under a tag: a config that is not chainform's.

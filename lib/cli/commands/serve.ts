@@ -175,9 +175,13 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       CHAINFORM_PROJECT: service.projectSlug,
       ...(service.caFile && { CHAINFORM_CA_FILE: service.caFile }),
     };
-    process.stderr.write(
-      `chainform serve: other commands reach it with these settings (the access key is this service's secret: keep it out of shared logs):\n${exportLine(settings)}\n`,
-    );
+    // Only to a person at a terminal: stderr is the service's log, and a log never holds the access key (a supervisor
+    // reads the key from the ready line).
+    if (process.stderr.isTTY) {
+      process.stderr.write(
+        `chainform serve: other commands reach it with these settings (the access key is this service's secret: keep it out of shared logs):\n${exportLine(settings)}\n`,
+      );
+    }
     await stopped;
     await service.close();
     await forkCache.close(); // after the service: it has saved every recording by then

@@ -5,7 +5,9 @@
  * secret (an access key, an Admin RPC secret, a sign-in token), so a message names the route's shape instead, with
  * only the words the service's own routes are made of.
  */
+import type { IncomingMessage } from "node:http";
 import type { FastifyRequest } from "fastify";
+import { DEFAULT_RPC_LIMITS } from "../caller-limits";
 import { ChainRequestError } from "../chains";
 import { diskFullMessage, errorBody, isDiskFull, knownStatus, sendError, ServiceError, type ErrorData } from "./index";
 import { parseHostedHost } from "../../domain/hosted-names";
@@ -18,18 +20,20 @@ export { sendError };
 export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) => {
   // Every 5xx is in the log with its error id, also those answered without passing the error handler.
   const loggedErrors = new WeakSet<FastifyRequest>();
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const { status, message, data } = classify(error, bodyLimit);
     const body = errorBody(status, message, data);
-    // Fastify closes the connection after any body it could not take, in case more of it is on the way; a body read
-    // to its end (an oversized one is read away first: rpc/http.ts) leaves the kept-alive connection usable.
+    // Fastify refuses a body over its route's limit before reading it, and closes the connection in case more of it is
+    // on the way: a caller still sending then sees a broken pipe, not the answer. The rest is read away first (up to
+    // a bound), so every such request gets its answer, and a body read to its end leaves the connection usable.
     const code = (error as { code?: unknown }).code;
+    if (code === "FST_ERR_CTP_BODY_TOO_LARGE") await readAway(request.raw, DEFAULT_RPC_LIMITS.discardBytes);
     if (typeof code === "string" && code.startsWith("FST_ERR_CTP_") && request.raw.complete) reply.removeHeader("connection");
     if (status >= 500) {
       loggedErrors.add(request);
       request.log.error({ errorId: body.error.id, status, err: error }, "request failed");
     }
-    reply.code(status).send(body);
+    return reply.code(status).send(body);
   });
   app.addHook("onSend", async (request, reply, payload) => {
     if (reply.statusCode >= 500 && !loggedErrors.has(request) && typeof payload === "string") {
@@ -54,6 +58,30 @@ export const errors = global<{ bodyLimit: number }>(async (app, { bodyLimit }) =
     sendError(reply, 404, `no route ${routeShape(request.method, request.url, words)}`);
   });
 });
+
+/** Reads a request's body to its end and drops it; stops past `bound` bytes (the connection then closes). */
+function readAway(request: IncomingMessage, bound: number): Promise<void> {
+  if (request.complete || request.destroyed) return Promise.resolve();
+  return new Promise((done) => {
+    let size = 0;
+    const finish = () => {
+      request.removeListener("data", onData);
+      done();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > bound) {
+        request.pause();
+        finish();
+      }
+    };
+    request.on("data", onData);
+    request.once("end", finish);
+    request.once("close", finish);
+    request.once("error", finish);
+    request.resume();
+  });
+}
 
 /** The longest method name shown (a request may name any). */
 const LONGEST_METHOD = 16;

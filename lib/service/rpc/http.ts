@@ -48,8 +48,6 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
   server.removeAllListeners("request");
   let closing = false;
   const logsCalls = log !== undefined && (log.level === "debug" || log.level === "trace");
-  const { bodyLimit } = pipeline.context;
-  const { discardBytes } = pipeline.limits;
   const toApi = (request: IncomingMessage, response: ServerResponse) => {
     for (const listener of listeners) listener.call(server, request, response);
   };
@@ -77,16 +75,8 @@ export function serveRpcOverHttp(server: Server, pipeline: RpcPipeline, log?: Rp
       const route = pipeline.route(request.url ?? "");
       if (route !== null) return serve(route, request, response);
     }
-    // The API answers an oversized body at once (Fastify reads its Content-Length); the body is read away first.
-    const { length } = readHeaders(request.rawHeaders);
-    if (length !== undefined && length > bodyLimit) {
-      if (length > discardBytes) response.shouldKeepAlive = false;
-      else
-        return discard(request, discardBytes, (whole) => {
-          if (!whole) response.shouldKeepAlive = false;
-          toApi(request, response);
-        });
-    }
+    // The API reads its bodies itself, each route with its own limit; an oversized one is read away by the API's
+    // error handler before its answer (errors/plugin.ts).
     toApi(request, response);
   });
   return () => {

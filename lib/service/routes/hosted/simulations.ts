@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams, type VnetSimulationResult } from "../../../api";
+import { MAX_UINT256 } from "../../../domain/amounts";
 import { parseBlockNumber } from "../../../domain/chain";
 import type { AccountOverride, BundleCall } from "../../chains";
 import { ChainRequestError, type NetworkBundle } from "../../chains";
@@ -235,7 +236,7 @@ function bigintOf(value: unknown): bigint | undefined {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   if (typeof value !== "string" || !/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)) return undefined;
   const parsed = BigInt(value);
-  return parsed < 1n << 256n ? parsed : undefined;
+  return parsed <= MAX_UINT256 ? parsed : undefined;
 }
 
 /** A 32-byte word, hex. */

@@ -16,7 +16,10 @@ import type {
   VnetSimulationRequest,
   VnetSimulationResult,
 } from "../../api";
-import type { ChainBackend, ChainLog, ChainNode } from "./node/backend";
+import type { ChainBackend, ChainNode } from "./node/backend";
+import type { ChainEngineOptions } from "./engine-options";
+
+export type { ChainEngineOptions } from "./engine-options";
 import { depositsIn } from "./bridge/contract";
 import type { BridgeRelay } from "./durability/relays";
 import { ForkedVnets } from "./durability/forked-vnets";
@@ -26,7 +29,7 @@ import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./wire/chain-timeout"
 import { asGatewayTimeout, timeoutAnswers } from "./calls/deadline-answers";
 import { ChainJournal } from "./durability/journal";
 import { Forks, forwardToReplayedFork, unrecordedRead } from "./fork";
-import { JsonRpcError, type JsonRpcClient } from "./wire/json-rpc";
+import { JsonRpcError } from "./wire/json-rpc";
 import { ChainLostError, guardLoss, isLostAnswer, untilAnswered } from "./calls/lost-chains";
 import { isReadOnlyMethod } from "./evm/methods";
 import { NetworkReplicas } from "./simulation/replicas";
@@ -36,12 +39,12 @@ import { CallEffects } from "./transactions/call-effects";
 import { JournaledWrites, isJournaled, journalCall } from "./durability/recovery";
 import { SnapshotBook } from "./node/snapshots";
 import { launchVnet } from "./vnet-launch";
+import { VnetFilesPort } from "./engine-files";
 import { DEFAULT_SAVE_AFTER_WRITES, VnetStates, type UseIfRunning } from "./durability/vnet-states";
 import { BridgeRelayer } from "./bridge/relayer";
 import { forward, passesThrough, refusal, rpcError } from "./calls/rpc-proxy";
 import { simulate } from "./simulation/simulate";
 import { chainsDirOf, statePathOf } from "./node/state-files";
-import type { CallFrame } from "./evm/trace";
 import { TraceRecords } from "./durability/trace-records";
 import {
   ChainRequestError,
@@ -53,37 +56,11 @@ import {
   type NetworkSimulation,
   type RpcAccess,
   type VnetChainSpec,
-  type VnetFork,
   type VnetSnapshot,
 } from "./types";
 
-/** Options of the engine. */
-export interface ChainEngineOptions {
-  /** A Virtual Environment's chain unused for this long is stopped, its state kept. @default 300000 (5 min) */
-  readonly idleTimeoutMs?: number;
-  /** A network replica (project-level simulation) unused for this long is stopped. @default 60000 */
-  readonly replicaIdleTimeoutMs?: number;
-  /** How long to wait for the receipt of a transaction sent through an RPC URL. @default 2000 */
-  readonly receiptTimeoutMs?: number;
-  /** Bound on one call to a fork's upstream. @default 30000 */
-  readonly upstreamTimeoutMs?: number;
-  /** Cap on one answer of a fork's upstream, in bytes. @default 32 MiB */
-  readonly upstreamMaxAnswerBytes?: number;
-  /** At most this many chains (Virtual Environments and replicas) run at once (./pool/chain-pool.ts). @default 64 */
-  readonly maxRunningChains?: number;
-  /** The deadline of every call to a chain (`serve --rpc-timeout`, ./wire/chain-timeout.ts). @default 30000 */
-  readonly rpcTimeoutMs?: number;
-  /**
-   * A running chain's state is saved once this many writes are journaled since its last save, so that a recovery
-   * applies at most about this many again (docs/chain-state.md "What survives what"). @default 500
-   */
-  readonly saveAfterWrites?: number;
-  /** Where the engine reports recoveries and failed saves; default: nowhere. */
-  readonly log?: ChainLog;
-}
-
 /** A chain engine over any backend; `createAnvilEngine` builds it over anvil. */
-export class BackendChainEngine implements ChainEngine {
+export class BackendChainEngine extends VnetFilesPort implements ChainEngine {
   private readonly vnets: ChainPool;
   private readonly replicas: NetworkReplicas;
   private readonly effects: CallEffects;
@@ -93,7 +70,7 @@ export class BackendChainEngine implements ChainEngine {
   /** When chains' states are saved, and their recovery (./durability/vnet-states.ts). */
   private readonly states: VnetStates;
   /** The kept call traces of mined transactions (./durability/trace-records.ts). */
-  private readonly traces: TraceRecords;
+  protected readonly traces: TraceRecords;
   /** The snapshots each vnet's chain holds (./node/snapshots.ts). */
   private readonly snapshotBook = new SnapshotBook();
   private readonly chainsDir: string;
@@ -103,7 +80,7 @@ export class BackendChainEngine implements ChainEngine {
   /** Which vnets' chains are forks (./durability/forked-vnets.ts). */
   private readonly forkedVnets: ForkedVnets;
   /** The export and import of vnets' chain states (./durability/vnet-state-transfer.ts). */
-  private readonly stateTransfer: VnetStateTransfer;
+  protected readonly stateTransfer: VnetStateTransfer;
   /**
    * The specs the RPC URLs' calls need, looked up once (a vnet's spec never changes; the lookup is several queries
    * and JSON parses): dropped when the vnet is destroyed, which the service does as it deletes it.
@@ -117,6 +94,7 @@ export class BackendChainEngine implements ChainEngine {
     private readonly backend: ChainBackend,
     private readonly options: ChainEngineOptions = {},
   ) {
+    super();
     this.temporaryDir = host.dataDir ? null : mkdtempSync(join(tmpdir(), "chainform-chains-"));
     this.chainsDir = host.dataDir ? chainsDirOf(host.dataDir) : this.temporaryDir!;
     mkdirSync(this.chainsDir, { recursive: true });
@@ -159,11 +137,7 @@ export class BackendChainEngine implements ChainEngine {
     this.effects = new CallEffects(options.receiptTimeoutMs ?? 2_000);
     this.writes = new JournaledWrites(host, new ChainJournal(host.db));
     this.traces = new TraceRecords(host.db, (vnetId, work) => this.vnets.use(vnetId, "shared", work));
-    this.writes.onRecorded = (vnetId, records) =>
-      this.traces.capture(
-        vnetId,
-        records.filter((record) => record.kind === "blockchain").map((record) => record.tx_hash),
-      );
+    this.traces.follow(this.writes);
     const saveAfterWrites = options.saveAfterWrites ?? DEFAULT_SAVE_AFTER_WRITES;
     const useIfRunning: UseIfRunning = (vnetId, mode, work) => this.vnets.useIfRunning(vnetId, mode, work);
     this.states = new VnetStates(this.writes, this.snapshotBook, useIfRunning, saveAfterWrites, options.log);
@@ -273,10 +247,7 @@ export class BackendChainEngine implements ChainEngine {
         const entries = journaled.map(({ request, answer }) => journalCall(request, answer, mined));
         await this.writes.commit(node, vnetId, before, entries, effects.records, { latest: effects.latest });
         // Noted once journaled: an undone evm_snapshot must not keep the chain running as if it held one.
-        const taken = forwarded.flatMap(({ request }, i) =>
-          request.method === "evm_snapshot" && "result" in results[i] ? [String(results[i].result)] : [],
-        );
-        if (taken.length > 0) await this.snapshotBook.note(node, vnetId, taken);
+        await this.snapshotBook.noteTaken(node, vnetId, calls);
         for (const receipt of effects.receipts) deposits.push(...depositsIn(spec, receipt, Date.now()));
       });
       if (mode === "exclusive") this.states.saveIfDue(vnetId);
@@ -383,7 +354,7 @@ export class BackendChainEngine implements ChainEngine {
     return untilAnswered(deadline, () => this.vnets.use(vnetId, mode, (node) => guardLoss(node, work))).catch(asGatewayTimeout);
   }
 
-  private spec(vnetId: string): VnetChainSpec {
+  protected spec(vnetId: string): VnetChainSpec {
     const spec = this.host.resolveVnet(vnetId);
     if (!spec) throw new ChainRequestError(404, `Virtual Environment ${vnetId} not found`);
     return spec;
@@ -398,54 +369,5 @@ export class BackendChainEngine implements ChainEngine {
 
   private statePath(vnetId: string): string {
     return statePathOf(this.chainsDir, vnetId);
-  }
-
-  /**
-   * Fixtures (lib/service/environment-files): a vnet's chain state and its fork, read under the chain's lock
-   * (`VnetStateTransfer.read`).
-   */
-  async withVnetState<T>(vnetId: string, read: (state: Buffer, fork: VnetFork | null) => T): Promise<T> {
-    this.spec(vnetId);
-    // Before the lock: a capture queued behind a writer waiting for this read would wait for it.
-    await this.traces.flush(vnetId);
-    return this.stateTransfer.read(vnetId, read);
-  }
-
-  /** Fixtures: places the saved state of a vnet not started yet, inside the creating transaction (`VnetStateTransfer.install`). */
-  installVnetState(vnetId: string, state: Buffer, fork: VnetFork | null): void {
-    this.stateTransfer.install(vnetId, state, fork);
-  }
-
-  storedTrace(vnetId: string, txHash: string): CallFrame | null {
-    return this.traces.get(vnetId, txHash);
-  }
-
-  storedTraces(vnetId: string): Record<string, CallFrame> {
-    return this.traces.all(vnetId);
-  }
-
-  installTraces(vnetId: string, traces: Readonly<Record<string, unknown>>): void {
-    this.traces.put(vnetId, traces);
-  }
-
-  /** Tests: waits for the traces queued for capture on a vnet. */
-  flushTraces(vnetId: string): Promise<void> {
-    return this.traces.flush(vnetId);
-  }
-
-  /** Fixtures: removes a state (and recordings) placed for a vnet that was not created after all. */
-  discardVnetState(vnetId: string): void {
-    this.stateTransfer.discard(vnetId);
-    void this.forks.forgetVnet(vnetId);
-  }
-
-  /** Fixtures: the recordings a vnet's fork reads (its own; with `shared`, the service's too), or null when there are none. */
-  forkRecordings(vnetId: string, fork: VnetFork, shared: boolean): Promise<Record<string, unknown> | null> {
-    return this.forks.savedRecordings(vnetId, fork.networkId, BigInt(fork.blockNumber), shared);
-  }
-
-  /** Fixtures: keeps an imported fixture's recordings for the vnet it creates (inside the creating transaction). */
-  installForkRecordings(vnetId: string, fork: VnetFork, answers: Readonly<Record<string, unknown>>): void {
-    this.forks.installRecordings(vnetId, fork.networkId, BigInt(fork.blockNumber), answers);
   }
 }

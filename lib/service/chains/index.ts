@@ -8,7 +8,8 @@ import { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
 import { BackendChainEngine, type ChainEngineOptions } from "./engine";
 import type { ChainHost } from "./types";
 
-export { BackendChainEngine, type ChainEngineOptions } from "./engine";
+export { BackendChainEngine } from "./engine";
+export type { ChainEngineOptions } from "./engine-options";
 export { createAnvilBackend, type AnvilBackendOptions } from "./node/anvil";
 export { AnvilNotFoundError, resolveAnvilPath } from "./node/anvil-binary";
 export type { ChainBackend, ChainLog, ChainNode, ChainNodeOptions } from "./node/backend";

@@ -8,9 +8,8 @@
  * only after the chain acknowledged it, before the caller hears back), so sending it again runs it once. This repeats
  * within the call's deadline.
  */
-import type { ChainNode } from "../node/backend";
 import { ChainTimeoutError } from "../wire/chain-timeout";
-import { JsonRpcError } from "../wire/json-rpc";
+import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { ChainRequestError, type JsonRpcResponse } from "../types";
 
 /** The chain a call was running on was lost; the call runs again once the chain is back. */
@@ -55,8 +54,15 @@ function isConnectionFailure(error: unknown): boolean {
   );
 }
 
+/** What of a chain's node the guard needs: its wire, its end, and a way to end it (./node/backend.ts `ChainNode`). */
+export interface LosableNode {
+  readonly rpc: Pick<JsonRpcClient, "request">;
+  readonly exited: Promise<unknown>;
+  kill(): Promise<unknown>;
+}
+
 /** Whether a node still answers: false once it exited, or when a cheap call fails. */
-async function stillAnswers(node: ChainNode): Promise<boolean> {
+async function stillAnswers(node: LosableNode): Promise<boolean> {
   const exited = node.exited.then(() => false);
   const check = node.rpc
     .request("eth_chainId", [], CHECK_MS)
@@ -70,7 +76,7 @@ async function stillAnswers(node: ChainNode): Promise<boolean> {
  * work, or a connection failure and the chain no longer answers), kills the node before the lock is let go and throws
  * `ChainLostError` for `untilAnswered` to run the work again.
  */
-export async function guardLoss<T>(node: ChainNode, work: (node: ChainNode) => Promise<T>): Promise<T> {
+export async function guardLoss<N extends LosableNode, T>(node: N, work: (node: N) => Promise<T>): Promise<T> {
   try {
     return await work(node);
   } catch (error) {

@@ -14,6 +14,7 @@
 import type { SqlDatabase } from "../../sqlite";
 import type { ChainNode } from "../node/backend";
 import type { CallFrame } from "../evm/trace";
+import type { JournaledWrites } from "./recovery";
 
 /** The callTracer options the kept traces are taken with (the tree with its logs). */
 export const CALL_TRACER = { tracer: "callTracer", tracerConfig: { withLog: true } } as const;
@@ -46,6 +47,15 @@ export class TraceRecords {
       put: db.prepare("INSERT OR REPLACE INTO chain_traces (vnet_id, tx_hash, trace) VALUES (?, ?, ?)"),
       forget: db.prepare("DELETE FROM chain_traces WHERE vnet_id = ?"),
     };
+  }
+
+  /** Takes the trace of every transaction the journal's commits record as mined from now on. */
+  follow(writes: Pick<JournaledWrites, "onRecorded">): void {
+    writes.onRecorded = (vnetId, records) =>
+      this.capture(
+        vnetId,
+        records.filter((record) => record.kind === "blockchain").map((record) => record.tx_hash),
+      );
   }
 
   /** The kept trace of a transaction, or null when none is kept. */

@@ -22,6 +22,14 @@ export class SnapshotBook {
   }
 
   /** Notes snapshots just taken (or taken again by a replay: an id already listed stays as it was). */
+  /** Notes the snapshots `evm_snapshot` calls took (their answers' ids), in the order the calls ran. */
+  async noteTaken(node: ChainNode, vnetId: string, calls: readonly { request: { method: string }; answer: object }[]): Promise<void> {
+    const taken = calls.flatMap(({ request, answer }) =>
+      request.method === "evm_snapshot" && "result" in answer ? [String((answer as { result: unknown }).result)] : [],
+    );
+    if (taken.length > 0) await this.note(node, vnetId, taken);
+  }
+
   async note(node: ChainNode, vnetId: string, ids: readonly string[]): Promise<void> {
     const list = this.taken.get(vnetId) ?? [];
     this.taken.set(vnetId, list);

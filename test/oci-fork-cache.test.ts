@@ -5,8 +5,9 @@
  * the registry, asking a live upstream only the create's two checks, and with the upstream gone it still answers the
  * same bytes. A registry that refuses the credentials is one warning, and the job still runs (cold).
  */
-import { startCli, watchServe, assertCliBuilt, type ServeReady } from "./helpers/cli";
-import { startForkUpstream, ALICE, BOB, DEPLOYER, type ForkUpstream } from "./helpers/fork-upstream";
+import { assertCliBuilt } from "./helpers/cli";
+import { runFleetJob, type FleetJob } from "./helpers/fleet-job";
+import { startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startRegistry, type TestRegistry } from "./helpers/registry";
 import { RegistryClient } from "../lib/oci";
 
@@ -34,45 +35,8 @@ const registryEnv = () => ({
 });
 
 /** One job: serve with the shared cache, fork network 1 at the pinned block, read, stop (which publishes). */
-async function job(env: Record<string, string>, forkUrl = upstream.url): Promise<{ answers: string[]; log: string }> {
-  const serve = startCli(["serve", "--in-memory", "--port", "0", "--fork", `1=${forkUrl}`, "--fork-cache", CACHE()], { env });
-  const watched = watchServe(serve);
-  const answers: string[] = [];
-  try {
-    const ready = await watched.ready;
-    const rpc = await publicRpcOf(ready);
-    for (const [method, params] of [
-      ["eth_getBalance", [DEPLOYER, "latest"]],
-      ["eth_getTransactionCount", [DEPLOYER, "latest"]],
-      ["eth_getCode", [upstream.history.token, "latest"]],
-      ["eth_getStorageAt", [upstream.history.token, "0x2", "latest"]],
-      ["eth_getBalance", [ALICE, "latest"]],
-      ["eth_getBalance", [BOB, "latest"]],
-    ] as const) {
-      const response = await fetch(rpc, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      });
-      answers.push(await response.text());
-    }
-  } finally {
-    serve.kill("SIGTERM");
-    await new Promise((done) => (serve.exitCode === null ? serve.once("exit", done) : done(null)));
-  }
-  // After the exit: the stop publishes, and says so when it cannot.
-  return { answers, log: watched.output() };
-}
-
-async function publicRpcOf(ready: ServeReady): Promise<string> {
-  const created = await fetch(`${ready.baseUrl}/public/v1/account/${ready.accountSlug}/project/${ready.projectSlug}/environments`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "X-Access-Key": ready.accessKey },
-    body: JSON.stringify({ display_name: "fleet job", network_configs: [{ network_id: "1", block_number: block }] }),
-  });
-  const environment = (await created.json()) as { active_instance: { vnets: { rpcs: { name: string; url: string }[] }[] } };
-  if (created.status !== 200) throw new Error(`create failed: ${JSON.stringify(environment)}`);
-  return environment.active_instance.vnets[0].rpcs.find((r) => r.name === "Public RPC")!.url;
+function job(env: Record<string, string>, forkUrl = upstream.url): Promise<FleetJob> {
+  return runFleetJob({ serveArgs: ["--fork", `1=${forkUrl}`, "--fork-cache", CACHE()], block, token: upstream.history.token, env });
 }
 
 test("a second wave of jobs forks from what the first published, reading no state from the upstream, and replays with it gone", async () => {

@@ -15,8 +15,9 @@ export const MAX_LOADED_COMPILERS = 3;
 export const SOLC_DIR_VARIABLE = "CHAINFORM_SOLC_DIR";
 
 /** `v0.5.16+commit.9c3226ce` or `0.5.16+commit.9c3226ce`: the release, and the full version. */
-// A release, with its commit as Etherscan writes it (`v0.5.16+commit.9c3226ce`) or without (`0.5.16`, as Hardhat plugins send).
-const VERSION = /^v?(\d{1,3}\.\d{1,3}\.\d{1,3})(?:\+commit\.[0-9a-f]{8})?$/;
+const VERSION = /^v?(\d{1,3}\.\d{1,3}\.\d{1,3})\+commit\.[0-9a-f]{8}$/;
+/** A release alone (`0.5.16`), as Hardhat plugins name it: `forRelease` finds the installed compiler of it. */
+const RELEASE = /^v?(\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /** A compiler version that is not installed, with the command that installs it. */
 export class CompilerMissing extends Error {}
@@ -40,9 +41,21 @@ export class Compilers {
    */
   forVersion(version: string): SolcWorker {
     const match = VERSION.exec(version);
-    if (!match) throw new CompilerMissing("compilerversion must be a solc version such as v0.8.37+commit.f401782d");
-    const full = version.startsWith("v") ? version : `v${version}`;
-    const release = match[1]!;
+    if (!match) throw new CompilerMissing("compilerversion must be an exact solc version such as v0.8.37+commit.f401782d");
+    return this.load(match[1]!, version.startsWith("v") ? version : `v${version}`);
+  }
+
+  /**
+   * The installed compiler of a release named without its commit (`0.5.16`); throws `CompilerMissing` naming the
+   * command that installs it. Its worker's `compilerVersion()` names the commit.
+   */
+  forRelease(release: string): SolcWorker {
+    const match = RELEASE.exec(release);
+    if (!match) throw new CompilerMissing(`${release.slice(0, 40)} is not a solc release such as 0.8.37`);
+    return this.load(match[1]!, `v${match[1]}`);
+  }
+
+  private load(release: string, full: string): SolcWorker {
     // One worker per release: a submission naming another commit of it is told the one installed.
     const found = this.loaded.get(release);
     if (found) {

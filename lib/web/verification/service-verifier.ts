@@ -55,7 +55,7 @@ async function withLongVersion(context: WebContext, submission: SourceSubmission
   const short = submission.compilerVersion.replace(/^v/, "");
   // The installed compiler of that release names its commit; none installed leaves the version as given.
   const available = await Promise.resolve()
-    .then(() => context.compiler.forVersion(short).compilerVersion())
+    .then(() => context.compiler.forRelease(short).compilerVersion())
     .catch(() => "");
   return available.replace(/^v/, "").startsWith(`${short}+`) ? { ...submission, compilerVersion: available } : submission;
 }

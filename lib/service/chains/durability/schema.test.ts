@@ -25,11 +25,13 @@ test("the first use of a chain table makes them all, and a second opening finds 
   new ForkedVnets(db).note("v", { networkId: "1", blockNumber: "0x10" });
   expect(chainTables(db)).toEqual([
     "chain_bridge_relays",
+    "chain_clocks",
     "chain_forks",
     "chain_genesis",
     "chain_journal",
     "chain_journal_blocks",
     "chain_schema",
+    "chain_traces",
   ]);
   const version = (db.prepare("SELECT version FROM chain_schema").get() as { version: number }).version;
   db.close();

@@ -241,3 +241,34 @@ export const noEngine = (id: number | string) => ({
   id,
   error: { code: -32000, message: expect.stringContaining("no chain engine") },
 });
+
+/** A service whose engine can hold a call (`gatedService`). */
+export type GatedService = Awaited<ReturnType<typeof gatedService>>;
+
+/**
+ * The set-up the raw-HTTP test files share: one gated service for the file, and after each test a held call
+ * released and every connection the test opened closed. `current()` is the service once the file's `beforeAll` ran.
+ */
+export function gatedServiceForFile(): {
+  current(): GatedService;
+  open(options?: { allowHalfOpen?: boolean }, service?: Pick<TestService, "baseUrl">): Promise<RawConnection>;
+} {
+  let main: GatedService | undefined;
+  const opened: RawConnection[] = [];
+  beforeAll(async () => {
+    main = await gatedService();
+  });
+  afterEach(() => {
+    main?.engine.release();
+    opened.splice(0).forEach((connection) => connection.destroy());
+  });
+  afterAll(() => main?.service.close());
+  return {
+    current: () => main!,
+    async open(options, service = main!.service) {
+      const connection = await RawConnection.open(service, options);
+      opened.push(connection);
+      return connection;
+    },
+  };
+}

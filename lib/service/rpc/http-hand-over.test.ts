@@ -6,26 +6,25 @@
  * test/helpers/raw-http.ts's.
  */
 import WebSocket from "ws";
-import type { TestService } from "../../../test/helpers/service";
 import { expectErrorBody } from "../../../test/helpers/http";
-import { HOST, RawConnection, post, get, request, gatedService, nextServerSide, seen, noEngine } from "../../../test/helpers/raw-http";
+import {
+  HOST,
+  post,
+  get,
+  request,
+  gatedServiceForFile,
+  type GatedService,
+  nextServerSide,
+  seen,
+  noEngine,
+} from "../../../test/helpers/raw-http";
 
-let main: Awaited<ReturnType<typeof gatedService>>;
-const opened: RawConnection[] = [];
-async function open(options?: { allowHalfOpen?: boolean }, service: Pick<TestService, "baseUrl"> = main.service): Promise<RawConnection> {
-  const connection = await RawConnection.open(service, options);
-  opened.push(connection);
-  return connection;
-}
-
-beforeAll(async () => {
-  main = await gatedService();
+const file = gatedServiceForFile();
+const open = file.open;
+let main: GatedService;
+beforeAll(() => {
+  main = file.current();
 });
-afterEach(() => {
-  main?.engine.release();
-  opened.splice(0).forEach((connection) => connection.destroy());
-});
-afterAll(() => main?.service.close());
 
 describe("the hand-over to Node's server", () => {
   test("RPC call, then an API request, then RPC calls on the same connection: all answered", async () => {

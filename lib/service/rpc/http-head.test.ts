@@ -4,25 +4,23 @@
  * Every wait is on an event (an answer, an end, a close), never on a timer; the sockets and requests are
  * test/helpers/raw-http.ts's.
  */
-import type { TestService } from "../../../test/helpers/service";
-import { HOST, RawConnection, post, chunkedPost, request, gatedService, noEngine } from "../../../test/helpers/raw-http";
+import {
+  HOST,
+  post,
+  chunkedPost,
+  request,
+  gatedService,
+  gatedServiceForFile,
+  type GatedService,
+  noEngine,
+} from "../../../test/helpers/raw-http";
 
-let main: Awaited<ReturnType<typeof gatedService>>;
-const opened: RawConnection[] = [];
-async function open(options?: { allowHalfOpen?: boolean }, service: Pick<TestService, "baseUrl"> = main.service): Promise<RawConnection> {
-  const connection = await RawConnection.open(service, options);
-  opened.push(connection);
-  return connection;
-}
-
-beforeAll(async () => {
-  main = await gatedService();
+const file = gatedServiceForFile();
+const open = file.open;
+let main: GatedService;
+beforeAll(() => {
+  main = file.current();
 });
-afterEach(() => {
-  main?.engine.release();
-  opened.splice(0).forEach((connection) => connection.destroy());
-});
-afterAll(() => main?.service.close());
 
 describe("the answer's head", () => {
   const ORIGIN = "https://dapp.example";

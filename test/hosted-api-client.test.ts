@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestService, type TestService } from "./helpers/service";
+import { createHostedVnet } from "./helpers/hosted-vnets";
 import { startHostedProxy, type HostedProxy } from "./helpers/hosted-proxy";
 import { call, rpc } from "./helpers/http";
 
@@ -33,18 +34,7 @@ beforeAll(async () => {
   mkdirSync(join(home, ".tenderly"));
   writeFileSync(join(home, ".tenderly", "config.yaml"), `access_key: ${service.keys.alice}\nusername: acme\n`);
   writeFileSync(join(home, "ca.pem"), proxy.certPem);
-  const created = await call(service, "POST", "/api/v1/account/acme/project/demo/vnets", {
-    as: "alice",
-    body: {
-      slug: "api-client-testnet",
-      display_name: "api-client TestNet",
-      fork_config: { network_id: 1, block_number: "latest" },
-      virtual_network_config: { chain_config: { chain_id: CHAIN_ID } },
-      explorer_page_config: { enabled: true, verification_visibility: "src" },
-    },
-  });
-  expect(created.status).toBe(200);
-  vnet = created.body;
+  vnet = await createHostedVnet(service, { slug: "api-client-testnet", displayName: "api-client TestNet", chainId: CHAIN_ID });
 }, 180_000);
 afterAll(async () => {
   await proxy?.close();

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestService, type TestService } from "./helpers/service";
+import { createHostedVnet } from "./helpers/hosted-vnets";
 import { startHostedProxy, type HostedProxy } from "./helpers/hosted-proxy";
 import { call, rpc } from "./helpers/http";
 
@@ -46,18 +47,7 @@ function hardhat(args: string[], env: Record<string, string>): Promise<{ code: n
 }
 
 test("deploy with automatic verification, tenderly.verify and hardhat verify on a vnet", async () => {
-  const created = await call(service, "POST", "/api/v1/account/acme/project/demo/vnets", {
-    as: "alice",
-    body: {
-      slug: "hardhat-testnet",
-      display_name: "Hardhat TestNet",
-      fork_config: { network_id: 1, block_number: "latest" },
-      virtual_network_config: { chain_config: { chain_id: 73574 } },
-      explorer_page_config: { enabled: true, verification_visibility: "src" },
-    },
-  });
-  expect(created.status).toBe(200);
-  const vnet = created.body as { id: string; rpcs: { name: string; url: string }[] };
+  const vnet = await createHostedVnet(service, { slug: "hardhat-testnet", displayName: "Hardhat TestNet", chainId: 73574 });
   const admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
   await rpc(admin, "tenderly_setBalance", [DEPLOYER, "0x56bc75e2d63100000"]);
   const env = {

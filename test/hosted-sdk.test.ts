@@ -10,6 +10,7 @@ import { Tenderly, NotFoundError, type Network } from "@tenderly/sdk";
 import { encodeFunctionData, viem, type Hex } from "./helpers/viem";
 import { artifact } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
+import { createHostedVnet } from "./helpers/hosted-vnets";
 import { startHostedProxy, type HostedProxy } from "./helpers/hosted-proxy";
 import { call, rpc } from "./helpers/http";
 const solc = require("solc") as { version(): string; compile(input: string): string };
@@ -45,18 +46,7 @@ beforeAll(async () => {
   process.env.NO_PROXY = "127.0.0.1,localhost";
   // The proxy's throw-away certificate, trusted as chainform exec's child trusts its forwarder's.
   https.globalAgent.options.ca = [proxy.certPem];
-  const created = await call(service, "POST", "/api/v1/account/acme/project/demo/vnets", {
-    as: "alice",
-    body: {
-      slug: "sdk-testnet",
-      display_name: "SDK TestNet",
-      fork_config: { network_id: 1, block_number: "latest" },
-      virtual_network_config: { chain_config: { chain_id: CHAIN_ID } },
-      explorer_page_config: { enabled: true, verification_visibility: "src" },
-    },
-  });
-  expect(created.status).toBe(200);
-  vnet = created.body;
+  vnet = await createHostedVnet(service, { slug: "sdk-testnet", displayName: "SDK TestNet", chainId: CHAIN_ID });
   admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
 }, 180_000);
 afterAll(async () => {

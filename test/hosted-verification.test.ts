@@ -8,6 +8,7 @@
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { startTestService, type TestService } from "./helpers/service";
+import { createHostedVnet } from "./helpers/hosted-vnets";
 import { call, expectErrorBody, rpc } from "./helpers/http";
 
 const solc = require("solc") as { version(): string; compile(input: string): string };
@@ -87,18 +88,7 @@ const submission = (address: string) => ({
 
 beforeAll(async () => {
   service = await startTestService();
-  const created = await call(service, "POST", "/api/v1/account/acme/project/demo/vnets", {
-    as: "alice",
-    body: {
-      slug: "verify-doors",
-      display_name: "Verify doors",
-      fork_config: { network_id: 1, block_number: "latest" },
-      virtual_network_config: { chain_config: { chain_id: 73573 } },
-      explorer_page_config: { enabled: true, verification_visibility: "src" },
-    },
-  });
-  expect(created.status).toBe(200);
-  vnet = created.body;
+  vnet = await createHostedVnet(service, { slug: "verify-doors", displayName: "Verify doors", chainId: 73573 });
   admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
   publicRpc = vnet.rpcs.find((r) => r.name === "Public RPC")!.url;
 }, 180_000);

@@ -75,11 +75,11 @@ export async function openSharedRecordings(
     );
   }
   const dir = mkdtempSync(join(tmpdir(), "chainform-fork-cache-"));
-  const known = new Map<string, Map<string, string>>(); // "<network>/<block>" → key → canonical JSON of the answer
+  const mirror: Mirror = { place, prefix, dir, known: new Map(), warn, options };
   let available = true;
   let pulled = 0;
   try {
-    pulled = await pullAll(place, prefix, dir, known, warn, options);
+    pulled = await pullAll(mirror);
   } catch (error) {
     if (!(error instanceof OciError)) throw error;
     available = false;
@@ -87,7 +87,7 @@ export async function openSharedRecordings(
   }
   let publishing: Promise<number> = Promise.resolve(0);
   const publish = (): Promise<number> => {
-    publishing = publishing.then(async () => (available ? pushAdded(place, prefix, dir, known, warn, options) : 0));
+    publishing = publishing.then(async () => (available ? pushAdded(mirror) : 0));
     return publishing;
   };
   return {
@@ -101,14 +101,21 @@ export async function openSharedRecordings(
   };
 }
 
-async function pullAll(
-  place: OciReference,
-  prefix: string,
-  dir: string,
-  known: Map<string, Map<string, string>>,
-  warn: (line: string) => void,
-  options: RegistryClientOptions,
-): Promise<number> {
+/** A shared cache and its local mirror, as the pull and the publishes see them. */
+interface Mirror {
+  readonly place: OciReference;
+  /** The first part of the artifacts' tags. */
+  readonly prefix: string;
+  /** The local directory the service reads. */
+  readonly dir: string;
+  /** What the registry is known to hold: "<network>/<block>" → call key → the answer as JSON. */
+  readonly known: Map<string, Map<string, string>>;
+  readonly warn: (line: string) => void;
+  readonly options: RegistryClientOptions;
+}
+
+async function pullAll(mirror: Mirror): Promise<number> {
+  const { place, prefix, dir, known, warn, options } = mirror;
   const registry = new RegistryClient(place.registry, options);
   let tags: string[];
   try {
@@ -161,14 +168,8 @@ async function pullAll(
   return count;
 }
 
-async function pushAdded(
-  place: OciReference,
-  prefix: string,
-  dir: string,
-  known: Map<string, Map<string, string>>,
-  warn: (line: string) => void,
-  options: RegistryClientOptions,
-): Promise<number> {
+async function pushAdded(mirror: Mirror): Promise<number> {
+  const { place, prefix, dir, known, warn, options } = mirror;
   let pushed = 0;
   for (const { network, block } of listRecordings(dir)) {
     const slot = `${network}/${block}`;

@@ -141,6 +141,40 @@ test("the API's etherscan/verify/testnet/{key} verifies by vnet id or Admin RPC 
   expectErrorBody(await call(service, "GET", `/api/v1/vnet-type/${secret}`, { as: "outsider" }), 404, "resource_not_found");
 }, 120_000);
 
+test("the API's Etherscan door takes the access key as apikey, as hardhat-verify sends it; a bad or missing key is a 401", async () => {
+  const address = await deploy();
+  const secret = admin.split("/").pop()!;
+  const door = `${service.baseUrl}/api/v1/account/acme/project/demo/etherscan/verify/testnet/${secret}`;
+  const before = await fetch(`${door}?apikey=${service.keys.alice}&module=contract&action=getsourcecode&address=${address}`);
+  expect(before.status).toBe(200);
+  expect(((await before.json()) as { result: { SourceCode: string }[] }).result[0].SourceCode).toBe("");
+  const verified = await form(door, { ...submission(address), apikey: service.keys.alice });
+  expect(verified.body).toMatchObject({ status: "1" });
+  expect(await sourceShown(address)).toContain("contract Store");
+  // `me` resolves for a key given this way too.
+  const mine = await fetch(
+    `${door.replace("/account/acme/", "/account/me/")}?apikey=${service.keys.alice}&module=contract&action=getabi&address=${address}`,
+  );
+  expect(mine.status).toBe(200);
+  const bad = `cf_${"q".repeat(40)}`;
+  for (const url of [`${door}?apikey=${bad}&module=contract&action=getabi&address=${address}`, `${door}?module=contract&action=getabi`]) {
+    const refused = await fetch(url);
+    const text = await refused.text();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(text).error.slug).toBe("unauthorized");
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(bad);
+  }
+  // Another user's key sees no vnet of acme/demo; a header that is wrong is refused even with a good apikey.
+  const outsider = await fetch(`${door}?apikey=${service.keys.outsider}&module=contract&action=getabi&address=${address}`);
+  expect(outsider.status).toBe(404);
+  expect(await outsider.text()).not.toContain(secret);
+  const wrongHeader = await fetch(`${door}?apikey=${service.keys.alice}&module=contract&action=getabi&address=${address}`, {
+    headers: { "x-access-key": bad },
+  });
+  expect(wrongHeader.status).toBe(401);
+}, 120_000);
+
 test("a verifier URL of no vnet is a 404 that quotes no path; a source that differs is refused with the reason", async () => {
   const secret = `cf_${"x1".repeat(20)}`;
   const unknown = await form(`${service.baseUrl}/rpc/admin/${secret}/verify/etherscan`, {

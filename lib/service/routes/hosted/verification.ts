@@ -11,10 +11,11 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams } from "../../../api";
 import { accountAccess, canSeeProject } from "../../auth/access";
 import { MAX_VERIFICATION_BODY_BYTES, type ContractVerifier, type VerificationOutcome } from "../../contract-verifier";
-import { notFound, ServiceError } from "../../errors";
+import { forbidden, notFound, ServiceError, unauthorized } from "../../errors";
 import type { ProjectRow, Store, VnetRecord } from "../../store";
 import { Registry } from "../../store/registry";
 import { baseUrlOf, projectOf, requesterOf } from "../common";
+import { accountSlugOf } from "./account";
 import { environmentsOf } from "./vnet-view";
 import { addressOf, networkIdOf } from "./hosted-shapes";
 import { abiDoors } from "./verification-abi";
@@ -185,8 +186,11 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
         method,
         url: `${V1}/etherscan/verify/${kind}/:key`,
         ...options,
+        // Etherscan's clients send the key as `apikey`, read in the handler once the form is parsed.
+        config: { public: true },
         schema: { params: KeyParams },
         handler: async (request, reply) => {
+          requesterByApiKey(store, request);
           const project = projectOf(request);
           const vnet = vnetByKey(store, [project], request.params.key);
           if (!vnet) throw notFound("rid:vnet", "no Virtual TestNet of this project has that id or RPC key");
@@ -198,6 +202,25 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   }
 
   abiDoors(app, registry);
+}
+
+/**
+ * Sets the requester of an Etherscan-compatible request from its `apikey` parameter (query or form), the way
+ * hardhat-verify and forge send the key, when no header brought credentials; the header's, when it did.
+ */
+function requesterByApiKey(store: Store, request: FastifyRequest): void {
+  const authentication = request.authentication;
+  if (authentication.kind === "invalid") throw unauthorized(authentication.reason);
+  if (!request.requester) {
+    const apiKey = parametersOf(request).apikey;
+    if (!apiKey) throw unauthorized("missing credentials: send X-Access-Key, Basic, Bearer or the access key as apikey");
+    const owner = store.accounts.keyOwner(apiKey);
+    if (!owner) throw unauthorized("invalid access key");
+    request.requester = { user: owner.user, readOnly: owner.readOnly, rateKey: `key:${apiKey}` };
+    const params = request.params as Static<typeof KeyParams>;
+    params.accountSlug = accountSlugOf(store, request.requester, params.accountSlug, params.projectSlug);
+  }
+  if (request.requester.readOnly && request.method !== "GET") throw forbidden("this access key is read-only");
 }
 
 /** The older requests as multi-compiler ones: every contract's file in one set of sources. */

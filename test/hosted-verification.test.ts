@@ -192,6 +192,60 @@ test("a verifier URL of no vnet is a 404 that quotes no path; a source that diff
   expect(refused.body.result).toMatch(/differs from the code deployed/);
 }, 120_000);
 
+/** A JSON POST to the service under a Host header, with alice's key unless told otherwise. */
+function postAs(host: string, path: string, body: unknown, key = service.keys.alice): Promise<{ status: number; text: string }> {
+  const target = new URL(service.baseUrl);
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: "POST",
+        path,
+        headers: { host, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-access-key": key },
+      },
+      (response) => {
+        let answer = "";
+        response.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: answer }));
+      },
+    );
+    request.on("error", reject);
+    request.end(text);
+  });
+}
+
+test("the older fork verifier on rpc.tenderly.co verifies on the vnet its key names; elsewhere and unknown keys are 404s quoting no path", async () => {
+  const address = await deploy();
+  const secret = admin.split("/").pop()!;
+  const version = solc.version().split("+")[0];
+  const body = {
+    config: { compiler_version: version, optimizations_used: false, optimizations_count: 200 },
+    contracts: [{ contractName: "Store", source: SOURCE, sourcePath: "src/Store.sol", networks: { "73599": { address } } }],
+  };
+  const path = `/account/acme/project/demo/fork/${secret}/verify`;
+  // Only under its host: at the local base URL the path is no route.
+  const local = await postAs(new URL(service.baseUrl).host, path, body);
+  expect(local.status).toBe(404);
+  expect(local.text).not.toContain(secret);
+  const verified = await postAs("rpc.tenderly.co", path, body);
+  expect(verified.status).toBe(200);
+  expect(JSON.parse(verified.text)).toMatchObject({ contracts: [{ address }], bytecode_mismatch_errors: null });
+  expect(await sourceShown(address)).toContain("contract Store");
+  const unknown = `cf_${"z".repeat(40)}`;
+  for (const [answer, status] of [
+    [await postAs("rpc.tenderly.co", path.replace(secret, unknown), body), 404],
+    [await postAs("rpc.tenderly.co", path, body, service.keys.outsider), 404],
+    [await postAs("rpc.tenderly.co:443", `/${unknown}`, body), 404],
+    [await postAs("rpc.tenderly.co", path, body, unknown), 401],
+  ] as const) {
+    expect(answer.status).toBe(status);
+    expect(answer.text).not.toContain(unknown);
+    expect(answer.text).not.toContain(secret);
+  }
+}, 120_000);
+
 test("hostile bodies on the hosted registry, simulation and verification doors: a 4xx naming the problem, never a 5xx", async () => {
   const paths = [
     "/api/v1/account/acme/project/demo/address",

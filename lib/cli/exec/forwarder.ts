@@ -6,7 +6,7 @@
 import net from "node:net";
 import tls from "node:tls";
 import { generateSelfSignedCertificate } from "../../certificates/self-signed";
-import { HOSTED_API_HOST, HOSTED_DOMAIN } from "../../domain/hosted-names";
+import { HOSTED_API_HOST, HOSTED_DOMAIN, HOSTED_LEGACY_RPC_HOST } from "../../domain/hosted-names";
 import { isLoopbackHost } from "../../domain/loopback";
 
 /** A running forwarder. */
@@ -19,11 +19,11 @@ export interface Forwarder {
 }
 
 /**
- * The names the certificate carries: the API host, every gateway host, and the vnet RPC host of each network label
+ * The names the certificate carries: the API host, the older forks' RPC host, every gateway host, and the vnet RPC host of each network label
  * given (a wildcard covers one label only, so each network is named).
  */
 export function certificateNames(vnetNetworks: readonly string[]): string[] {
-  const names = [HOSTED_API_HOST, `*.gateway.${HOSTED_DOMAIN}`];
+  const names = [HOSTED_API_HOST, HOSTED_LEGACY_RPC_HOST, `*.gateway.${HOSTED_DOMAIN}`];
   for (const network of new Set(vnetNetworks)) names.push(`virtual.${network}.rpc.${HOSTED_DOMAIN}`, `*.${network}.rpc.${HOSTED_DOMAIN}`);
   return names;
 }

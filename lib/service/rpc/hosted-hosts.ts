@@ -35,7 +35,7 @@ export function routeHostedHost(
   // The common case (the local base URL) leaves after one substring test.
   if (host === undefined || !host.toLowerCase().includes(HOSTED_DOMAIN)) return null;
   const hosted = parseHostedHost(host);
-  if (!hosted || hosted.kind === "api") return null;
+  if (!hosted || hosted.kind === "api" || hosted.kind === "rpc") return null;
   const segments = pathSegments(target);
   if (hosted.kind === "vnet") {
     // More segments than an RPC URL has (`{key}/verify/etherscan`) are the API's doors.

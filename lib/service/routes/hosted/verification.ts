@@ -15,6 +15,7 @@ import { forbidden, notFound, ServiceError, unauthorized } from "../../errors";
 import type { ProjectRow, Store, VnetRecord } from "../../store";
 import { Registry } from "../../store/registry";
 import { baseUrlOf, projectOf, requesterOf } from "../common";
+import { HOSTED_LEGACY_RPC_HOST } from "../../../domain/hosted-names";
 import { accountSlugOf } from "./account";
 import { environmentsOf } from "./vnet-view";
 import { addressOf, networkIdOf } from "./hosted-shapes";
@@ -103,32 +104,6 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   );
   const options = { bodyLimit: MAX_VERIFICATION_BODY_BYTES };
 
-  /** Verifies each contract on each network it names, on the vnets `vnetsFor` gives; the clients' answer shape. */
-  const verifyAll = async (
-    request: FastifyRequest,
-    contracts: readonly Contract[],
-    vnetsFor: (networkId: string) => VnetRecord[],
-    onVnet = false,
-  ) => {
-    const verifier = verifierOf(request);
-    const outcomes: { networkId: string; address: string; outcome: VerificationOutcome }[] = [];
-    for (const [index, contract] of contracts.entries()) {
-      for (const [network, { address: raw }] of Object.entries(contract.networks ?? {})) {
-        // A vnet door's path names the vnet: hardhat-tenderly keys `networks` by the vnet's RPC key there
-        // (a secret): the answer names the vnet's chain id instead.
-        const networkId = onVnet ? (vnetsFor(network)[0]?.chain_id ?? "") : networkIdOf(network, `/contracts/${index}/networks`);
-        const address = addressOf(raw, `/contracts/${index}/networks/${network}/address`);
-        let outcome: VerificationOutcome = { kind: "mismatch", message: `no vnet of network ${networkId} here holds code at ${address}` };
-        for (const vnet of vnetsFor(networkId)) {
-          outcome = await verifier.verify(vnet.id, address, submissionOf(contract));
-          if (outcome.kind !== "mismatch" || !outcome.message.startsWith("there is no contract code")) break;
-        }
-        outcomes.push({ networkId, address, outcome });
-      }
-    }
-    return verificationAnswer(outcomes);
-  };
-
   routes.post("/v1/public/contracts/verify", { ...options, schema: { body: VerifyBody } }, async (request) => {
     const projects = visibleProjects(store, request);
     return verifyAll(request, request.body.contracts, (networkId) => vnetsOnNetwork(store, projects, networkId));
@@ -155,14 +130,8 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   }
 
   // The older single-compiler requests (api-client `verifyContracts`, `pushContracts`), converted once here.
-  const verifyOld = async (request: FastifyRequest, body: Static<typeof OldVerifyBody>, vnetsFor: (networkId: string) => VnetRecord[]) => {
-    const answer = await verifyAll(request, contractsOfOld(body), vnetsFor);
-    const problems = [
-      ...(answer.bytecode_mismatch_errors ?? []),
-      ...(answer.compilation_errors ?? []).map((e) => ({ assumed_reason: e.message })),
-    ];
-    return { contracts: answer.contracts, bytecode_mismatch_errors: problems.length > 0 ? problems : null };
-  };
+  const verifyOld = async (request: FastifyRequest, body: Static<typeof OldVerifyBody>, vnetsFor: (networkId: string) => VnetRecord[]) =>
+    oldAnswer(await verifyAll(request, contractsOfOld(body), vnetsFor));
   routes.post("/v1/public/verify-contracts", { ...options, schema: { body: OldVerifyBody } }, async (request) => {
     const projects = visibleProjects(store, request);
     return verifyOld(request, request.body, (networkId) => vnetsOnNetwork(store, projects, networkId));
@@ -221,6 +190,64 @@ function requesterByApiKey(store: Store, request: FastifyRequest): void {
     params.accountSlug = accountSlugOf(store, request.requester, params.accountSlug, params.projectSlug);
   }
   if (request.requester.readOnly && request.method !== "GET") throw forbidden("this access key is read-only");
+}
+
+/** Verifies each contract on each network it names, on the vnets `vnetsFor` gives; the clients' answer shape. */
+async function verifyAll(
+  request: FastifyRequest,
+  contracts: readonly Contract[],
+  vnetsFor: (networkId: string) => VnetRecord[],
+  onVnet = false,
+) {
+  const verifier = verifierOf(request);
+  const outcomes: { networkId: string; address: string; outcome: VerificationOutcome }[] = [];
+  for (const [index, contract] of contracts.entries()) {
+    for (const [network, { address: raw }] of Object.entries(contract.networks ?? {})) {
+      // A vnet door's path names the vnet: hardhat-tenderly keys `networks` by the vnet's RPC key there
+      // (a secret): the answer names the vnet's chain id instead.
+      const networkId = onVnet ? (vnetsFor(network)[0]?.chain_id ?? "") : networkIdOf(network, `/contracts/${index}/networks`);
+      const address = addressOf(raw, `/contracts/${index}/networks/${network}/address`);
+      let outcome: VerificationOutcome = { kind: "mismatch", message: `no vnet of network ${networkId} here holds code at ${address}` };
+      for (const vnet of vnetsFor(networkId)) {
+        outcome = await verifier.verify(vnet.id, address, submissionOf(contract));
+        if (outcome.kind !== "mismatch" || !outcome.message.startsWith("there is no contract code")) break;
+      }
+      outcomes.push({ networkId, address, outcome });
+    }
+  }
+  return verificationAnswer(outcomes);
+}
+
+/** A multi-compiler answer in the older requests' shape: every problem as a bytecode mismatch, or null. */
+function oldAnswer(answer: Awaited<ReturnType<typeof verifyAll>>) {
+  const problems = [
+    ...(answer.bytecode_mismatch_errors ?? []),
+    ...(answer.compilation_errors ?? []).map((e) => ({ assumed_reason: e.message })),
+  ];
+  return { contracts: answer.contracts, bytecode_mismatch_errors: problems.length > 0 ? problems : null };
+}
+
+/**
+ * The older forks' verifier on `rpc.tenderly.co` (api-client `verifyForkContracts`), registered at the root and only
+ * for that Host header: the older single-compiler body, verified on the vnet its key names, as the fork door above.
+ */
+export async function legacyForkVerifier(app: FastifyInstance): Promise<void> {
+  const { store } = app.service;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const host = new RegExp(`^${HOSTED_LEGACY_RPC_HOST.replace(/\./g, "\\.")}\\.?(:\\d{1,5})?$`, "i");
+  routes.post(
+    "/account/:accountSlug/project/:projectSlug/fork/:key/verify",
+    { bodyLimit: MAX_VERIFICATION_BODY_BYTES, constraints: { host }, schema: { params: KeyParams, body: OldVerifyBody } },
+    async (request) => {
+      const params = request.params;
+      params.accountSlug = accountSlugOf(store, requesterOf(request), params.accountSlug, params.projectSlug);
+      const project = projectOf(request);
+      const vnet = vnetByKey(store, [project], params.key);
+      if (!vnet) throw notFound("rid:vnet", "no Virtual TestNet of this project has that id or RPC key");
+      const answer = await verifyAll(request, contractsOfOld(request.body), () => [vnet], true);
+      return oldAnswer(answer);
+    },
+  );
 }
 
 /** The older requests as multi-compiler ones: every contract's file in one set of sources. */

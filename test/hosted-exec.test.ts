@@ -36,6 +36,19 @@ test("the vnet Action's requests, a gateway read by a Web3 Action and the SDK's 
   expect(results.sdkError).toBe("404");
 }, 300_000);
 
+test("a vnet answers under its region host (virtual.{network}.{region}.rpc…): exec issues that name a certificate", async () => {
+  const result = await runCli(["exec", "--", TSX, join(ROOT, "test", "hosted-clients", "region-host.ts")], { timeoutMs: 240_000 });
+  expect({ code: result.code, stderr: result.code === 0 ? "" : result.stderr }).toEqual({ code: 0, stderr: "" });
+  const out = JSON.parse(result.stdout.trim().split("\n").pop()!);
+  expect(out).toEqual({
+    admin: "https://virtual.mainnet.rpc.tenderly.co/{key}",
+    fetch_eu: `0x${(73575).toString(16)}`,
+    https_eu: `0x${(73575).toString(16)}`,
+    "fetch_us-east": `0x${(73575).toString(16)}`,
+    "https_us-east": `0x${(73575).toString(16)}`,
+  });
+}, 300_000);
+
 test("exec leaves other hosts alone and passes the child's exit code through", async () => {
   const script = "require('node:net').connect(1, '127.0.0.1').on('error', (e) => { console.log(e.code); process.exit(7); });";
   const result = await runCli(["exec", "--", process.execPath, "-e", script], { timeoutMs: 120_000 });

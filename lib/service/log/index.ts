@@ -114,7 +114,8 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   let out = redactUrl(text)
     .replace(/\bcf_[A-Za-z0-9_-]{8,}/g, REDACTED)
     .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED)
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
+    // Prose ("send X-Access-Key, Basic or Bearer") is no credential: the service's own 401 message read "Basic [redacted] Bearer".
+    .replace(/\b(Bearer|Basic)\s+(?!(?:or|and|to|the|an?|credentials?)\b)[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
   return out;
 }

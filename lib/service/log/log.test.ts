@@ -60,6 +60,12 @@ describe("every spelling of an Admin RPC URL or a sign-in token (a path is decod
     }
   });
 
+  test("prose naming the schemes is kept, a credential after them is not", () => {
+    const message = "missing credentials: send X-Access-Key, Basic or Bearer";
+    expect(scrubSecrets(message)).toBe(message);
+    expect(scrubSecrets("Bearer orange")).toBe(`Bearer ${REDACTED}`);
+  });
+
   test("a Public RPC URL and other paths are kept as they are", () => {
     for (const text of ["/rpc/public/0b2f5a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b", "/v1/supported-networks?x=1", "/rpcadmin/x"]) {
       expect(redactUrl(text)).toBe(text);

@@ -33,6 +33,11 @@ test("the vnet Action's requests, a gateway read by a Web3 Action and the SDK's 
   expect(results.stoppedAnswer.message).toMatch(/stopped/);
   expect(results.gatewayBlock.chainId).toBe("1");
   expect(Number.isInteger(results.gatewayBlock.block)).toBe(true);
+  // The Action's two vnets, read by the Web3 Action through the API; its send refused by the read-only gateway.
+  expect(results.gatewayBlock.vnets).toBe(2);
+  expect(results.gatewayBlock.sendRefused).toMatch(
+    /^the method eth_sendRawTransaction does not exist\/is not available: a node gateway here is read-only/,
+  );
   expect(results.sdkError).toBe("404");
 }, 300_000);
 

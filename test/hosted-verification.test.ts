@@ -173,6 +173,11 @@ test("the API's Etherscan door takes the access key as apikey, as hardhat-verify
     headers: { "x-access-key": bad },
   });
   expect(wrongHeader.status).toBe(401);
+  // A read-only member's key reads, and may not submit.
+  const bobReads = await fetch(`${door}?apikey=${service.keys.bob}&module=contract&action=getabi&address=${address}`);
+  expect(bobReads.status).toBe(200);
+  const bobSubmits = await form(door, { ...submission(await deploy()), apikey: service.keys.bob });
+  expect(bobSubmits.status).toBe(403);
 }, 120_000);
 
 test("a verifier URL of no vnet is a 404 that quotes no path; a source that differs is refused with the reason", async () => {

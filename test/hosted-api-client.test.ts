@@ -1,20 +1,21 @@
 /**
  * `@tenderly/api-client`'s `TenderlyService`, every method, unchanged, against the local service: run in a child
- * (test/hosted-clients/api-client-calls.ts) whose requests reach the service under the hosted API's host name
- * (test/helpers/hosted-proxy.ts, the client's own config file in a temporary HOME). A method works when it logs no
+ * (test/hosted-clients/api-client-calls.ts) run under `chainform exec`, so its requests reach the service under the
+ * hosted host names (`api.tenderly.co`, and `rpc.tenderly.co` for the older fork verifier), with the client's own
+ * config file in a temporary HOME. A method works when it logs no
  * error and its effect is there: the explorer shows the verified source, the registry holds the added contract.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestService, type TestService } from "./helpers/service";
 import { createHostedVnet } from "./helpers/hosted-vnets";
-import { startHostedProxy, type HostedProxy } from "./helpers/hosted-proxy";
+import { ROOT, runCli } from "./helpers/cli";
 import { call, rpc } from "./helpers/http";
 
 const solc = require("solc") as { version(): string; compile(input: string): string };
 const CHAIN_ID = 73572;
+const TSX = join(ROOT, "node_modules", ".bin", "tsx");
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Counter {
@@ -23,51 +24,41 @@ contract Counter {
 }
 `;
 let service: TestService;
-let proxy: HostedProxy;
 let home: string;
 let vnet: { id: string; rpcs: { name: string; url: string }[] };
 
 beforeAll(async () => {
   service = await startTestService();
-  proxy = await startHostedProxy(service.baseUrl);
   home = mkdtempSync(join(tmpdir(), "api-client-home-"));
   mkdirSync(join(home, ".tenderly"));
   writeFileSync(join(home, ".tenderly", "config.yaml"), `access_key: ${service.keys.alice}\nusername: acme\n`);
-  writeFileSync(join(home, "ca.pem"), proxy.certPem);
   vnet = await createHostedVnet(service, { slug: "api-client-testnet", displayName: "api-client TestNet", chainId: CHAIN_ID });
 }, 180_000);
 afterAll(async () => {
-  await proxy?.close();
   await service?.close();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-/** Runs the child and splits its output by method. */
-function runCalls(env: Record<string, string>): Promise<Map<string, { output: string; result: unknown }>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(__dirname, "..", "node_modules", ".bin", "tsx"), [join(__dirname, "hosted-clients", "api-client-calls.ts")], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let text = "";
-    child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`the calls ended with ${code}:\n${text}`));
-      const sections = new Map<string, { output: string; result: unknown }>();
-      let output = "";
-      for (const line of text.split("\n")) {
-        const marker = /^### (\w+(?: \w+)?) (.*)$/.exec(line);
-        if (!marker) output += `${line}\n`;
-        else {
-          sections.set(marker[1], { output, result: JSON.parse(marker[2]) });
-          output = "";
-        }
-      }
-      resolve(sections);
-    });
+/** Runs the calls under `chainform exec` (on the test's service) and splits their output by method. */
+async function runCalls(env: Record<string, string>): Promise<Map<string, { output: string; result: unknown }>> {
+  // One stream, so each method's logged errors stay beside its marker line.
+  const script = join(ROOT, "test", "hosted-clients", "api-client-calls.ts");
+  const result = await runCli(["exec", "--", "sh", "-c", 'exec "$0" "$1" 2>&1', TSX, script], {
+    timeoutMs: 240_000,
+    env: { ...env, CHAINFORM_BASE_URL: service.baseUrl },
   });
+  if (result.code !== 0) throw new Error(`the calls ended with ${result.code}:\n${result.stdout}${result.stderr}`);
+  const sections = new Map<string, { output: string; result: unknown }>();
+  let output = "";
+  for (const line of result.stdout.split("\n")) {
+    const marker = /^### (\w+(?: \w+)?) (.*)$/.exec(line);
+    if (!marker) output += `${line}\n`;
+    else {
+      sections.set(marker[1], { output, result: JSON.parse(marker[2]) });
+      output = "";
+    }
+  }
+  return sections;
 }
 
 test("every method of TenderlyService: what each returns and what it changed", async () => {
@@ -88,9 +79,6 @@ test("every method of TenderlyService: what each returns and what it changed", a
   }
   const sections = await runCalls({
     HOME: home,
-    HTTPS_PROXY: proxy.url,
-    NO_PROXY: "127.0.0.1,localhost",
-    NODE_EXTRA_CA_CERTS: join(home, "ca.pem"),
     CALLS_ACCOUNT: "acme",
     CALLS_PROJECT: "demo",
     CALLS_VNET_KEY: admin.split("/").pop()!,
@@ -144,5 +132,5 @@ test("every method of TenderlyService: what each returns and what it changed", a
   console.log(
     `@tenderly/api-client TenderlyService: ${working.length} of ${working.length + failing.length} methods work unchanged; not: ${failing.join(", ") || "none"}`,
   );
-  expect(failing).toEqual(["verifyForkContracts"]);
+  expect(failing).toEqual([]);
 }, 300_000);

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import WebSocket from "ws";
 import { startTestService, type TestService } from "./helpers/service";
 import { call, expectErrorBody, rpc } from "./helpers/http";
+import { privateKeyToAccount } from "./helpers/viem";
 
 let service: TestService;
 beforeAll(async () => {
@@ -258,6 +259,73 @@ describe("routing by the hosted host names", () => {
     expect(write.body.error.code).toBe(-32601);
   }, 120_000);
 });
+
+test("a node gateway is read-only: sends and state changes are refused as a node refuses a method, reads answer, over HTTP and WebSocket", async () => {
+  const path = `/${service.keys.alice}`;
+  const host = "mainnet.gateway.tenderly.co";
+  const ask = async (method: string, params: unknown[] = []) =>
+    (await underHost(host, path, { jsonrpc: "2.0", id: 7, method, params })).body;
+  const before = (await ask("eth_blockNumber")).result;
+  expect(before).toMatch(/^0x[0-9a-f]+$/);
+  const account = privateKeyToAccount(`0x${"5d".repeat(32)}`);
+  const raw = await account.signTransaction({
+    chainId: 1,
+    nonce: 0,
+    to: "0x000000000000000000000000000000000000bEEF",
+    value: 0n,
+    gas: 21_000n,
+    maxFeePerGas: 10n ** 11n,
+    maxPriorityFeePerGas: 1n,
+  });
+  const writes: [string, unknown[]][] = [
+    ["eth_sendRawTransaction", [raw]],
+    ["eth_sendTransaction", [{ from: account.address, to: account.address }]],
+    ["anvil_setBalance", [account.address, "0x1"]],
+    ["anvil_mine", []],
+    ["evm_mine", []],
+    ["evm_snapshot", []],
+    ["tenderly_setBalance", [account.address, "0x1"]],
+    ["hardhat_setCode", [account.address, "0x00"]],
+  ];
+  for (const [method, params] of writes) {
+    const answer = await ask(method, params);
+    expect({ method, id: answer.id, code: answer.error?.code }).toEqual({ method, id: 7, code: -32601 });
+    expect(answer.error.message).toBe(
+      `the method ${method} does not exist/is not available: a node gateway here is read-only (send transactions and state changes to a Virtual TestNet)`,
+    );
+  }
+  // A batch: reads answered, writes refused where they stand, a refused notification unanswered.
+  const batch = await underHost(host, path, [
+    { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] },
+    { jsonrpc: "2.0", id: 2, method: "eth_sendRawTransaction", params: [raw] },
+    { jsonrpc: "2.0", method: "evm_mine", params: [] },
+    { jsonrpc: "2.0", id: 3, method: "eth_getBalance", params: [account.address, "latest"] },
+  ]);
+  expect(batch.body.map((a: any) => [a.id, a.result ?? a.error.code])).toEqual([
+    [1, "0x1"],
+    [2, -32601],
+    [3, "0x0"],
+  ]);
+  expect((await ask("eth_blockNumber")).result).toBe(before);
+  expect((await ask("eth_getTransactionCount", [account.address, "latest"])).result).toBe("0x0");
+  // The same over WebSocket.
+  const url = new URL(service.baseUrl);
+  const socket = new WebSocket(`ws://${url.host}${path}`, { headers: { host } });
+  const answers = await new Promise<any[]>((resolve, reject) => {
+    const got: any[] = [];
+    socket.on("open", () => {
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: [raw] }));
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "eth_chainId", params: [] }));
+    });
+    socket.on("message", (data) => {
+      got.push(JSON.parse(String(data)));
+      if (got.length === 2) resolve(got.sort((a, b) => a.id - b.id));
+    });
+    socket.on("error", reject);
+  });
+  socket.close();
+  expect(answers.map((a) => a.result ?? a.error.code)).toEqual([-32601, "0x1"]);
+}, 120_000);
 
 describe("hosted hosts against hostile paths", () => {
   test("any path under a vnet RPC or gateway host is answered, and never echoed", async () => {

@@ -33,7 +33,25 @@ test("the vnet Action's requests, a gateway read by a Web3 Action and the SDK's 
   expect(results.stoppedAnswer.message).toMatch(/stopped/);
   expect(results.gatewayBlock.chainId).toBe("1");
   expect(Number.isInteger(results.gatewayBlock.block)).toBe(true);
+  // The Action's two vnets, read by the Web3 Action through the API; its send refused by the read-only gateway.
+  expect(results.gatewayBlock.vnets).toBe(2);
+  expect(results.gatewayBlock.sendRefused).toMatch(
+    /^the method eth_sendRawTransaction does not exist\/is not available: a node gateway here is read-only/,
+  );
   expect(results.sdkError).toBe("404");
+}, 300_000);
+
+test("a vnet answers under its region host (virtual.{network}.{region}.rpc…): exec issues that name a certificate", async () => {
+  const result = await runCli(["exec", "--", TSX, join(ROOT, "test", "hosted-clients", "region-host.ts")], { timeoutMs: 240_000 });
+  expect({ code: result.code, stderr: result.code === 0 ? "" : result.stderr }).toEqual({ code: 0, stderr: "" });
+  const out = JSON.parse(result.stdout.trim().split("\n").pop()!);
+  expect(out).toEqual({
+    admin: "https://virtual.mainnet.rpc.tenderly.co/{key}",
+    fetch_eu: `0x${(73575).toString(16)}`,
+    https_eu: `0x${(73575).toString(16)}`,
+    "fetch_us-east": `0x${(73575).toString(16)}`,
+    "https_us-east": `0x${(73575).toString(16)}`,
+  });
 }, 300_000);
 
 test("exec leaves other hosts alone and passes the child's exit code through", async () => {

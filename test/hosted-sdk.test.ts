@@ -1,17 +1,16 @@
 /**
  * The hosted service's SDK (`@tenderly/sdk`, unchanged) against the local service, every public function of its
  * contracts, wallets and simulator namespaces and contract verification: its requests reach the service under the
- * hosted API's host name (test/helpers/hosted-proxy.ts), and each answer is checked against what the SDK documents
+ * hosted API's host name (exec's forwarder and redirect in this process: test/helpers/hosted-exec.ts), and each answer is checked against what the SDK documents
  * and against the chain and the registry (a verified contract's source in the explorer; a bundle's later
  * transactions seeing the earlier ones).
  */
-import https from "node:https";
 import { Tenderly, NotFoundError, type Network } from "@tenderly/sdk";
 import { encodeFunctionData, viem, type Hex } from "./helpers/viem";
 import { artifact } from "./chains-host";
 import { startTestService, type TestService } from "./helpers/service";
 import { createHostedVnet } from "./helpers/hosted-vnets";
-import { startHostedProxy, type HostedProxy } from "./helpers/hosted-proxy";
+import { startHostedExec, type HostedExec } from "./helpers/hosted-exec";
 import { call, rpc } from "./helpers/http";
 const solc = require("solc") as { version(): string; compile(input: string): string };
 
@@ -24,7 +23,7 @@ contract Counter {
 }
 `;
 let service: TestService;
-let proxy: HostedProxy;
+let hosted: HostedExec;
 let vnet: { id: string; rpcs: { name: string; url: string }[] };
 let admin: string;
 const worked = new Set<string>();
@@ -41,17 +40,12 @@ async function attempt<T>(name: string, run: () => Promise<T>): Promise<T> {
 
 beforeAll(async () => {
   service = await startTestService();
-  proxy = await startHostedProxy(service.baseUrl);
-  process.env.HTTPS_PROXY = proxy.url;
-  process.env.NO_PROXY = "127.0.0.1,localhost";
-  // The proxy's throw-away certificate, trusted as chainform exec's child trusts its forwarder's.
-  https.globalAgent.options.ca = [proxy.certPem];
+  hosted = await startHostedExec(service.baseUrl);
   vnet = await createHostedVnet(service, { slug: "sdk-testnet", displayName: "SDK TestNet", chainId: CHAIN_ID });
   admin = vnet.rpcs.find((r) => r.name === "Admin RPC")!.url;
 }, 180_000);
 afterAll(async () => {
-  delete process.env.HTTPS_PROXY;
-  await proxy?.close();
+  await hosted?.close();
   await service?.close();
   console.log(
     `@tenderly/sdk: ${worked.size} of ${tried.size} functions work unchanged (${[...tried].filter((n) => !worked.has(n)).join(", ") || "none failed"})`,

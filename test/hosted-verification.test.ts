@@ -141,6 +141,45 @@ test("the API's etherscan/verify/testnet/{key} verifies by vnet id or Admin RPC 
   expectErrorBody(await call(service, "GET", `/api/v1/vnet-type/${secret}`, { as: "outsider" }), 404, "resource_not_found");
 }, 120_000);
 
+test("the API's Etherscan door takes the access key as apikey, as hardhat-verify sends it; a bad or missing key is a 401", async () => {
+  const address = await deploy();
+  const secret = admin.split("/").pop()!;
+  const door = `${service.baseUrl}/api/v1/account/acme/project/demo/etherscan/verify/testnet/${secret}`;
+  const before = await fetch(`${door}?apikey=${service.keys.alice}&module=contract&action=getsourcecode&address=${address}`);
+  expect(before.status).toBe(200);
+  expect(((await before.json()) as { result: { SourceCode: string }[] }).result[0].SourceCode).toBe("");
+  const verified = await form(door, { ...submission(address), apikey: service.keys.alice });
+  expect(verified.body).toMatchObject({ status: "1" });
+  expect(await sourceShown(address)).toContain("contract Store");
+  // `me` resolves for a key given this way too.
+  const mine = await fetch(
+    `${door.replace("/account/acme/", "/account/me/")}?apikey=${service.keys.alice}&module=contract&action=getabi&address=${address}`,
+  );
+  expect(mine.status).toBe(200);
+  const bad = `cf_${"q".repeat(40)}`;
+  for (const url of [`${door}?apikey=${bad}&module=contract&action=getabi&address=${address}`, `${door}?module=contract&action=getabi`]) {
+    const refused = await fetch(url);
+    const text = await refused.text();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(text).error.slug).toBe("unauthorized");
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(bad);
+  }
+  // Another user's key sees no vnet of acme/demo; a header that is wrong is refused even with a good apikey.
+  const outsider = await fetch(`${door}?apikey=${service.keys.outsider}&module=contract&action=getabi&address=${address}`);
+  expect(outsider.status).toBe(404);
+  expect(await outsider.text()).not.toContain(secret);
+  const wrongHeader = await fetch(`${door}?apikey=${service.keys.alice}&module=contract&action=getabi&address=${address}`, {
+    headers: { "x-access-key": bad },
+  });
+  expect(wrongHeader.status).toBe(401);
+  // A read-only member's key reads, and may not submit.
+  const bobReads = await fetch(`${door}?apikey=${service.keys.bob}&module=contract&action=getabi&address=${address}`);
+  expect(bobReads.status).toBe(200);
+  const bobSubmits = await form(door, { ...submission(await deploy()), apikey: service.keys.bob });
+  expect(bobSubmits.status).toBe(403);
+}, 120_000);
+
 test("a verifier URL of no vnet is a 404 that quotes no path; a source that differs is refused with the reason", async () => {
   const secret = `cf_${"x1".repeat(20)}`;
   const unknown = await form(`${service.baseUrl}/rpc/admin/${secret}/verify/etherscan`, {
@@ -156,6 +195,60 @@ test("a verifier URL of no vnet is a 404 that quotes no path; a source that diff
   const refused = await form(`${admin}/verify/etherscan`, wrong);
   expect(refused.status).toBe(400);
   expect(refused.body.result).toMatch(/differs from the code deployed/);
+}, 120_000);
+
+/** A JSON POST to the service under a Host header, with alice's key unless told otherwise. */
+function postAs(host: string, path: string, body: unknown, key = service.keys.alice): Promise<{ status: number; text: string }> {
+  const target = new URL(service.baseUrl);
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: "POST",
+        path,
+        headers: { host, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-access-key": key },
+      },
+      (response) => {
+        let answer = "";
+        response.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: answer }));
+      },
+    );
+    request.on("error", reject);
+    request.end(text);
+  });
+}
+
+test("the older fork verifier on rpc.tenderly.co verifies on the vnet its key names; elsewhere and unknown keys are 404s quoting no path", async () => {
+  const address = await deploy();
+  const secret = admin.split("/").pop()!;
+  const version = solc.version().split("+")[0];
+  const body = {
+    config: { compiler_version: version, optimizations_used: false, optimizations_count: 200 },
+    contracts: [{ contractName: "Store", source: SOURCE, sourcePath: "src/Store.sol", networks: { "73599": { address } } }],
+  };
+  const path = `/account/acme/project/demo/fork/${secret}/verify`;
+  // Only under its host: at the local base URL the path is no route.
+  const local = await postAs(new URL(service.baseUrl).host, path, body);
+  expect(local.status).toBe(404);
+  expect(local.text).not.toContain(secret);
+  const verified = await postAs("rpc.tenderly.co", path, body);
+  expect(verified.status).toBe(200);
+  expect(JSON.parse(verified.text)).toMatchObject({ contracts: [{ address }], bytecode_mismatch_errors: null });
+  expect(await sourceShown(address)).toContain("contract Store");
+  const unknown = `cf_${"z".repeat(40)}`;
+  for (const [answer, status] of [
+    [await postAs("rpc.tenderly.co", path.replace(secret, unknown), body), 404],
+    [await postAs("rpc.tenderly.co", path, body, service.keys.outsider), 404],
+    [await postAs("rpc.tenderly.co:443", `/${unknown}`, body), 404],
+    [await postAs("rpc.tenderly.co", path, body, unknown), 401],
+  ] as const) {
+    expect(answer.status).toBe(status);
+    expect(answer.text).not.toContain(unknown);
+    expect(answer.text).not.toContain(secret);
+  }
 }, 120_000);
 
 test("hostile bodies on the hosted registry, simulation and verification doors: a 4xx naming the problem, never a 5xx", async () => {

@@ -1,5 +1,7 @@
 import "reflect-metadata";
 import { X509Certificate } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import tls from "node:tls";
 import * as x509 from "@peculiar/x509";
 import { generateSelfSignedCertificate, generateServerCertificate, ipBytes, pemToDer } from "./self-signed";
 
@@ -73,6 +75,40 @@ describe("generateSelfSignedCertificate", () => {
     expect(parsed.ca).toBe(true);
     expect(parsed.verify(parsed.publicKey)).toBe(true);
     expect(new Date(parsed.validTo).toISOString()).toBe("2027-01-01T00:00:00.000Z");
+  });
+});
+
+describe("generateSelfSignedCertificate with an issuer", () => {
+  test("is signed by the CA, names the CA as its issuer, and chains to it in a TLS handshake", async () => {
+    const authority = { commonName: "test CA", organization: "chainform tests" };
+    const ca = generateSelfSignedCertificate({ ...authority, dnsNames: ["ca.invalid"] });
+    const host = "virtual.mainnet.eu.rpc.tenderly.co";
+    const leaf = generateSelfSignedCertificate({
+      ...authority,
+      commonName: host,
+      dnsNames: [host],
+      issuer: { ...authority, keyPem: ca.keyPem },
+    });
+    const parsed = new X509Certificate(leaf.certPem);
+    const caParsed = new X509Certificate(ca.certPem);
+    expect(parsed.checkIssued(caParsed)).toBe(true);
+    expect(parsed.verify(caParsed.publicKey)).toBe(true);
+    expect(parsed.verify(parsed.publicKey)).toBe(false);
+    const server = tls.createServer({ key: leaf.keyPem, cert: leaf.certPem }, (socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const authorized = await new Promise<boolean>((resolve, reject) => {
+        const socket = tls.connect({ host: "127.0.0.1", port, servername: host, ca: [ca.certPem] }, () => {
+          resolve(socket.authorized);
+          socket.destroy();
+        });
+        socket.on("error", reject);
+      });
+      expect(authorized).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 });
 

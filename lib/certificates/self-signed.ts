@@ -4,7 +4,7 @@
  * like go-plugin's own, because Terraform pins it from the handshake line and checks the name "localhost"), and
  * `chainform serve --tls` ({@link generateSelfSignedCertificate} with the names and addresses clients use).
  */
-import { generateKeyPairSync, randomBytes, sign } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import * as der from "./der";
 
@@ -34,6 +34,11 @@ export interface CertificateOptions {
   readonly backdateMs?: number;
   /** @default new Date() */
   readonly now?: Date;
+  /**
+   * The CA that signs it (a certificate this module made, its subject and key), in place of its own key: for
+   * certificates issued on demand under one trusted CA (`chainform exec`, a host name known only at its handshake).
+   */
+  readonly issuer?: { readonly commonName: string; readonly organization: string; readonly keyPem: string };
 }
 
 const ECDSA_WITH_SHA256 = der.sequence(der.oid("1.2.840.10045.4.3.2"));
@@ -68,17 +73,15 @@ export function generateServerCertificate(now = new Date()): ServerCertificate {
 export function generateSelfSignedCertificate(options: CertificateOptions): ServerCertificate {
   const now = options.now ?? new Date();
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const name = der.sequence(
-    der.set(der.sequence(der.oid("2.5.4.10"), der.utf8String(options.organization))),
-    der.set(der.sequence(der.oid("2.5.4.3"), der.utf8String(options.commonName))),
-  );
+  const name = distinguishedName(options);
+  const issuer = options.issuer;
   const serial = randomBytes(16);
   serial[0]! &= 0x7f; // a positive serial number
   const tbs = der.sequence(
     der.explicit(0, der.unsignedInteger(Uint8Array.of(2))), // X.509 v3
     der.unsignedInteger(serial),
     ECDSA_WITH_SHA256,
-    name,
+    issuer ? distinguishedName(issuer) : name,
     der.sequence(
       der.time(new Date(now.getTime() - (options.backdateMs ?? 30_000))),
       der.time(new Date(now.getTime() + (options.validForMs ?? YEAR_MS))),
@@ -88,13 +91,21 @@ export function generateSelfSignedCertificate(options: CertificateOptions): Serv
     der.explicit(3, der.sequence(...extensions(options.dnsNames, options.ipAddresses ?? []))),
   );
   // node signs EC keys with a DER-encoded ECDSA-Sig-Value by default, which is what X.509 wants.
-  const signature = sign("sha256", tbs, privateKey);
+  const signature = sign("sha256", tbs, issuer ? createPrivateKey(issuer.keyPem) : privateKey);
   const certificate = der.sequence(tbs, ECDSA_WITH_SHA256, der.bitString(signature));
   return {
     der: certificate,
     certPem: toPem("CERTIFICATE", certificate),
     keyPem: privateKey.export({ type: "pkcs8", format: "pem" }) as string,
   };
+}
+
+/** The subject (or issuer) name: organization and common name, the same bytes for a CA and what it signs. */
+function distinguishedName(options: { readonly commonName: string; readonly organization: string }): Uint8Array {
+  return der.sequence(
+    der.set(der.sequence(der.oid("2.5.4.10"), der.utf8String(options.organization))),
+    der.set(der.sequence(der.oid("2.5.4.3"), der.utf8String(options.commonName))),
+  );
 }
 
 function extensions(dnsNames: readonly string[], ipAddresses: readonly string[]): Uint8Array[] {

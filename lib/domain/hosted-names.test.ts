@@ -5,6 +5,7 @@ describe("parseHostedHost", () => {
   test.each([
     ["api.tenderly.co", { kind: "api" }],
     ["API.Tenderly.co:443", { kind: "api" }],
+    ["rpc.tenderly.co", { kind: "rpc" }],
     ["virtual.mainnet.rpc.tenderly.co", { kind: "vnet", network: "mainnet" }],
     ["virtual.mainnet.eu.rpc.tenderly.co.", { kind: "vnet", network: "mainnet", region: "eu" }],
     ["base-sepolia.gateway.tenderly.co", { kind: "gateway", network: "base-sepolia" }],

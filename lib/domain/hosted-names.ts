@@ -1,12 +1,18 @@
 /**
  * The hosted service's host names and URL shapes, as its own clients hard-code and parse them (docs/hosted-clients.md):
- * the API host with its `/api` base path, vnet RPC hosts (`virtual.{network}[.{region}].rpc.tenderly.co`) and node
+ * the API host with its `/api` base path, the older forks' `rpc.tenderly.co`, vnet RPC hosts (`virtual.{network}[.{region}].rpc.tenderly.co`) and node
  * gateway hosts (`{network}.gateway.tenderly.co`). One grammar, read by the service's host routing, by the vnet view
  * that hands out hosted-shaped URLs, and by `chainform exec`, which redirects exactly these names.
  */
 
 /** The hosted API's host name. */
 export const HOSTED_API_HOST = "api.tenderly.co";
+
+/**
+ * The hosted node RPC host of the older forks, where `@tenderly/api-client` still posts its fork verification
+ * (`verifyForkContracts`): `https://rpc.tenderly.co/account/{a}/project/{p}/fork/{key}/verify`.
+ */
+export const HOSTED_LEGACY_RPC_HOST = "rpc.tenderly.co";
 
 /** The hosted API's base path: every hosted client sends `/api/v1/…`, `/api/v2/…` or `/api/public/v1/…`. */
 export const HOSTED_BASE_PATH = "/api";
@@ -18,6 +24,8 @@ export const HOSTED_DOMAIN = "tenderly.co";
 export type HostedHost =
   /** The API host. */
   | { readonly kind: "api" }
+  /** The older forks' node RPC host (only its fork verifier is served). */
+  | { readonly kind: "rpc" }
   /** A vnet RPC host: the network's vnet RPC slug (e.g. `mainnet`), and the region label when there is one. */
   | { readonly kind: "vnet"; readonly network: string; readonly region?: string }
   /** A node gateway host: the network's node RPC slug (e.g. `mainnet`, `base-sepolia`). */
@@ -43,6 +51,7 @@ export function parseHostedHost(hostHeader: string | undefined): HostedHost | nu
     .replace(/:\d{1,5}$/, "")
     .replace(/\.$/, "");
   if (host === HOSTED_API_HOST) return { kind: "api" };
+  if (host === HOSTED_LEGACY_RPC_HOST) return { kind: "rpc" };
   if (!host.endsWith(`.${HOSTED_DOMAIN}`)) return null;
   const labels = host.slice(0, -HOSTED_DOMAIN.length - 1).split(".");
   if (!labels.every((label) => LABEL.test(label))) return null;

@@ -1,6 +1,7 @@
 // Run under `chainform exec`: the vnet GitHub Action's exact requests (create, then PATCH stopped, with axios as its
 // source sends them), the variables a workflow would get, a Web3 Action run by @tenderly/actions-test reading a chain
-// through its gateway URL with ethers, and the SDK's error type reading the local error body. Prints one JSON line.
+// through its gateway URL with ethers and calling the API, and the SDK's error type reading the local error body.
+// Prints one JSON line.
 import axios from "axios";
 import { ethers } from "ethers";
 import { Network as GatewayNetwork, type Context } from "@tenderly/actions";
@@ -86,12 +87,30 @@ async function main() {
   const refusal = (await refused.json()) as { error: { message: string } };
   out.results.stoppedAnswer = { status: refused.status, message: refusal.error.message };
 
-  // A Web3 Action under @tenderly/actions-test, reading mainnet through its gateway.
+  // A Web3 Action under @tenderly/actions-test: reads mainnet through its gateway, calls the API with the access key
+  // from its secrets, and is refused a send on the gateway (read-only), as ethers reports it.
   const runtime = new TestRuntime();
   runtime.context.gateways.setConfig("", { accessKey: key });
+  runtime.context.secrets.put("TENDERLY_ACCESS_KEY", key);
   out.results.gatewayBlock = await runtime.execute(async (context: Context) => {
     const provider = new ethers.JsonRpcProvider(context.gateways.getGateway(GatewayNetwork.MAINNET), undefined, { staticNetwork: true });
-    return { chainId: (await provider.getNetwork()).chainId.toString(), block: await provider.getBlockNumber() };
+    const accessKey = await context.secrets.get("TENDERLY_ACCESS_KEY");
+    const vnets = await axios.get(`${API}/account/me/project/${process.env.CHAINFORM_PROJECT}/vnets`, {
+      headers: { "X-Access-Key": accessKey },
+    });
+    let sendRefused = "";
+    try {
+      await provider.send("eth_sendRawTransaction", ["0x02"]);
+    } catch (error: unknown) {
+      // ethers keeps the node's JSON-RPC error as `info.error`.
+      sendRefused = String((error as { info?: { error?: { message?: string } } }).info?.error?.message ?? error);
+    }
+    return {
+      chainId: (await provider.getNetwork()).chainId.toString(),
+      block: await provider.getBlockNumber(),
+      vnets: (vnets.data as unknown[]).length,
+      sendRefused,
+    };
   }, {} as never);
 
   // The SDK reads the local error body as its ApiError (a project that does not exist).

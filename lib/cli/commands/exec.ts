@@ -47,10 +47,11 @@ const exec: Command = {
   usage: `usage: chainform exec [--data-dir DIR] -- COMMAND [ARGS...]
 
 Runs COMMAND with its Node.js clients (https, axios, fetch, ethers) sent to the local service whenever they connect
-to a hosted host name: api.tenderly.co, virtual.{network}.rpc.tenderly.co and {network}.gateway.tenderly.co, over
-TLS they trust (a throw-away certificate in NODE_EXTRA_CA_CERTS). Nothing else is redirected. The service is
-CHAINFORM_BASE_URL's when set, else one started for the command (in memory, or in --data-dir). The child gets
-CHAINFORM_BASE_URL and, for a service started here, CHAINFORM_ACCESS_KEY, CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
+to a hosted host name: api.tenderly.co, rpc.tenderly.co, virtual.{network}[.{region}].rpc.tenderly.co and
+{network}.gateway.tenderly.co, over TLS they trust (a throw-away CA in NODE_EXTRA_CA_CERTS). Nothing else is
+redirected. The service is CHAINFORM_BASE_URL's when set, else one started for the command (in memory, or in
+--data-dir). The child gets CHAINFORM_BASE_URL and, for a service started here, CHAINFORM_ACCESS_KEY,
+CHAINFORM_ACCOUNT and CHAINFORM_PROJECT.
 Clients outside Node.js need a hosts-file entry and the CA: see docs/hosted-clients.md.
 
   --data-dir DIR     keep the started service's data in DIR (default: in memory)

@@ -6,7 +6,7 @@
 import net from "node:net";
 import tls from "node:tls";
 import { generateSelfSignedCertificate } from "../../certificates/self-signed";
-import { HOSTED_API_HOST, HOSTED_DOMAIN } from "../../domain/hosted-names";
+import { HOSTED_API_HOST, HOSTED_DOMAIN, HOSTED_LEGACY_RPC_HOST, parseHostedHost } from "../../domain/hosted-names";
 import { isLoopbackHost } from "../../domain/loopback";
 
 /** A running forwarder. */
@@ -19,13 +19,38 @@ export interface Forwarder {
 }
 
 /**
- * The names the certificate carries: the API host, every gateway host, and the vnet RPC host of each network label
+ * The names the certificate carries: the API host, the older forks' RPC host, every gateway host, and the vnet RPC host of each network label
  * given (a wildcard covers one label only, so each network is named).
  */
 export function certificateNames(vnetNetworks: readonly string[]): string[] {
-  const names = [HOSTED_API_HOST, `*.gateway.${HOSTED_DOMAIN}`];
+  const names = [HOSTED_API_HOST, HOSTED_LEGACY_RPC_HOST, `*.gateway.${HOSTED_DOMAIN}`];
   for (const network of new Set(vnetNetworks)) names.push(`virtual.${network}.rpc.${HOSTED_DOMAIN}`, `*.${network}.rpc.${HOSTED_DOMAIN}`);
   return names;
+}
+
+/** Certificates issued at most, per forwarder (one per host name; a program names a handful). */
+const MAX_ISSUED = 1024;
+
+/**
+ * The SNI callback: a vnet host the certificate does not name (a region host `virtual.{network}.{region}.rpc…`, which
+ * no wildcard covers, or a network the service learnt later) gets a certificate of its own, issued by the one the
+ * child trusts; any other name gets that certificate itself.
+ */
+function issuer(authority: { commonName: string; organization: string; keyPem: string }) {
+  const issued = new Map<string, tls.SecureContext>();
+  return (servername: string, callback: (error: Error | null, context?: tls.SecureContext) => void): void => {
+    const name = servername.toLowerCase().replace(/\.$/, "");
+    const hosted = parseHostedHost(name);
+    if (hosted?.kind !== "vnet") return callback(null);
+    let context = issued.get(name);
+    if (!context) {
+      if (issued.size >= MAX_ISSUED) issued.delete(issued.keys().next().value!);
+      const leaf = generateSelfSignedCertificate({ ...authority, commonName: name, dnsNames: [name], issuer: authority });
+      context = tls.createSecureContext({ key: leaf.keyPem, cert: leaf.certPem });
+      issued.set(name, context);
+    }
+    callback(null, context);
+  };
 }
 
 /**
@@ -38,13 +63,12 @@ export async function startForwarder(baseUrl: string, vnetNetworks: readonly str
   const target = new URL(baseUrl);
   const targetPort = Number(target.port || (target.protocol === "https:" ? 443 : 80));
   const host = target.hostname.replace(/^\[|\]$/g, "");
-  const certificate = generateSelfSignedCertificate({
-    commonName: "chainform exec",
-    organization: "chainform exec (throw-away)",
-    dnsNames: certificateNames(vnetNetworks),
-  });
+  const authority = { commonName: "chainform exec", organization: "chainform exec (throw-away)" };
+  const certificate = generateSelfSignedCertificate({ ...authority, dnsNames: certificateNames(vnetNetworks) });
+  const issue = issuer({ ...authority, keyPem: certificate.keyPem });
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer({ key: certificate.keyPem, cert: certificate.certPem }, (client) => {
+  const options: tls.TlsOptions = { key: certificate.keyPem, cert: certificate.certPem, SNICallback: issue };
+  const server = tls.createServer(options, (client) => {
     // A service on loopback is this machine's own (its self-signed certificate is not checked); any other is.
     const upstream =
       target.protocol === "https:"

@@ -10,8 +10,6 @@ import { isHostedHostName } from "../../domain/hosted-names";
 /** The variable that carries the forwarder's port to the child. */
 export const EXEC_PORT_VARIABLE = "CHAINFORM_EXEC_FORWARDER_PORT";
 
-const port = Number(process.env[EXEC_PORT_VARIABLE]);
-
 /** The options of a `tls.connect` call, whichever of its forms the caller used. */
 function optionsOf(args: unknown[]): { options: tls.ConnectionOptions; rest: unknown[] } {
   if (typeof args[0] === "object" && args[0] !== null) return { options: args[0] as tls.ConnectionOptions, rest: args.slice(1) };
@@ -25,7 +23,14 @@ function optionsOf(args: unknown[]): { options: tls.ConnectionOptions; rest: unk
   return { options, rest: [...rest, ...others] };
 }
 
-if (Number.isInteger(port) && port > 0) {
+/**
+ * Sends TLS connections to the hosted host names to the forwarder on loopback `port`, keeping their server name;
+ * returns what undoes it. The preload does this once for the child; a test may do it for a while in its own process.
+ *
+ * @example
+ * const undo = redirectHostedNames(forwarder.port);
+ */
+export function redirectHostedNames(port: number): () => void {
   const connect = tls.connect;
   const redirected = function (this: unknown, ...args: unknown[]): tls.TLSSocket {
     const { options, rest } = optionsOf(args);
@@ -37,4 +42,10 @@ if (Number.isInteger(port) && port > 0) {
     return (connect as (...a: unknown[]) => tls.TLSSocket).apply(this, [to, ...rest]);
   };
   tls.connect = redirected as typeof tls.connect;
+  return () => {
+    if (tls.connect === redirected) tls.connect = connect;
+  };
 }
+
+const port = Number(process.env[EXEC_PORT_VARIABLE]);
+if (Number.isInteger(port) && port > 0) redirectHostedNames(port);

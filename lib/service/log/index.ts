@@ -47,6 +47,13 @@ const ADMIN_RPC_PATH = new RegExp(
 /** A `token` query parameter in any spelling, up to its value's end. */
 const TOKEN_PARAMETER = new RegExp(`([?&;]${anySpelling("token")}(?:=|%3[dD]))[^&#\\s"']*`, "g");
 
+/**
+ * A path segment shaped as an Admin RPC secret (32 random bytes, base64url: 43 characters): the hosted clients' doors
+ * carry it where the hosted service puts a vnet's key (`/api/v1/vnet-type/{key}`, `…/etherscan/verify/testnet/{key}`,
+ * `…/fork/{key}/verify` on `rpc.tenderly.co`), so it is redacted wherever it stands in a path.
+ */
+const SECRET_SEGMENT = /(?<=\/|%2[fF])[A-Za-z0-9_-]{43}(?=[/?#;\s"'<>]|%2[fF]|$)/g;
+
 /** A dot segment (`.` or `..`, its dots as written or percent-encoded, once or more), after a slash. */
 const DOT_SEGMENT = /(?:\/|%(?:25)*2f)(?:\.|%(?:25)*2e){1,2}(?=\/|%(?:25)*2f|[?#;\s"'<>]|$)/i;
 /** A run of text that may be a URL or a path (up to its query). */
@@ -82,8 +89,8 @@ function redactAdminPath(text: string): string {
 }
 
 /**
- * Redacts the secret of Admin RPC URLs and dashboard sign-in tokens (`token=`) from a URL, a path or any text, for
- * logs and error messages, in every spelling a request may use (percent-encoded, any case, doubled slashes, dot
+ * Redacts the secret of Admin RPC URLs, any path segment shaped as one, and dashboard sign-in tokens (`token=`) from a
+ * URL, a path or any text, for logs and error messages, in every spelling a request may use (percent-encoded, any case, doubled slashes, dot
  * segments: a text with one has them resolved first).
  *
  * @example
@@ -93,7 +100,7 @@ function redactAdminPath(text: string): string {
  */
 export function redactUrl(url: string): string {
   const undotted = DOT_SEGMENT.test(url) ? url.replace(PATH_LIKE, (path) => (DOT_SEGMENT.test(path) ? redactDotted(path) : path)) : url;
-  return redactAdminPath(undotted).replace(TOKEN_PARAMETER, `$1${REDACTED}`);
+  return redactAdminPath(undotted).replace(TOKEN_PARAMETER, `$1${REDACTED}`).replace(SECRET_SEGMENT, REDACTED);
 }
 
 /**
@@ -107,7 +114,8 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   let out = redactUrl(text)
     .replace(/\bcf_[A-Za-z0-9_-]{8,}/g, REDACTED)
     .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED)
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
+    // Prose ("send X-Access-Key, Basic or Bearer") is no credential: the service's own 401 message read "Basic [redacted] Bearer".
+    .replace(/\b(Bearer|Basic)\s+(?!(?:or|and|to|the|an?|credentials?)\b)[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
   return out;
 }

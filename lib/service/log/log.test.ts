@@ -37,6 +37,35 @@ describe("every spelling of an Admin RPC URL or a sign-in token (a path is decod
     expect(scrubbed).toContain(REDACTED);
   });
 
+  test("a path segment shaped as an Admin RPC secret is redacted wherever the hosted doors put it", () => {
+    const secret = "wj3Nc4VUBGVSmdqcv6xepqOeDQX0dpSs_iTkBiac6fc";
+    for (const text of [
+      `/api/v1/vnet-type/${secret}`,
+      `/api/v1/account/acme/project/demo/etherscan/verify/testnet/${secret}?module=contract`,
+      `/account/acme/project/demo/fork/${secret}/verify`,
+      `/api/v1/account/acme/project/demo/testnet/${secret}/contract/0x${"1".repeat(40)}/abi`,
+    ]) {
+      const redacted = redactUrl(text);
+      expect(redacted).not.toContain(secret);
+      expect(redacted).toBe(text.replace(secret, REDACTED));
+    }
+    // Ids, addresses, hashes and shorter or longer segments are not secrets' shape.
+    for (const text of [
+      `/api/v1/vnets/0b2f5a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b`,
+      `/x/0x${"1".repeat(40)}`,
+      `/x/${"a".repeat(44)}`,
+      `/x/${"a".repeat(42)}`,
+    ]) {
+      expect(redactUrl(text)).toBe(text);
+    }
+  });
+
+  test("prose naming the schemes is kept, a credential after them is not", () => {
+    const message = "missing credentials: send X-Access-Key, Basic or Bearer";
+    expect(scrubSecrets(message)).toBe(message);
+    expect(scrubSecrets("Bearer orange")).toBe(`Bearer ${REDACTED}`);
+  });
+
   test("a Public RPC URL and other paths are kept as they are", () => {
     for (const text of ["/rpc/public/0b2f5a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b", "/v1/supported-networks?x=1", "/rpcadmin/x"]) {
       expect(redactUrl(text)).toBe(text);

@@ -4,11 +4,14 @@
  * (`{network}.gateway.tenderly.co`) is routed by that host and its path, as the hosted service routes it, into the
  * route the rest of the pipeline already knows: an Admin RPC by its secret, a Public RPC by its vnet id. Anything
  * else (another host, the API's host) is left to `routeRpc` and the API. A path that names nothing under such a host
- * is the RPC URLs' 404, which never quotes the path.
+ * is the RPC URLs' 404, which never quotes the path. A gateway's chain is shared by every caller: it answers reads
+ * only (`readOnlyCalls`).
  */
 import { HOSTED_DOMAIN, parseHostedHost } from "../../domain/hosted-names";
 import { vnetByHostedRpc } from "../hosted-urls";
 import type { Store } from "../store";
+import { isReadOnlyMethod, type JsonRpcRequest, type JsonRpcResponse } from "../chains";
+import { rpcError, type RpcBody } from "./body";
 import type { RpcRoute } from "./route";
 
 /** What the host routing needs from the service. */
@@ -35,7 +38,7 @@ export function routeHostedHost(
   // The common case (the local base URL) leaves after one substring test.
   if (host === undefined || !host.toLowerCase().includes(HOSTED_DOMAIN)) return null;
   const hosted = parseHostedHost(host);
-  if (!hosted || hosted.kind === "api") return null;
+  if (!hosted || hosted.kind === "api" || hosted.kind === "rpc") return null;
   const segments = pathSegments(target);
   if (hosted.kind === "vnet") {
     // More segments than an RPC URL has (`{key}/verify/etherscan`) are the API's doors.
@@ -47,7 +50,7 @@ export function routeHostedHost(
   const accessKey = segments?.length === 1 ? segments[0] : undefined;
   if (!accessKey || !context.gatewayVnet || !context.store.accounts.keyOwner(accessKey)) return UNKNOWN;
   return context.gatewayVnet(hosted.network).then(
-    (vnetId): RpcRoute => (vnetId ? { kind: "rpc", access: "public", key: vnetId } : UNKNOWN),
+    (vnetId): RpcRoute => (vnetId ? { kind: "rpc", access: "public", key: vnetId, readOnly: true } : UNKNOWN),
     () => UNKNOWN,
   );
 }
@@ -63,4 +66,61 @@ function pathSegments(target: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+/** Calls a node gateway answers beside the read-only methods: filters and subscriptions keep nothing on the chain. */
+const GATEWAY_READS: ReadonlySet<string> = new Set([
+  "eth_newFilter",
+  "eth_newBlockFilter",
+  "eth_newPendingTransactionFilter",
+  "eth_uninstallFilter",
+  "eth_subscribe",
+  "eth_unsubscribe",
+]);
+
+/** Whether a node gateway refuses a method: anything that is not a read (sends, signing, anvil_, evm_, tenderly_ writes). */
+export function gatewayRefuses(method: string): boolean {
+  return !isReadOnlyMethod(method) && !GATEWAY_READS.has(method);
+}
+
+/** A gateway's refusal, worded as a node words a method it does not serve (-32601), with why. */
+function gatewayRefusal(request: JsonRpcRequest): JsonRpcResponse {
+  return rpcError(
+    request.id ?? null,
+    -32601,
+    `the method ${request.method} does not exist/is not available: a node gateway here is read-only (send transactions and state changes to a Virtual TestNet)`,
+  );
+}
+
+/**
+ * A body on a read-only route: each call a gateway refuses is answered with its refusal where it stands (a refused
+ * notification in a batch gets none), the others go on to the chain as they came.
+ *
+ * @example
+ * readOnlyCalls(readRpcBody('{"jsonrpc":"2.0","id":1,"method":"eth_sendRawTransaction","params":["0x02"]}'))
+ * // { response: { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "the method eth_sendRawTransaction does not exist/…" } } }
+ */
+export function readOnlyCalls(body: RpcBody): RpcBody {
+  if ("response" in body || !body.requests.some((request) => gatewayRefuses(request.method))) return body;
+  if (!body.batch) return { response: gatewayRefusal(body.requests[0]) };
+  const requests: JsonRpcRequest[] = [];
+  const invalid = [...body.invalid];
+  const order: (JsonRpcResponse | null)[] = [];
+  let next = 0;
+  for (const entry of body.order) {
+    if (entry !== null) {
+      order.push(entry);
+      continue;
+    }
+    const request = body.requests[next++];
+    if (!gatewayRefuses(request.method)) {
+      requests.push(request);
+      order.push(null);
+    } else if (request.id !== undefined) {
+      const refused = gatewayRefusal(request);
+      invalid.push(refused);
+      order.push(refused);
+    }
+  }
+  return { batch: true, requests, invalid, order, text: JSON.stringify(requests) };
 }

@@ -19,6 +19,7 @@ import type { RateDecision, RateLimitSettings, SlidingWindowLimiter } from "../r
 import type { Store } from "../store";
 import { answerCalls, answerNow, isUnknownVnet, type RpcCalls } from "./answer";
 import { readRpcBody } from "./body";
+import { readOnlyCalls } from "./hosted-hosts";
 import { FilterLedger } from "./filters";
 import { rpcLimits, type RpcLimits } from "../caller-limits";
 import { routeRpc, type RpcRoute } from "./route";
@@ -199,7 +200,7 @@ export class RpcPipeline {
     if (body === null) return done(errorReply(400, headers, `request body larger than ${this.context.bodyLimit} bytes`));
     if (!target) return done(errorReply(404, headers, UNKNOWN_RPC_URL, { rid: "rid:vnet" }));
     if (this.context.store.environments.isStopped(target.vnetId)) return done(errorReply(400, headers, STOPPED_VNET, { rid: "rid:vnet" }));
-    const read = readRpcBody(body);
+    const read = route.kind === "rpc" && route.readOnly ? readOnlyCalls(readRpcBody(body)) : readRpcBody(body);
     if ("response" in read) return done({ status: 200, headers, body: JSON.stringify(read.response) });
     if (read.requests.length === 0 && !this.exists(target)) {
       // Nothing for the engine to run, so nothing tells whether the vnet still exists: ask the store.

@@ -7,8 +7,11 @@ import type { RpcAccess } from "../chains";
 
 /** What a path names for the RPC URLs. */
 export type RpcRoute =
-  /** An RPC URL: `/rpc/{access}/{key}` once percent-decoded, the key one segment. */
-  | { readonly kind: "rpc"; readonly access: RpcAccess; readonly key: string }
+  /**
+   * An RPC URL: `/rpc/{access}/{key}` once percent-decoded, the key one segment. `readOnly`: only reads are answered
+   * (a node gateway's shared chain, ./hosted-hosts.ts `readOnlyCalls`).
+   */
+  | { readonly kind: "rpc"; readonly access: RpcAccess; readonly key: string; readonly readOnly?: true }
   /** A path under `/rpc/` (any case, any slashes) that is no RPC URL: the spec's 404, never the API's. */
   | { readonly kind: "unknown" };
 

@@ -21,6 +21,7 @@ import { redactUrl } from "../log";
 import type { RateDecision } from "../rate-limit";
 import { answerCalls, answerNow, type RpcCalls } from "./answer";
 import { readRpcBody, rpcError } from "./body";
+import { readOnlyCalls } from "./hosted-hosts";
 import type { RpcLimits } from "../caller-limits";
 import { HOSTED_PATH_IN_LOGS, type HostedRouter } from "./http";
 import { STOPPED_VNET, TOO_MANY_REQUESTS, UNKNOWN_RPC_URL, type RpcPipeline, type RpcTarget } from "./pipeline";
@@ -58,7 +59,8 @@ export function attachWebSocketRpc(server: Server, pipeline: RpcPipeline, log?: 
     if (status === 429) return refuse(socket, 429, TOO_MANY_REQUESTS, decision);
     if (!target) return refuse(socket, 404, UNKNOWN_RPC_URL, decision);
     if (pipeline.context.store.environments.isStopped(target.vnetId)) return refuse(socket, 400, STOPPED_VNET, decision);
-    sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline, perUrl));
+    const readOnly = route?.kind === "rpc" && route.readOnly === true;
+    sockets.handleUpgrade(request, socket, head, (client) => serve(client, target, pipeline, perUrl, readOnly));
   };
   const guarded = (request: IncomingMessage, socket: Duplex, head: Buffer, route: RpcRoute | null, hosted: boolean) => {
     try {
@@ -112,8 +114,8 @@ function refuse(socket: Duplex, status: 400 | 404 | 429, message: string, rate: 
   socket.end(rawErrorAnswer(status, message, rate, status !== 429 ? { rid: "rid:vnet" } : undefined));
 }
 
-/** One client connection: calls go to the engine, subscriptions to the chain's WebSocket. */
-function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perUrl: UrlSubscriptions): void {
+/** One client connection: calls go to the engine, subscriptions to the chain's WebSocket; reads only when `readOnly`. */
+function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perUrl: UrlSubscriptions, readOnly = false): void {
   const { engine } = pipeline.context;
   const { vnetId, access } = target;
   const { limits } = pipeline;
@@ -157,7 +159,8 @@ function serve(client: WebSocket, target: RpcTarget, pipeline: RpcPipeline, perU
     if (client.readyState !== WebSocket.OPEN) return;
     let calls: RpcCalls | null = null;
     try {
-      const body = readRpcBody(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+      const read = readRpcBody(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+      const body = readOnly ? readOnlyCalls(read) : read;
       if ("response" in body) return send(body.response);
       calls = body;
       onCalls(body);

@@ -13,7 +13,7 @@ import { resolveAccountSegment } from "./account";
 import gateways from "./gateways";
 import registry from "./registry";
 import simulations from "./simulations";
-import verification from "./verification";
+import verification, { legacyForkVerifier } from "./verification";
 import vnets from "./vnets";
 import who from "./who";
 
@@ -33,6 +33,7 @@ export interface HostedRoutesOptions {
  */
 export default async function hostedRoutes(app: FastifyInstance, options: HostedRoutesOptions): Promise<void> {
   await app.register(gateways);
+  await app.register(legacyForkVerifier);
   await app.register(
     async (api) => {
       const vocabulary = new Set<string>();

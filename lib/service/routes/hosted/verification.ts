@@ -11,10 +11,12 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams } from "../../../api";
 import { accountAccess, canSeeProject } from "../../auth/access";
 import { MAX_VERIFICATION_BODY_BYTES, type ContractVerifier, type VerificationOutcome } from "../../contract-verifier";
-import { notFound, ServiceError } from "../../errors";
+import { forbidden, notFound, ServiceError, unauthorized } from "../../errors";
 import type { ProjectRow, Store, VnetRecord } from "../../store";
 import { Registry } from "../../store/registry";
 import { baseUrlOf, projectOf, requesterOf } from "../common";
+import { HOSTED_LEGACY_RPC_HOST } from "../../../domain/hosted-names";
+import { accountSlugOf } from "./account";
 import { environmentsOf } from "./vnet-view";
 import { addressOf, networkIdOf } from "./hosted-shapes";
 import { abiDoors } from "./verification-abi";
@@ -102,32 +104,6 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   );
   const options = { bodyLimit: MAX_VERIFICATION_BODY_BYTES };
 
-  /** Verifies each contract on each network it names, on the vnets `vnetsFor` gives; the clients' answer shape. */
-  const verifyAll = async (
-    request: FastifyRequest,
-    contracts: readonly Contract[],
-    vnetsFor: (networkId: string) => VnetRecord[],
-    onVnet = false,
-  ) => {
-    const verifier = verifierOf(request);
-    const outcomes: { networkId: string; address: string; outcome: VerificationOutcome }[] = [];
-    for (const [index, contract] of contracts.entries()) {
-      for (const [network, { address: raw }] of Object.entries(contract.networks ?? {})) {
-        // A vnet door's path names the vnet: hardhat-tenderly keys `networks` by the vnet's RPC key there
-        // (a secret): the answer names the vnet's chain id instead.
-        const networkId = onVnet ? (vnetsFor(network)[0]?.chain_id ?? "") : networkIdOf(network, `/contracts/${index}/networks`);
-        const address = addressOf(raw, `/contracts/${index}/networks/${network}/address`);
-        let outcome: VerificationOutcome = { kind: "mismatch", message: `no vnet of network ${networkId} here holds code at ${address}` };
-        for (const vnet of vnetsFor(networkId)) {
-          outcome = await verifier.verify(vnet.id, address, submissionOf(contract));
-          if (outcome.kind !== "mismatch" || !outcome.message.startsWith("there is no contract code")) break;
-        }
-        outcomes.push({ networkId, address, outcome });
-      }
-    }
-    return verificationAnswer(outcomes);
-  };
-
   routes.post("/v1/public/contracts/verify", { ...options, schema: { body: VerifyBody } }, async (request) => {
     const projects = visibleProjects(store, request);
     return verifyAll(request, request.body.contracts, (networkId) => vnetsOnNetwork(store, projects, networkId));
@@ -154,14 +130,8 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   }
 
   // The older single-compiler requests (api-client `verifyContracts`, `pushContracts`), converted once here.
-  const verifyOld = async (request: FastifyRequest, body: Static<typeof OldVerifyBody>, vnetsFor: (networkId: string) => VnetRecord[]) => {
-    const answer = await verifyAll(request, contractsOfOld(body), vnetsFor);
-    const problems = [
-      ...(answer.bytecode_mismatch_errors ?? []),
-      ...(answer.compilation_errors ?? []).map((e) => ({ assumed_reason: e.message })),
-    ];
-    return { contracts: answer.contracts, bytecode_mismatch_errors: problems.length > 0 ? problems : null };
-  };
+  const verifyOld = async (request: FastifyRequest, body: Static<typeof OldVerifyBody>, vnetsFor: (networkId: string) => VnetRecord[]) =>
+    oldAnswer(await verifyAll(request, contractsOfOld(body), vnetsFor));
   routes.post("/v1/public/verify-contracts", { ...options, schema: { body: OldVerifyBody } }, async (request) => {
     const projects = visibleProjects(store, request);
     return verifyOld(request, request.body, (networkId) => vnetsOnNetwork(store, projects, networkId));
@@ -185,8 +155,11 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
         method,
         url: `${V1}/etherscan/verify/${kind}/:key`,
         ...options,
+        // Etherscan's clients send the key as `apikey`, read in the handler once the form is parsed.
+        config: { public: true },
         schema: { params: KeyParams },
         handler: async (request, reply) => {
+          requesterByApiKey(store, request);
           const project = projectOf(request);
           const vnet = vnetByKey(store, [project], request.params.key);
           if (!vnet) throw notFound("rid:vnet", "no Virtual TestNet of this project has that id or RPC key");
@@ -198,6 +171,83 @@ export default async function hostedVerificationRoutes(app: FastifyInstance): Pr
   }
 
   abiDoors(app, registry);
+}
+
+/**
+ * Sets the requester of an Etherscan-compatible request from its `apikey` parameter (query or form), the way
+ * hardhat-verify and forge send the key, when no header brought credentials; the header's, when it did.
+ */
+function requesterByApiKey(store: Store, request: FastifyRequest): void {
+  const authentication = request.authentication;
+  if (authentication.kind === "invalid") throw unauthorized(authentication.reason);
+  if (!request.requester) {
+    const apiKey = parametersOf(request).apikey;
+    if (!apiKey) throw unauthorized("missing credentials: send X-Access-Key, Basic, Bearer or the access key as apikey");
+    const owner = store.accounts.keyOwner(apiKey);
+    if (!owner) throw unauthorized("invalid access key");
+    request.requester = { user: owner.user, readOnly: owner.readOnly, rateKey: `key:${apiKey}` };
+    const params = request.params as Static<typeof KeyParams>;
+    params.accountSlug = accountSlugOf(store, request.requester, params.accountSlug, params.projectSlug);
+  }
+  if (request.requester.readOnly && request.method !== "GET") throw forbidden("this access key is read-only");
+}
+
+/** Verifies each contract on each network it names, on the vnets `vnetsFor` gives; the clients' answer shape. */
+async function verifyAll(
+  request: FastifyRequest,
+  contracts: readonly Contract[],
+  vnetsFor: (networkId: string) => VnetRecord[],
+  onVnet = false,
+) {
+  const verifier = verifierOf(request);
+  const outcomes: { networkId: string; address: string; outcome: VerificationOutcome }[] = [];
+  for (const [index, contract] of contracts.entries()) {
+    for (const [network, { address: raw }] of Object.entries(contract.networks ?? {})) {
+      // A vnet door's path names the vnet: hardhat-tenderly keys `networks` by the vnet's RPC key there
+      // (a secret): the answer names the vnet's chain id instead.
+      const networkId = onVnet ? (vnetsFor(network)[0]?.chain_id ?? "") : networkIdOf(network, `/contracts/${index}/networks`);
+      const address = addressOf(raw, `/contracts/${index}/networks/${network}/address`);
+      let outcome: VerificationOutcome = { kind: "mismatch", message: `no vnet of network ${networkId} here holds code at ${address}` };
+      for (const vnet of vnetsFor(networkId)) {
+        outcome = await verifier.verify(vnet.id, address, submissionOf(contract));
+        if (outcome.kind !== "mismatch" || !outcome.message.startsWith("there is no contract code")) break;
+      }
+      outcomes.push({ networkId, address, outcome });
+    }
+  }
+  return verificationAnswer(outcomes);
+}
+
+/** A multi-compiler answer in the older requests' shape: every problem as a bytecode mismatch, or null. */
+function oldAnswer(answer: Awaited<ReturnType<typeof verifyAll>>) {
+  const problems = [
+    ...(answer.bytecode_mismatch_errors ?? []),
+    ...(answer.compilation_errors ?? []).map((e) => ({ assumed_reason: e.message })),
+  ];
+  return { contracts: answer.contracts, bytecode_mismatch_errors: problems.length > 0 ? problems : null };
+}
+
+/**
+ * The older forks' verifier on `rpc.tenderly.co` (api-client `verifyForkContracts`), registered at the root and only
+ * for that Host header: the older single-compiler body, verified on the vnet its key names, as the fork door above.
+ */
+export async function legacyForkVerifier(app: FastifyInstance): Promise<void> {
+  const { store } = app.service;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const host = new RegExp(`^${HOSTED_LEGACY_RPC_HOST.replace(/\./g, "\\.")}\\.?(:\\d{1,5})?$`, "i");
+  routes.post(
+    "/account/:accountSlug/project/:projectSlug/fork/:key/verify",
+    { bodyLimit: MAX_VERIFICATION_BODY_BYTES, constraints: { host }, schema: { params: KeyParams, body: OldVerifyBody } },
+    async (request) => {
+      const params = request.params;
+      params.accountSlug = accountSlugOf(store, requesterOf(request), params.accountSlug, params.projectSlug);
+      const project = projectOf(request);
+      const vnet = vnetByKey(store, [project], params.key);
+      if (!vnet) throw notFound("rid:vnet", "no Virtual TestNet of this project has that id or RPC key");
+      const answer = await verifyAll(request, contractsOfOld(request.body), () => [vnet], true);
+      return oldAnswer(answer);
+    },
+  );
 }
 
 /** The older requests as multi-compiler ones: every contract's file in one set of sources. */

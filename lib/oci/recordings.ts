@@ -42,6 +42,7 @@ export const RECORDINGS_ARTIFACT: ArtifactKind = {
 /** Most artifacts a start pulls: past it, the newest are skipped with a warning (a fleet's cache wants pruning). */
 const MAX_ARTIFACTS = 2_000;
 const NETWORK = /^[0-9]{1,20}$/;
+const MAX_TAG_LENGTH = 128;
 const BLOCK = /^[0-9]{1,20}$/;
 
 /** The least time between two looks of one job at the registry for one network and block (docs/oci-store.md). */
@@ -180,7 +181,10 @@ export async function openSharedRecordings(
         claimed = earliestClaim(prefix, networkId, at, tags);
         if (claimed === null) {
           const mine = { at: Date.now(), by: jobId };
-          await pushClaim(registry, place, claimTag(prefix, networkId, at, mine));
+          const tag = claimTag(prefix, networkId, at, mine);
+          // A long prefix with a long network id and block makes no valid tag (128 at most): this job just records.
+          if (tag.length > MAX_TAG_LENGTH) return null;
+          await pushClaim(registry, place, tag);
           await new Promise((resolve) => setTimeout(resolve, CLAIM_SETTLE_MS));
           tags = await registry.listTags(place.repository);
           const published = await pullSlot(mirror, networkId, at, tags);

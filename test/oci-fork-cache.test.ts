@@ -9,7 +9,7 @@ import { assertCliBuilt } from "./helpers/cli";
 import { runFleetJob, type FleetJob } from "./helpers/fleet-job";
 import { startForkUpstream, type ForkUpstream } from "./helpers/fork-upstream";
 import { startRegistry, type TestRegistry } from "./helpers/registry";
-import { RegistryClient } from "../lib/oci";
+import { FIXTURE_ARTIFACT, formatOciReference, parseOciReference, pushArtifact, RECORDINGS_ARTIFACT, RegistryClient } from "../lib/oci";
 
 jest.setTimeout(300_000);
 
@@ -35,9 +35,12 @@ const registryEnv = () => ({
 });
 
 /** One job: serve with the shared cache, fork network 1 at the pinned block, read, stop (which publishes). */
-function job(env: Record<string, string>, forkUrl = upstream.url): Promise<FleetJob> {
-  return runFleetJob({ serveArgs: ["--fork", `1=${forkUrl}`, "--fork-cache", CACHE()], block, token: upstream.history.token, env });
+function job(env: Record<string, string>, forkUrl = upstream.url, cache = CACHE()): Promise<FleetJob> {
+  return runFleetJob({ serveArgs: ["--fork", `1=${forkUrl}`, "--fork-cache", cache], block, token: upstream.history.token, env });
 }
+
+/** The lines of a job's output about its fork cache. */
+const cacheLines = (run: FleetJob) => run.log.split("\n").filter((line) => line.includes("fork cache"));
 
 test("a second wave of jobs forks from what the first published, reading no state from the upstream, and replays with it gone", async () => {
   const env = registryEnv();
@@ -79,8 +82,42 @@ test("a second wave of jobs forks from what the first published, reading no stat
 test("a registry that refuses the credentials or is down is one warning; the job runs cold", async () => {
   const refused = await job({ ...registryEnv(), CHAINFORM_OCI_PASSWORD: "wrong" });
   expect(refused.answers[0]).toContain('"result"');
-  const warnings = refused.log.split("\n").filter((line) => line.includes("fork cache"));
+  const warnings = cacheLines(refused);
   expect(warnings).toHaveLength(1);
   expect(warnings[0]).toMatch(/refused the credentials from CHAINFORM_OCI_USERNAME.*forks start cold/);
   expect(refused.log).not.toContain("wrong");
+
+  const down = await job(registryEnv(), upstream.url, "oci://127.0.0.1:9/acme/gone:suite");
+  expect(down.answers).toEqual(refused.answers);
+  expect(cacheLines(down)).toHaveLength(1);
+  expect(cacheLines(down)[0]).toMatch(/fork cache oci:\/\/127\.0\.0\.1:9\/acme\/gone:suite: .*forks start cold/);
+});
+
+test("an artifact of another kind under a recordings tag, and recordings naming another block than their tag, are one warning each and skipped; the job runs", async () => {
+  const place = parseOciReference(`oci://${registry.host}/acme/damaged-cache:suite`);
+  const options = {
+    caFile: registry.caFile,
+    credentials: { username: registry.username, password: registry.password, source: "test" },
+  };
+  const at = BigInt(block).toString();
+  // A fixture where recordings should be (a manifest of the wrong kind)...
+  await pushArtifact(
+    { ...place, reference: `suite.1.${at}.0123456789abcdef` },
+    FIXTURE_ARTIFACT,
+    Buffer.from("{}"),
+    { title: "x" },
+    options,
+  );
+  // ...and recordings whose content names another block than their tag (a blob whose bytes do not match its digest is
+  // refused the same way, by the pull test/oci-fixtures.test.ts tampers with).
+  const other = Buffer.from(JSON.stringify({ network_id: "1", block_number: "999", answers: {} }));
+  await pushArtifact({ ...place, reference: `suite.1.${at}.fedcba9876543210` }, RECORDINGS_ARTIFACT, other, { title: "y" }, options);
+  const run = await job(registryEnv(), upstream.url, formatOciReference(place));
+  expect(run.answers[0]).toContain('"result"');
+  const warnings = cacheLines(run);
+  expect(warnings).toHaveLength(2);
+  expect(warnings.join("\n")).toMatch(
+    /damaged-cache:suite\.1\.\d+\.0123456789abcdef is not a chainform fork recordings: its config is .*skipped/,
+  );
+  expect(warnings.join("\n")).toMatch(/name another network or block; skipped/);
 });

@@ -1,9 +1,10 @@
 /**
  * A CI fleet shares its fork recordings through a real OCI registry (docs/oci-store.md): each job is a
  * `chainform serve --fork 1=UPSTREAM --fork-cache oci://…` that forks network 1 at a pinned block and reads it. A first
- * wave of jobs at once forks cold and publishes what it recorded when it stops; a second wave reads every state from
- * the registry, asking a live upstream only the create's two checks, and with the upstream gone it still answers the
- * same bytes. A registry that refuses the credentials is one warning, and the job still runs (cold).
+ * wave of jobs at once forks cold, sharing within the wave (one claimant records the fork point, the others wait for
+ * its publish); a second wave asks a live upstream nothing, and with the upstream gone a job still answers the same
+ * bytes. A registry that refuses the credentials or is down, and a damaged artifact, are one warning each; the job
+ * still runs. The issue's fleet of 12 is test/oci-fleet.test.ts.
  */
 import { assertCliBuilt } from "./helpers/cli";
 import { runFleetJob, type FleetJob } from "./helpers/fleet-job";

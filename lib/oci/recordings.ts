@@ -108,7 +108,11 @@ export async function openSharedRecordings(
   try {
     pulled = await pullAll(mirror);
   } catch (error) {
-    if (!(error instanceof OciError)) throw error;
+    if (!(error instanceof OciError)) {
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
     available = false;
     warn(`fork cache ${url}: ${error.message}; forks start cold and nothing is published`);
   }

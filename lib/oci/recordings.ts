@@ -42,16 +42,15 @@ export const RECORDINGS_ARTIFACT: ArtifactKind = {
 /** Most artifacts a start pulls: past it, the newest are skipped with a warning (a fleet's cache wants pruning). */
 const MAX_ARTIFACTS = 2_000;
 const NETWORK = /^[0-9]{1,20}$/;
+const BLOCK = NETWORK;
 const MAX_TAG_LENGTH = 128;
-const BLOCK = /^[0-9]{1,20}$/;
 
 /** The least time between two looks of one job at the registry for one network and block (docs/oci-store.md). */
 export const REFRESH_EVERY_MS = 250;
 /** How soon after the service saved new answers they are published, and the least time between two publishes. */
 export const PUBLISH_DELAY_MS = 100;
 export const PUBLISH_EVERY_MS = 250;
-/** Artifacts pulled at once. */
-const PULLS_AT_ONCE = 4;
+const PULLS_AT_ONCE = 4; // artifacts pulled at once
 
 /** A local directory that mirrors the shared recordings, kept in step with the registry while the service runs. */
 export interface SharedRecordings {

@@ -5,8 +5,9 @@
  * an anvil that counts what it is asked (test/helpers/fork-upstream.ts).
  * 1. One job's start, spawn to first answer: from a fixture in the registry (`serve --import oci://…`), from the
  *    same fixture as a local file, and as a cold live fork. Medians of `RUNS` each.
- * 2. Upstream calls per job for fleets of 1, 4 and 12 jobs at once sharing `--fork-cache oci://…` (a repository of
- *    their own each): a cold wave, then a second wave of as many jobs.
+ * 2. Upstream calls for fleets of 1, 4 and 12 jobs at once sharing `--fork-cache oci://…` (a repository of their own
+ *    each): a cold wave, then a second wave of as many jobs; per job, for the whole wave, and the wave's wall time
+ *    (jobs of one wave share through claims and looks before misses, lib/oci/claims.ts).
  * The last line is one JSON object of figures and ratios.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -65,20 +66,25 @@ async function main(): Promise<void> {
     }
 
     const perJob: Record<string, { cold: number; warm: number }> = {};
+    const waves: Record<string, { coldCalls: number; warmCalls: number; coldWaveMs: number; warmWaveMs: number }> = {};
     for (const size of FLEETS) {
       const cache = `oci://${registry.host}/acme/fork-cache-${size}:suite`;
       const wave = async () => {
         const before = upstream.methods.length;
+        const started = performance.now();
         const jobs = Array.from({ length: size }, () =>
           runFleetJob({ serveArgs: ["--fork", `1=${upstream.url}`, "--fork-cache", cache], block, token, env: registryEnv }),
         );
         await Promise.all(jobs);
-        return (upstream.methods.length - before) / size;
+        return { calls: upstream.methods.length - before, ms: Math.round(performance.now() - started) };
       };
       const cold = await wave();
       const warm = await wave();
-      perJob[size] = { cold: Math.round(cold * 10) / 10, warm: Math.round(warm * 10) / 10 };
-      process.stderr.write(`fleet of ${size}: upstream calls per job ${perJob[size].cold} cold, ${perJob[size].warm} warm\n`);
+      perJob[size] = { cold: Math.round((cold.calls / size) * 10) / 10, warm: Math.round((warm.calls / size) * 10) / 10 };
+      waves[size] = { coldCalls: cold.calls, warmCalls: warm.calls, coldWaveMs: cold.ms, warmWaveMs: warm.ms };
+      process.stderr.write(
+        `fleet of ${size}: upstream calls ${cold.calls} cold (${perJob[size].cold} a job), ${warm.calls} warm; waves ${cold.ms} ms and ${warm.ms} ms\n`,
+      );
     }
 
     const figures = {
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
       startLocalFixtureMs: median(startMs.localFixture),
       startColdLiveForkMs: median(startMs.coldLiveFork),
       upstreamCallsPerJob: perJob,
+      waves,
     };
     const ratios = {
       registryVsLocalFixture: Math.round((figures.startRegistryFixtureMs / figures.startLocalFixtureMs) * 100) / 100,

@@ -57,6 +57,7 @@ export async function startEmbeddedService(options: {
     accessKey: process.env.CHAINFORM_ACCESS_KEY || undefined,
     forkUrls: options.forkUrls,
     forkCacheDir: forkCache.dir,
+    sharedForkCache: forkCache.shared,
     offline: options.offline,
     offlineEmptyAccounts: options.offlineEmptyAccounts,
     maxChains: options.maxChains,

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { forkUrlsFromEnv, parseForkUrls } from "../service/chains";
-import { isOciUrl, OciError, openSharedRecordings } from "../oci";
+import { isOciUrl, OciError, openSharedRecordings, type SharedRecordings } from "../oci";
 import { UsageError } from "./command";
 
 /** The options, for node:util parseArgs. */
@@ -60,34 +60,26 @@ export function forkSettings(values: ForkValues): {
 export interface ForkCache {
   /** The directory for the service, or null for its default (the data dir's). */
   readonly dir: string | null;
+  /** For `oci://…`, the registry the directory mirrors, which the service's forks ask before their upstreams. */
+  readonly shared: SharedRecordings | null;
   /** Stops publishing and publishes what the service recorded (a shared cache), then removes the mirror. */
   close(): Promise<void>;
 }
 
-/** How often a shared cache publishes while the service runs, so that a job killed later still shared its answers. */
-const PUBLISH_EVERY_MS = 60_000;
-
 /**
  * The `--fork-cache` the service reads: a directory as given, or for `oci://…` a mirror pulled from the registry
- * before the service starts and published to it while it runs and when it stops. A registry that cannot be reached
+ * before the service starts, looked at again when a fork misses, and published to soon after the service saves new
+ * answers and when it stops. A registry that cannot be reached
  * or refuses the credentials is one warning on `warn`, never a failed start (forks then start cold).
  */
 export async function openForkCache(values: ForkValues, dir: string | null, warn: (line: string) => void): Promise<ForkCache> {
   const place = values["fork-cache"];
-  if (place === undefined || !isOciUrl(place)) return { dir, close: async () => {} };
+  if (place === undefined || !isOciUrl(place)) return { dir, shared: null, close: async () => {} };
   let shared;
   try {
     shared = await openSharedRecordings(place, warn, { caFile: process.env.CHAINFORM_CA_FILE || undefined });
   } catch (error) {
     throw error instanceof OciError ? new UsageError(`--fork-cache ${error.message}`) : error;
   }
-  const timer = setInterval(() => void shared.publish(), PUBLISH_EVERY_MS);
-  timer.unref();
-  return {
-    dir: shared.dir,
-    async close() {
-      clearInterval(timer);
-      await shared.close();
-    },
-  };
+  return { dir: shared.dir, shared, close: () => shared.close() };
 }

@@ -47,29 +47,40 @@ export async function pushArtifact(
 ): Promise<PushedArtifact> {
   const registry = new RegistryClient(reference.registry, options);
   try {
-    const config = Buffer.from(JSON.stringify({ kind: kind.name, created: new Date().toISOString() }));
-    const configDigest = await registry.pushBlob(reference.repository, config);
-    const layerDigest = await registry.pushBlob(reference.repository, bytes);
-    const manifest = Buffer.from(
-      JSON.stringify({
-        schemaVersion: 2,
-        mediaType: OCI_MANIFEST,
-        config: { mediaType: kind.configMediaType, digest: configDigest, size: config.length },
-        layers: [
-          {
-            mediaType: kind.layerMediaType,
-            digest: layerDigest,
-            size: bytes.length,
-            annotations: { "org.opencontainers.image.title": annotations.title },
-          },
-        ],
-      }),
-    );
-    const digest = await registry.pushManifest(reference.repository, reference.reference, manifest);
-    return { digest, size: bytes.length };
+    return await pushArtifactTo(registry, reference, kind, bytes, annotations);
   } finally {
     await registry.close();
   }
+}
+
+/** {@link pushArtifact} through a client the caller keeps open (a fork cache pushes many, with one handshake). */
+export async function pushArtifactTo(
+  registry: RegistryClient,
+  reference: OciReference,
+  kind: ArtifactKind,
+  bytes: Buffer,
+  annotations: { readonly title: string },
+): Promise<PushedArtifact> {
+  const config = Buffer.from(JSON.stringify({ kind: kind.name, created: new Date().toISOString() }));
+  const configDigest = await registry.pushBlob(reference.repository, config);
+  const layerDigest = await registry.pushBlob(reference.repository, bytes);
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      config: { mediaType: kind.configMediaType, digest: configDigest, size: config.length },
+      layers: [
+        {
+          mediaType: kind.layerMediaType,
+          digest: layerDigest,
+          size: bytes.length,
+          annotations: { "org.opencontainers.image.title": annotations.title },
+        },
+      ],
+    }),
+  );
+  const digest = await registry.pushManifest(reference.repository, reference.reference, manifest);
+  return { digest, size: bytes.length };
 }
 
 /**
@@ -77,15 +88,19 @@ export async function pushArtifact(
  * `OciError` in one line naming the artifact when anything is not as pushed.
  */
 export async function pullArtifact(reference: OciReference, kind: ArtifactKind, options: RegistryClientOptions = {}): Promise<Buffer> {
-  const name = formatOciReference(reference);
   const registry = new RegistryClient(reference.registry, options);
   try {
-    const manifest = await registry.fetchManifest(reference);
-    const layer = layerOf(manifest.bytes, manifest.mediaType, kind, name);
-    return await registry.fetchBlob(reference.repository, layer.digest, kind.maxBytes);
+    return await pullArtifactFrom(registry, reference, kind);
   } finally {
     await registry.close();
   }
+}
+
+/** {@link pullArtifact} through a client the caller keeps open. */
+export async function pullArtifactFrom(registry: RegistryClient, reference: OciReference, kind: ArtifactKind): Promise<Buffer> {
+  const manifest = await registry.fetchManifest(reference);
+  const layer = layerOf(manifest.bytes, manifest.mediaType, kind, formatOciReference(reference));
+  return await registry.fetchBlob(reference.repository, layer.digest, kind.maxBytes);
 }
 
 interface Layer {

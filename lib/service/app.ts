@@ -7,7 +7,7 @@
 import { isValidChecksumAddress } from "../domain/address";
 import { ADDRESS_FORMAT } from "../api/common";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { ChainEngine, ChainHost } from "./chains";
+import type { ChainEngine, ChainHost, SharedForkCache } from "./chains";
 import { Authenticator } from "./auth";
 import type { Socket } from "node:net";
 import { answerClientError } from "./errors/client-errors";
@@ -57,6 +57,8 @@ export interface ServiceOptions {
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept (`--fork-cache`); default `<dataDir>/fork-cache`. */
   readonly forkCacheDir?: string | null;
+  /** The fork cache shared with other services that `forkCacheDir` mirrors (`--fork-cache oci://…`). */
+  readonly sharedForkCache?: SharedForkCache | null;
   /** Serve forks from recordings only (`--offline`). */
   readonly offline?: boolean;
   /** Offline, read an account no recording holds as empty, logged once per account (`--offline-empty-accounts`). */

@@ -4,7 +4,7 @@
  * so that a call's journal rows (the engine's tables) and its transaction records (the store's) commit in one
  * transaction.
  */
-import type { ChainHost, VnetChainSpec } from "./chains";
+import type { ChainHost, SharedForkCache, VnetChainSpec } from "./chains";
 import type { Store } from "./store";
 
 /** The fork settings of a service (`--fork`, `--fork-cache`, `--offline`, `--offline-empty-accounts`). */
@@ -13,6 +13,8 @@ export interface ChainHostSettings {
   readonly forkUrls?: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept; default under the data dir. */
   readonly forkCacheDir?: string | null;
+  /** The fork cache shared with other services that `forkCacheDir` mirrors (`--fork-cache oci://…`). */
+  readonly sharedForkCache?: SharedForkCache | null;
   /** Serve forks from recordings only. */
   readonly offline?: boolean;
   /** Offline, read an account no recording holds as empty. */
@@ -31,6 +33,7 @@ export function chainHostOf(store: Store, settings: ChainHostSettings = {}): Cha
     db: store.db,
     forkUrls: settings.forkUrls ?? {},
     forkCacheDir: settings.forkCacheDir ?? null,
+    sharedForkCache: settings.sharedForkCache ?? null,
     offline: settings.offline === true,
     offlineEmptyAccounts: settings.offlineEmptyAccounts === true,
     resolveVnet: (vnetId) => vnetSpecOf(store, vnetId),

@@ -18,6 +18,8 @@ export interface FleetJobOptions {
   /** The forked token whose code and storage are read. */
   readonly token: string;
   readonly env?: Record<string, string>;
+  /** What the job does with its RPC URL after the reads (a Foundry fork suite); its answer is the job's `work`. */
+  readonly work?: (rpc: string, ready: ServeReady) => Promise<unknown>;
 }
 
 /** What a job saw: the reads' raw answers, everything the service printed, and how long until its first answer. */
@@ -26,6 +28,8 @@ export interface FleetJob {
   readonly log: string;
   /** From spawning `serve` to the first read answered, ms. */
   readonly firstAnswerMs: number;
+  /** What `work` answered. */
+  readonly work?: unknown;
 }
 
 /** Runs one job to its end (the service stopped). */
@@ -35,6 +39,7 @@ export async function runFleetJob(options: FleetJobOptions): Promise<FleetJob> {
   const watched = watchServe(serve);
   const answers: string[] = [];
   let firstAnswerMs = 0;
+  let work: unknown;
   try {
     const ready = await watched.ready;
     const rpc = options.block === undefined ? await importedRpcOf(ready) : await createdRpcOf(ready, options.block);
@@ -54,12 +59,13 @@ export async function runFleetJob(options: FleetJobOptions): Promise<FleetJob> {
       answers.push(await response.text());
       if (firstAnswerMs === 0) firstAnswerMs = performance.now() - started;
     }
+    if (options.work) work = await options.work(rpc, ready);
   } finally {
     serve.kill("SIGTERM");
     await new Promise((done) => (serve.exitCode === null ? serve.once("exit", done) : done(null)));
   }
   // After the exit: the stop publishes, and says so when it cannot.
-  return { answers, log: watched.output(), firstAnswerMs };
+  return { answers, log: watched.output(), firstAnswerMs, work };
 }
 
 const environmentsOf = (ready: ServeReady) =>

@@ -115,6 +115,7 @@ The first seeded user's access key is CHAINFORM_ACCESS_KEY when set, else the on
       rateLimits: { ...(rateLimit && { rateLimit }), ...(burstLimit && { burstLimit }), ...(rpcLimit !== undefined && { rpcLimit }) },
       ...forking,
       forkCacheDir: forkCache.dir,
+      sharedForkCache: forkCache.shared,
       maxChains,
       rpcTimeoutMs,
       idleStopMs,

@@ -108,6 +108,7 @@ export class BackendChainEngine extends VnetFilesPort implements ChainEngine {
       maxAnswerBytes: options.upstreamMaxAnswerBytes,
       offlineEmptyAccounts: host.offlineEmptyAccounts === true,
       log: options.log,
+      shared: host.sharedForkCache ?? null,
     });
     // Which vnets are forks, decided at their first start: a restart with other --fork settings changes no vnet's kind.
     const forkedVnets = (this.forkedVnets = new ForkedVnets(host.db));

@@ -17,6 +17,7 @@ export { RELAYER_ADDRESS } from "./bridge/contract";
 export { RelayStore } from "./durability/relays";
 export { chainsDirOf, removeOrphanedStates } from "./node/state-files";
 export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./fork/urls";
+export type { SharedForkCache } from "./fork/recordings";
 export { DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
 export { decodeCall, decodeLog } from "./evm/abi";
 export { isReadOnlyMethod } from "./evm/methods";

@@ -6,6 +6,7 @@
 import type { SqlDatabase } from "../sqlite";
 import type { AccountOverride, BundleCall } from "./simulation/simulate";
 import type { CallFrame } from "./evm/trace";
+import type { SharedForkCache } from "./fork/recordings";
 import type {
   AccessList,
   CallArgs,
@@ -56,6 +57,8 @@ export interface ChainHost {
   readonly forkUrls: Readonly<Record<string, string>>;
   /** Where recordings of upstream answers are kept; default `<dataDir>/fork-cache` (docs/forking.md). */
   readonly forkCacheDir?: string | null;
+  /** The fork cache shared with other services that `forkCacheDir` mirrors (`--fork-cache oci://…`), if any. */
+  readonly sharedForkCache?: SharedForkCache | null;
   /** Serve forks from recordings only: no request leaves the machine. */
   readonly offline?: boolean;
   /** Offline, read an account no recording holds as empty, logged once per account (docs/forking.md). */

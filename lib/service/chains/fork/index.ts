@@ -10,13 +10,14 @@ import { BLOCK_INPUTS_MARK, recordBlockInputs, type BlockInputsCost } from "./bl
 import { ImportedRecordings } from "./imported";
 import { readPins, writePin } from "./pins";
 import { ForkProxy } from "./proxy";
-import { Recordings, recordedBlocks, recordingsPath } from "./recordings";
+import { ChainIdChecks, chainIdRecorded, WrongNetwork } from "./chain-ids";
+import { Recordings, recordedBlocks, recordingsPath, type SharedForkCache } from "./recordings";
 import { Upstream, UpstreamError } from "./upstream";
 
 export { ForkProxy, NOT_RECORDED, UPSTREAM_READ_METHODS, type ForkProxyStats } from "./proxy";
 export { describeCall } from "./describe";
 export { forwardToReplayedFork, unrecordedRead } from "./sends";
-export { callKey, recordedBlocks, recordingsPath } from "./recordings";
+export { callKey, recordedBlocks, recordingsPath, type SharedForkCache } from "./recordings";
 export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./urls";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./upstream";
 export { checkResult, wellFormedRecording } from "./answer-checks";
@@ -43,6 +44,8 @@ export interface ForksOptions {
   readonly offlineEmptyAccounts?: boolean;
   /** Where forks report what the operator must hear (recordings not saved, pins chosen). */
   readonly log?: ChainLog;
+  /** A fork cache shared with other services (`--fork-cache oci://…`), asked before an upstream. @default none */
+  readonly shared?: SharedForkCache | null;
 }
 
 /** How a fork point is chosen. */
@@ -58,11 +61,13 @@ export interface ForkPointOptions {
 export class Forks {
   private readonly proxies = new Map<string, Promise<ForkProxy>>();
   private readonly upstreams = new Map<string, Upstream>();
+  /** Per network, the upstream without the chain-id check, which the check itself and the head's ask use. */
+  private readonly unchecked = new Map<string, Upstream>();
   private readonly recordings = new Map<string, Recordings>();
   /** What recording the block inputs cost, by `network@block` (for benchmarks). */
   readonly blockInputCosts = new Map<string, BlockInputsCost>();
-  /** Networks whose upstream answered the right chain id once. */
-  private readonly verified = new Set<string>();
+  /** Whether each network's upstream answered the right chain id. */
+  private readonly chainIds = new ChainIdChecks();
   /** Chains forking a network served from recordings only, whose sends are checked first (./sends.ts). */
   private readonly replayedChains = new WeakSet<ChainNode>();
   /** The recordings fixtures brought, per Virtual Environment. */
@@ -79,7 +84,8 @@ export class Forks {
   }
 
   /**
-   * The block a new fork of a network pins: `requested` once the upstream shows it exists, else the upstream's head;
+   * The block a new fork of a network pins: `requested` once the upstream (or a recording of it) shows it exists, else
+   * the upstream's head (else, the upstream failing, the block the recordings would replay, with a warning);
    * with a live upstream, what a chain needs to mine past that block is recorded before it returns
    * (./block-inputs.ts). Offline, an omitted block is the one `environmentSlug` pinned last (else the newest
    * recorded), logged. Null for a network that is not forked. Throws `ChainRequestError`: 400 with field
@@ -92,40 +98,64 @@ export class Forks {
     const recorded = recordedBlocks(this.options.cacheDir, networkId);
     const upstream = this.upstream(networkId);
     if (!upstream) return this.recordedForkPoint(networkId, recorded, requested, environmentSlug);
-    let head: bigint;
+    // What recordings already know is not asked again (docs/oci-store.md): a network's chain id never changes, and a
+    // block recorded before exists. Whatever the upstream is asked later waits for the chain-id check (`checkFirst`).
+    const known =
+      requested !== undefined && (recorded.includes(requested) || (await this.fromShared(networkId, requested, "cold")))
+        ? requested
+        : undefined;
+    const recordedAt = known ?? recorded[0];
+    const chainIdKnown =
+      this.chainIds.has(networkId) || (recordedAt !== undefined && chainIdRecorded(this.recordingsOf(networkId, recordedAt), networkId));
+    let head: bigint | null = null;
     try {
-      const [chainId, blockNumber] = await Promise.all([
-        this.verified.has(networkId) ? Promise.resolve(null) : upstream.request<string>("eth_chainId"),
-        upstream.request<string>("eth_blockNumber"),
+      const [, blockNumber] = await Promise.all([
+        chainIdKnown ? null : this.chainIds.check(networkId, this.unchecked.get(networkId)!),
+        known !== undefined ? null : this.unchecked.get(networkId)!.request<string>("eth_blockNumber"),
       ]);
-      if (chainId !== null) {
-        if (BigInt(chainId) !== BigInt(networkId)) {
-          throw new ChainRequestError(
-            400,
-            `the upstream of network ${networkId} answers chain id ${BigInt(chainId)}, not ${networkId}: it is another network's RPC; fix --fork ${networkId}=URL (or CHAINFORM_FORK_URLS)`,
-          );
-        }
-        this.verified.add(networkId);
-      }
-      head = BigInt(blockNumber);
+      if (blockNumber !== null) head = BigInt(blockNumber);
     } catch (error) {
       // A block recorded before replays without its upstream, like an offline service.
-      if (requested !== undefined && recorded.includes(requested) && error instanceof UpstreamError) return requested;
+      const replayable = error instanceof UpstreamError && !(error instanceof WrongNetwork);
+      if (requested !== undefined && recorded.includes(requested) && replayable) return requested;
+      if (requested === undefined && recorded.length > 0 && replayable) {
+        this.options.log?.warn(
+          { network: networkId, reason: error.message },
+          `the head of network ${networkId} cannot be asked; forking from its recordings instead`,
+        );
+        return this.recordedForkPoint(networkId, recorded, requested, environmentSlug);
+      }
       throw this.upstreamFailure(networkId, error);
     }
-    if (requested !== undefined && requested > head) {
+    if (requested !== undefined && head !== null && requested > head) {
       throw new ChainRequestError(400, `block ${requested} is beyond the head of network ${networkId} (block ${head})`, "/block_number");
     }
-    const block = requested ?? head;
+    const block = requested ?? head!;
     if (options.mines === false) return block;
     try {
-      const cost = await recordBlockInputs(upstream, this.recordingsOf(networkId, block), block);
+      const recordings = this.recordingsOf(networkId, block);
+      if (!recordings.marked(BLOCK_INPUTS_MARK) && !(await this.fromShared(networkId, block, "cold")))
+        await this.fromShared(networkId, block);
+      const cost = await recordBlockInputs(upstream, recordings, block);
       if (cost.calls > 0) this.blockInputCosts.set(`${networkId}@${block}`, cost);
     } catch (error) {
       throw this.upstreamFailure(networkId, error, `cannot record what forks of network ${networkId} need to mine offline`);
     }
     if (environmentSlug !== undefined) this.pin(networkId, environmentSlug, block);
     return block;
+  }
+
+  /**
+   * Brings what other services of a shared fork cache recorded of a network at a block (`cold`: before recording it
+   * cold, waiting for one recording it now); whether any came (a call that waited for another's look sees its answers
+   * merged already, so "came" is not "merged now").
+   */
+  private async fromShared(networkId: string, block: bigint, cold?: "cold"): Promise<boolean> {
+    const { shared } = this.options;
+    const answers = await (cold ? shared?.coldStart(networkId, block) : shared?.fetchNew(networkId, block));
+    if (!answers) return false;
+    this.recordingsOf(networkId, block).merge(answers);
+    return true;
   }
 
   /** The fork point of a network served from recordings only; throws 502 when there is none to serve. */
@@ -219,6 +249,7 @@ export class Forks {
         replayOnly,
         log,
         emptyAccounts: offlineEmptyAccounts === true,
+        refresh: upstream && this.options.shared ? () => this.fromShared(networkId, block) : undefined,
       });
       // A fork made before block inputs were recorded (its recordings hold answers but not the mark), restarted with its
       // upstream: record them now, for offline runs. (A replica's new recordings are empty: it never mines.)
@@ -241,7 +272,10 @@ export class Forks {
     const key = `${networkId}@${block}`;
     let recordings = this.recordings.get(key);
     if (!recordings) {
-      recordings = new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block, this.options.log);
+      const { shared, log } = this.options;
+      recordings = new Recordings(recordingsPath(this.options.cacheDir, networkId, block), networkId, block, log, () =>
+        shared?.saved(networkId, block),
+      );
       this.recordings.set(key, recordings);
     }
     return recordings;
@@ -315,8 +349,13 @@ export class Forks {
     if (this.options.offline || url === undefined) return null;
     let upstream = this.upstreams.get(networkId);
     if (!upstream) {
-      upstream = new Upstream(networkId, url, this.options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, this.options.maxAnswerBytes);
+      const timeoutMs = this.options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+      upstream = new Upstream(networkId, url, timeoutMs, this.options.maxAnswerBytes);
+      // No answer is used, nor recorded, before the upstream showed it serves this network.
+      const unchecked = new Upstream(networkId, url, timeoutMs, this.options.maxAnswerBytes);
+      upstream.checkFirst(() => this.chainIds.check(networkId, unchecked));
       this.upstreams.set(networkId, upstream);
+      this.unchecked.set(networkId, unchecked);
     }
     return upstream;
   }

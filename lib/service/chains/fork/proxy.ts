@@ -88,6 +88,11 @@ export interface ForkProxyOptions {
   readonly emptyAccounts?: boolean;
   /** Where the proxy reports what the operator must hear (recordings not saved, accounts taken as empty). */
   readonly log?: ChainLog;
+  /**
+   * Before a call never recorded goes to the upstream: brings into `recordings` what other services of a shared fork
+   * cache recorded since (./recordings.ts `SharedForkCache`); true when it brought anything. @default none
+   */
+  readonly refresh?: () => Promise<boolean>;
 }
 
 /** What a proxy counted, for tests and benchmarks. */
@@ -227,6 +232,14 @@ export class ForkProxy {
     const { upstream, recordings } = this.options;
     if (!upstream) return this.offlineAnswer(method, params);
     const args = Array.isArray(params) ? params : [];
+    // Another job of a CI fleet may have asked it already and published the answer (docs/oci-store.md).
+    if (this.options.refresh && (await this.options.refresh())) {
+      const shared = this.recordedIn(recordings, key, method, params);
+      if (shared) {
+        this.stats.replayed += 1;
+        return shared;
+      }
+    }
     try {
       let answer = await this.ask(upstream, method, args);
       if (answer.askAgain) {

@@ -22,6 +22,26 @@ interface RecordingsFile {
   readonly answers: Record<string, unknown>;
 }
 
+/**
+ * A fork cache shared with other services (an OCI registry's, docs/oci-store.md), besides the directory the service
+ * reads: a fork asks it for what the others recorded before it asks its upstream, and tells it when it saved answers
+ * of its own, to be published.
+ */
+export interface SharedForkCache {
+  /**
+   * Answers of a network at a block that other services published since this one last looked, or null when there are
+   * none or it looked too recently to look again (the cache bounds its own load). Never throws.
+   */
+  fetchNew(networkId: string, block: bigint): Promise<Record<string, unknown> | null>;
+  /** New answers of a network at a block were saved to the cache directory. */
+  saved(networkId: string, block: bigint): void;
+  /**
+   * A fork of a network at a block is about to be recorded cold: the answers others published of it, waiting a
+   * bounded time for one that is recording it right now; null when this service is to record it. Never throws.
+   */
+  coldStart(networkId: string, block: bigint): Promise<Record<string, unknown> | null>;
+}
+
 /** The key of a call: its method and params; the id is the caller's and means nothing here. */
 export function callKey(method: string, params: unknown): string {
   return `${method} ${JSON.stringify(params ?? [])}`;
@@ -53,12 +73,16 @@ export class Recordings {
   /** Saves that failed in a row (0 when the last one worked): each is logged, and retried later and later. */
   private failures = 0;
 
-  /** @param log where a save that failed is reported (it is retried, never dropped silently) */
+  /**
+   * @param log where a save that failed is reported (it is retried, never dropped silently)
+   * @param onSaved told after each save that wrote new answers (a shared cache publishes them)
+   */
   constructor(
     private readonly path: string,
     private readonly networkId: string,
     private readonly block: bigint,
     private readonly log?: ChainLog,
+    private readonly onSaved?: () => void,
   ) {
     for (const [key, value] of Object.entries(readFile(path)?.answers ?? {})) this.answers.set(key, value);
   }
@@ -88,6 +112,21 @@ export class Recordings {
     this.answers.set(key, result);
     this.dirty = true;
     this.scheduleSave(SAVE_DELAY_MS);
+  }
+
+  /** Adds the answers it does not hold yet (another service's, from a shared cache); answers how many. */
+  merge(answers: Readonly<Record<string, unknown>>): number {
+    let added = 0;
+    for (const [key, value] of Object.entries(answers)) {
+      if (this.answers.has(key)) continue;
+      this.answers.set(key, value);
+      added += 1;
+    }
+    if (added > 0) {
+      this.dirty = true;
+      this.scheduleSave(SAVE_DELAY_MS);
+    }
+    return added;
   }
 
   /** Marks that a recording holds a kind of answer (./block-inputs.ts) without it being any call's answer. */
@@ -155,6 +194,7 @@ export class Recordings {
       rmSync(temporary, { force: true });
       throw error;
     }
+    this.onSaved?.();
   }
 }
 

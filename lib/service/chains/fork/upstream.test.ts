@@ -92,3 +92,30 @@ test("errors are scrubbed of the URL and its key parts, hex results pass unchang
   handler = (_request, _body, response) => json(response, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "no batches" } });
   await expect(upstream.batch([{ method: "a", params: [] }])).rejects.toMatchObject({ failure: "bad-answer" });
 });
+
+test("checkFirst: no call reaches the upstream before the check passed; a failed check is each call's error and runs again", async () => {
+  const upstream = new Upstream("1", `${base}/v2/k3y-12345678`, 5_000);
+  const methods: string[] = [];
+  handler = (_request, body, response) => {
+    methods.push(body.method);
+    json(response, { jsonrpc: "2.0", id: body.id, result: "0x1" });
+  };
+  let checks = 0;
+  let pass = false;
+  upstream.checkFirst(async () => {
+    checks += 1;
+    if (!pass) throw new UpstreamError("refused", "the upstream of network 1 is not checked yet");
+  });
+  await expect(
+    Promise.all([upstream.request("eth_getBalance", ["0xaa", "0x1"]), upstream.request("eth_getCode", ["0xaa", "0x1"])]),
+  ).rejects.toThrow("the upstream of network 1 is not checked yet");
+  expect(methods).toEqual([]);
+  // Calls waiting together share one run of the check.
+  expect(checks).toBe(1);
+  pass = true;
+  await expect(upstream.request("eth_getBalance", ["0xaa", "0x1"])).resolves.toBe("0x1");
+  await expect(upstream.request("eth_getCode", ["0xaa", "0x1"])).resolves.toBe("0x1");
+  // Passed once, it is not run again.
+  expect(checks).toBe(2);
+  expect(methods).toEqual(["eth_getBalance", "eth_getCode"]);
+});

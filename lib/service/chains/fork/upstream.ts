@@ -46,6 +46,9 @@ export type UpstreamAnswer = { readonly result: unknown } | { readonly error: Js
 export class Upstream {
   private nextId = 1;
   private readonly scrub: (text: string) => string;
+  /** What every call waits for until it passed once (./index.ts: the chain-id check a warm create skipped). */
+  private check: (() => Promise<void>) | null = null;
+  private checking: Promise<void> | null = null;
 
   /**
    * @param url the upstream RPC URL: a secret
@@ -59,6 +62,29 @@ export class Upstream {
     readonly maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
   ) {
     this.scrub = upstreamScrubber(url, networkId);
+  }
+
+  /**
+   * Makes the calls wait for `check` until it passes once: no answer of this upstream is used (nor recorded) before it
+   * has. A check that fails is each waiting call's error, and is run again for the next call.
+   */
+  checkFirst(check: () => Promise<void>): void {
+    this.check = check;
+  }
+
+  private async checked(): Promise<void> {
+    const check = this.check;
+    if (!check) return;
+    this.checking ??= check().then(
+      () => {
+        this.check = null;
+      },
+      (error: unknown) => {
+        this.checking = null;
+        throw error;
+      },
+    );
+    await this.checking;
   }
 
   /** Calls one method; throws `JsonRpcError` for the upstream's own error answer, `UpstreamError` for no answer. */
@@ -98,6 +124,7 @@ export class Upstream {
 
   /** Posts one JSON-RPC body and returns the parsed answer. */
   private async post(body: unknown): Promise<unknown> {
+    await this.checked();
     const signal = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {

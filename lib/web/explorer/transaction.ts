@@ -4,17 +4,19 @@
  * fork, the chain would ask its upstream for a hash it never had.
  */
 import type { CallFrame } from "../../service/web-interface";
-import type { Transaction } from "../../api";
+import type { SimulationLog, Transaction } from "../../api";
+import { assetChanges } from "../../domain/asset-changes";
 import { ChainReader, ChainReadError, decimal } from "../chain-reader";
 import { summarize, type VnetView, type WebContext } from "../context";
 import { decodeEvent } from "../decode/book";
+import { hasPairAmounts, pairTokens, type PairTokens } from "../decode/pairs";
 import { ContractAbis } from "../decode/contract-abis";
 import { TokenBook, tokenTransfers } from "../decode/tokens";
 import { ether, fields, html, type Html } from "../html";
 import { argumentsHtml, decodeInput, fromCallFrame, traceTree } from "../trace-view";
 import type { ExplorerLinks } from "./links";
 import { timeAt } from "./pages";
-import { createdContracts, logTable, namesOf, transferTable } from "./transaction-parts";
+import { balanceTable, createdContracts, logTable, namesOf, transferTable } from "./transaction-parts";
 
 /**
  * The transaction panel (status, parties, value, gas, time, the decoded call, token transfers, named events, the
@@ -52,8 +54,13 @@ export async function transactionBody(
   ]);
   const logs = rawLogs.map((log) => decodeEvent(log, abiOf(log.address)));
   const transfers = tokenTransfers(logs);
-  const tokens = new TokenBook(chain, tx.blockNumber ?? "latest");
-  const metadata = await tokens.load(rawLogs.map((l) => l.address));
+  const blockTag = tx.blockNumber ?? "latest";
+  const tokens = new TokenBook(chain, blockTag);
+  const pairs = await pairsOf(chain, logs, blockTag);
+  const pairTokenList = [...pairs.values()].flatMap((p) => [p.token0, p.token1]);
+  const metadata = await tokens.load([...rawLogs.map((l) => l.address), ...pairTokenList]);
+  const fee = receipt ? BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? tx.gasPrice ?? "0x0") : 0n;
+  const changes = trace ? assetChanges(trace, tx.from, fee, metadata) : undefined;
   const names = await namesOf(abis, metadata, [tx.from, ...(tx.to ? [tx.to] : [])]);
   const named = (address: string) => {
     const name = names.get(address.toLowerCase());
@@ -89,8 +96,18 @@ export async function transactionBody(
     ["Input", html`<details><summary class="muted">${(tx.input.length - 2) / 2} bytes</summary><pre>${tx.input}</pre></details>`],
   ])}</div>
 <h2>Token transfers (${transfers.length})</h2><div class="card" id="transfers">${transferTable(transfers, metadata, named)}</div>
-<h2>Events (${logs.length})</h2><div class="card" id="events">${logTable(logs, metadata, named)}</div>
+<h2>Balance changes</h2><div class="card" id="balance-changes">${
+    changes ? balanceTable(changes, named) : html`<p class="muted">no trace available</p>`
+  }<p class="muted">No prices: chainform knows none offline.</p></div>
+<h2>Events (${logs.length})</h2><div class="card" id="events">${logTable(logs, metadata, named, pairs)}</div>
 <h2>Call trace</h2><div class="card">${traceTree(trace ? fromCallFrame(trace, abiOf) : undefined, named)}</div>`;
+}
+
+/** The pairs (contracts answering `token0()`/`token1()`) among the emitters of events with pair amounts. */
+async function pairsOf(chain: ChainReader, logs: readonly SimulationLog[], blockTag: string): Promise<Map<string, PairTokens>> {
+  const emitters = [...new Set(logs.filter((log) => hasPairAmounts(log.inputs)).map((log) => log.raw.address.toLowerCase()))];
+  const found = await Promise.all(emitters.map((address) => pairTokens(chain, address, blockTag)));
+  return new Map(emitters.flatMap((address, i) => (found[i] ? [[address, found[i]] as const] : [])));
 }
 
 /** Every address a trace calls. */

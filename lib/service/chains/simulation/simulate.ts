@@ -5,9 +5,11 @@
  *
  * Semantics (as eth_call): the transaction runs on the state after block `blockNumber` (default: the head) and
  * sees `block.number` = that block unless `blockOverrides.number` says otherwise; the result's `blockNumber` is the
- * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved.
+ * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved; the asset and
+ * balance changes (lib/domain/asset-changes.ts) count the fee at the price the call names, as a mined one pays it.
  */
 import type { CallArgs, InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../../api";
+import { tracedAssetChanges } from "../../../domain/token-metadata";
 import { decodeLogs } from "../evm/abi";
 import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { collectLogs, flattenTrace, logsBloom, type CallFrame } from "../evm/trace";
@@ -97,6 +99,15 @@ export async function simulate(
   ]);
   if (diff) extras.onDiff?.(diff);
   const logs = collectLogs(frame);
+  // The sender pays for gas at the price the call names (none named, none paid: as eth_call).
+  const fee = BigInt(frame.gasUsed ?? "0x0") * BigInt(args.gasPrice ?? "0x0");
+  const changes = await tracedAssetChanges(
+    (to, data, tag) => rpc.request<string>("eth_call", [{ to, data }, tag]),
+    frame,
+    call.from,
+    fee,
+    baseBlock,
+  );
   const result: VnetSimulationResult = {
     blockNumber: normalizeQuantity(blockNumber),
     cumulativeGasUsed: frame.gasUsed ?? "0x0",
@@ -106,6 +117,8 @@ export async function simulate(
     status: !frame.error,
     trace: flattenTrace(frame),
     type: args.gasPrice ? "0x0" : "0x2",
+    assetChanges: changes.asset_changes,
+    balanceChanges: changes.balance_changes,
   };
   return diff && withStateChanges ? { ...result, stateChanges: stateChanges(diff) } : result;
 }

@@ -144,6 +144,9 @@ export function hostedResult(result: VnetSimulationResult): Record<string, unkno
       subtraces: entry.subtraces,
       trace_address: entry.traceAddress,
     })),
+    // As the hosted API answers them under `transaction_info`, unpriced: no price is known offline.
+    asset_changes: result.assetChanges ?? [],
+    balance_changes: result.balanceChanges ?? [],
   };
 }
 

@@ -1,0 +1,35 @@
+/**
+ * A mined transaction's record with what it moved (`asset_changes`, `balance_changes`: lib/domain/asset-changes.ts),
+ * read from the trace kept with the record (or, while it is still to be taken, from the chain), the same derivation
+ * the explorer's page and the simulations use. The sender's ether change counts the fee it paid (`gas_used` at its
+ * effective `gas_price`).
+ */
+import type { Transaction } from "../../../api";
+import { tracedAssetChanges } from "../../../domain/token-metadata";
+import type { ValueFrame } from "../../../domain/asset-changes";
+import type { ChainEngine } from "../../chains";
+
+/** The record with its asset and balance changes; as it was when the transaction has no trace (a cheatcode's). */
+export async function withAssetChanges(engine: ChainEngine, record: Transaction): Promise<Transaction> {
+  if (record.kind !== "blockchain" || record.block_number === null) return record;
+  const call = async <T>(method: string, params: unknown[]): Promise<T> => {
+    const answer = await engine.rpc(record.vnet_id, { jsonrpc: "2.0", id: 1, method, params }, "admin");
+    if (Array.isArray(answer) || "error" in answer) throw new Error(`${method} failed`);
+    return answer.result as T;
+  };
+  const trace: ValueFrame | null =
+    engine.storedTrace?.(record.vnet_id, record.tx_hash) ??
+    (await call<ValueFrame>("debug_traceTransaction", [record.tx_hash, { tracer: "callTracer", tracerConfig: { withLog: true } }]).catch(
+      () => null,
+    ));
+  if (!trace) return record;
+  const fee = BigInt(record.gas_used ?? "0x0") * BigInt(record.gas_price ?? "0x0");
+  const changes = await tracedAssetChanges(
+    (to, data, tag) => call<string>("eth_call", [{ to, data }, tag]),
+    trace,
+    record.from,
+    fee,
+    record.block_number,
+  );
+  return { ...record, ...changes };
+}

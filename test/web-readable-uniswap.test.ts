@@ -36,11 +36,16 @@ const vnets: { id: string; adminRpc: string; publicRpc: string }[] = [];
 const at = {} as Record<"factory" | "weth" | "router" | "token" | "pair", string>;
 let addLiquidityHash: string;
 let environmentId: string;
+let instanceId: string;
 let swapHash: string;
+/** How long each page took to load (ms), printed at the end: the closing note's page timings. */
+const timings: Record<string, number> = {};
 
-async function open(path: string): Promise<Page> {
+async function open(path: string, timing?: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+  const started = performance.now();
   const response = await page.goto(`${service.baseUrl}${path}`);
+  if (timing) timings[timing] = Math.round(performance.now() - started);
   expect(response!.status()).toBe(200);
   return page;
 }
@@ -66,9 +71,10 @@ beforeAll(async () => {
   expect(response.status).toBe(200);
   const environment = (await response.json()) as {
     id: string;
-    active_instance: { vnets: { id: string; rpcs: { name: string; url: string }[] }[] };
+    active_instance: { id: string; vnets: { id: string; rpcs: { name: string; url: string }[] }[] };
   };
   environmentId = environment.id;
+  instanceId = environment.active_instance.id;
   for (const vnet of environment.active_instance.vnets) {
     const url = (name: string) => vnet.rpcs.find((r) => r.name === name)!.url;
     vnets.push({ id: vnet.id, adminRpc: url("Admin RPC"), publicRpc: url("Public RPC") });
@@ -122,6 +128,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  console.log(`page timings (ms): ${JSON.stringify(timings)}; screenshots in ${ARTIFACTS}`);
   await browser?.close();
   await service?.close();
 });
@@ -134,9 +141,7 @@ test("the swap's page names the method, its arguments, the events and the token 
     ]),
   );
   expect(received).toBeGreaterThan(0n);
-  const started = performance.now();
-  const page = await open(`/explorer/${vnets[0]!.id}/tx/${swapHash}`);
-  const loadMs = performance.now() - started;
+  const page = await open(`/explorer/${vnets[0]!.id}/tx/${swapHash}`, "swap");
   const method = (await page.locator("#method").textContent())!;
   // Addresses are named where a name is known (the tokens' symbols), shortened where not.
   expect(method).toMatch(
@@ -154,17 +159,115 @@ test("the swap's page names the method, its arguments, the events and the token 
   if (process.env.CHAINFORM_SCREENSHOTS === "1" || !existsSync(join(__dirname, "..", "docs", "readable-swap.png"))) {
     await page.screenshot({ path: join(__dirname, "..", "docs", "readable-swap.png"), fullPage: true });
   }
-  console.log(`swap page: ${loadMs.toFixed(0)} ms; screenshots in ${ARTIFACTS}`);
+  // The pair's amounts are in its two tokens' units: the swap paid out what the trader received, in TT.
+  expect(events).toMatch(new RegExp(`Swap\\(.*amount[01]Out: ${formatUnits(received, 18).replace(".", "\\.")} TT`));
+  expect(events).toMatch(/Sync\(reserve0: [\d.]+ (TT|WETH), reserve1: [\d.]+ (TT|WETH)\)/);
+  // Balance changes: what the chain's balances say moved, the trader's ether with the gas it paid.
+  const [tx, swapReceipt] = await Promise.all([
+    rpc<{ blockNumber: string }>(vnets[0]!.adminRpc, "eth_getTransactionByHash", [swapHash]),
+    rpc<{ gasUsed: string; effectiveGasPrice: string }>(vnets[0]!.adminRpc, "eth_getTransactionReceipt", [swapHash]),
+  ]);
+  const before = `0x${(BigInt(tx.blockNumber) - 1n).toString(16)}`;
+  const etherOf = async (tag: string) => BigInt(await rpc<string>(vnets[0]!.adminRpc, "eth_getBalance", [TRADER.address, tag]));
+  const spent = (await etherOf(before)) - (await etherOf(tx.blockNumber));
+  expect(spent).toBe(10n ** 17n + BigInt(swapReceipt.gasUsed) * BigInt(swapReceipt.effectiveGasPrice));
+  const balances = page.locator("#balance-changes");
+  const traderRow = (await balances
+    .locator("tr", { has: page.locator(`a[href$="/address/${TRADER.address.toLowerCase()}"]`) })
+    .textContent())!;
+  expect(traderRow).toContain(`-${formatUnits(spent, 18)} ETH`);
+  expect(traderRow).toContain(`+${formatUnits(received, 18)} TT`);
+  const pairRow = (await balances.locator("tr", { has: page.locator(`a[href$="/address/${at.pair}"]`) }).textContent())!;
+  expect(pairRow).toContain("+0.1 WETH");
+  expect(pairRow).toContain(`-${formatUnits(received, 18)} TT`);
+  await page.screenshot({ path: join(ARTIFACTS, "readable-swap.png"), fullPage: true });
   await page.close();
 });
 
+test("the swap's record and a simulation of the same call say the same events and balance changes", async () => {
+  const base = `${service.baseUrl}/public/v1/account/acme/project/demo/environments/${environmentId}/instance/${instanceId}`;
+  const headers = { ...service.headersOf("alice"), "content-type": "application/json" };
+  const recordAnswer = await fetch(`${base}/transactions/${swapHash}`, { headers });
+  expect(recordAnswer.status).toBe(200);
+  const record = (await recordAnswer.json()) as Record<string, unknown> & { logs: { name: string }[]; block_number: string };
+  expect(record.logs.map((log) => log.name)).toEqual(expect.arrayContaining(["Deposit", "Transfer", "Sync", "Swap"]));
+  const tx = await rpc<{ from: string; to: string; input: string; value: string; gas: string }>(
+    vnets[0]!.adminRpc,
+    "eth_getTransactionByHash",
+    [swapHash],
+  );
+  const receipt = await rpc<{ effectiveGasPrice: string }>(vnets[0]!.adminRpc, "eth_getTransactionReceipt", [swapHash]);
+  const simulated = await fetch(`${base}/vnet/${vnets[0]!.id}/transactions/simulate`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      callArgs: { from: tx.from, to: tx.to, data: tx.input, value: tx.value, gas: tx.gas, gasPrice: receipt.effectiveGasPrice },
+      blockNumber: `0x${(BigInt(record.block_number) - 1n).toString(16)}`,
+    }),
+  });
+  expect(simulated.status).toBe(200);
+  const simulation = (await simulated.json()) as Record<string, unknown>;
+  expect(simulation.status).toBe(true);
+  expect(simulation.logs).toEqual(record.logs);
+  expect(simulation.assetChanges).toEqual(record.asset_changes);
+  expect(simulation.balanceChanges).toEqual(record.balance_changes);
+  const assets = record.asset_changes as { token_info: { standard: string; symbol?: string }; type: string; amount?: string }[];
+  expect(assets.map((a) => `${a.type} ${a.token_info.standard} ${a.token_info.symbol}`)).toEqual([
+    "Transfer NativeCurrency ETH", // trader → router
+    "Transfer NativeCurrency ETH", // router → WETH (deposit)
+    "Mint ERC20 WETH",
+    "Transfer ERC20 WETH", // router → pair
+    "Transfer ERC20 TT", // pair → trader
+  ]);
+  expect(assets[0]!.amount).toBe("0.1");
+});
+
+test("the hosted simulation API answers asset and balance changes, the fee in the sender's ether", async () => {
+  const from = "0x0000000000000000000000000000000000000f01";
+  const to = "0x0000000000000000000000000000000000000f02";
+  const answer = await fetch(`${service.baseUrl}/api/v2/account/acme/project/demo/simulations/simulate/bundle`, {
+    method: "POST",
+    headers: { ...service.headersOf("alice"), "content-type": "application/json" },
+    body: JSON.stringify({
+      network_id: "1",
+      call_args: [
+        { from, to, value: "1000", gas: 30000, gas_price: "10000000000" },
+        { from: to, to: from, value: "400", gas: 30000, gas_price: "0" },
+      ],
+      overrides: { [from]: { balance: "0xde0b6b3a7640000" } },
+    }),
+  });
+  expect(answer.status).toBe(200);
+  const { simulations } = (await answer.json()) as {
+    simulations: {
+      gas_used: number;
+      asset_changes: { type: string; raw_amount: string }[];
+      balance_changes: { address: string; assets: { raw_amount: string }[] }[];
+    }[];
+  };
+  const [first, second] = simulations;
+  expect(first!.asset_changes).toMatchObject([{ type: "Transfer", from, to, raw_amount: "0x3e8", amount: "0.000000000000001" }]);
+  expect(first!.balance_changes).toEqual([
+    {
+      address: from,
+      transfers: [0],
+      assets: [expect.objectContaining({ asset: "native", raw_amount: String(-1000 - first!.gas_used * 10_000_000_000) })],
+    },
+    { address: to, transfers: [0], assets: [expect.objectContaining({ asset: "native", raw_amount: "1000" })] },
+  ]);
+  // The second runs on the state the first left: `to` holds the 1000 it sends 400 of.
+  expect(second!.balance_changes.map((c) => c.assets[0]!.raw_amount)).toEqual(["-400", "400"]);
+});
+
 test("the factory's pair shows as created by the liquidity transaction, and on the environment page", async () => {
-  const page = await open(`/explorer/${vnets[0]!.id}/tx/${addLiquidityHash}`);
+  const page = await open(`/explorer/${vnets[0]!.id}/tx/${addLiquidityHash}`, "add liquidity");
   expect(await page.locator("body").textContent()).toContain(`Contracts created`);
   await page.screenshot({ path: join(ARTIFACTS, "readable-add-liquidity.png"), fullPage: true });
   expect(await page.locator(`a[href$="/address/${at.pair}"]`).count()).toBeGreaterThan(0);
   await page.goto(service.dashboardLink("alice"));
+  const started = performance.now();
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${environmentId}`);
+  timings.environment = Math.round(performance.now() - started);
   const contracts = page.locator("#contracts");
   for (const address of [at.factory, at.weth, at.router, at.token, at.pair]) {
     expect(await contracts.locator(`td:first-child a[href$="/address/${address}"]`).count()).toBe(1);
@@ -177,7 +280,7 @@ test("the factory's pair shows as created by the liquidity transaction, and on t
 });
 
 test("the token's page lists its transfers and holders", async () => {
-  const page = await open(`/explorer/${vnets[0]!.id}/address/${at.token}`);
+  const page = await open(`/explorer/${vnets[0]!.id}/address/${at.token}`, "token");
   const transfers = (await page.locator("#token-transfers").textContent())!;
   expect(transfers).toContain("TT");
   expect(await page.locator(`#token-transfers a[href$="/tx/${swapHash}"]`).count()).toBe(1);

@@ -102,7 +102,9 @@ export async function simulate(
   // The sender pays for gas at the price the call names (none named, none paid: as eth_call).
   const fee = BigInt(frame.gasUsed ?? "0x0") * BigInt(args.gasPrice ?? "0x0");
   const changes = await tracedAssetChanges(
-    (to, data, tag) => rpc.request<string>("eth_call", [{ to, data }, tag]),
+    // On the state the call ran on: a bundle's earlier transactions may have made the token.
+    (to, data, tag) =>
+      rpc.request<string>("eth_call", [{ to, data }, tag, ...(Object.keys(stateOverrides).length > 0 ? [stateOverrides] : [])]),
     frame,
     call.from,
     fee,

@@ -1,8 +1,8 @@
 /**
  * A mined transaction's record with what it moved (`asset_changes`, `balance_changes`: lib/domain/asset-changes.ts),
  * read from the trace kept with the record (or, while it is still to be taken, from the chain), the same derivation
- * the explorer's page and the simulations use. The sender's ether change counts the fee it paid (`gas_used` at its
- * effective `gas_price`).
+ * the explorer's page and the simulations use. The sender's ether change counts the fee it paid (the receipt's gas
+ * used at its effective gas price).
  */
 import type { Transaction } from "../../../api";
 import { tracedAssetChanges } from "../../../domain/token-metadata";
@@ -23,7 +23,11 @@ export async function withAssetChanges(engine: ChainEngine, record: Transaction)
       () => null,
     ));
   if (!trace) return record;
-  const fee = BigInt(record.gas_used ?? "0x0") * BigInt(record.gas_price ?? "0x0");
+  // The receipt says what a unit of gas cost (an EIP-1559 transaction's `gas_price` may be its cap, not its price).
+  const receipt = await call<{ gasUsed?: string; effectiveGasPrice?: string } | null>("eth_getTransactionReceipt", [record.tx_hash]).catch(
+    () => null,
+  );
+  const fee = BigInt(receipt?.gasUsed ?? record.gas_used ?? "0x0") * BigInt(receipt?.effectiveGasPrice ?? record.gas_price ?? "0x0");
   const changes = await tracedAssetChanges(
     (to, data, tag) => call<string>("eth_call", [{ to, data }, tag]),
     trace,

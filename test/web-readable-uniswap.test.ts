@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { formatUnits } from "../lib/domain/amounts";
 import { launchBrowser } from "./helpers/browser";
+import { exportFixture, importFixture } from "./helpers/fixtures";
 import { rpc } from "./helpers/http";
 import { startTestService, type TestService } from "./helpers/service";
 import { createWalletClient, encodeDeployData, encodeFunctionData, http, privateKeyToAccount, type Hex } from "./helpers/viem";
@@ -220,6 +221,27 @@ test("the swap's record and a simulation of the same call say the same events an
     "Transfer ERC20 TT", // pair → trader
   ]);
   expect(assets[0]!.amount).toBe("0.1");
+});
+
+test("an export and an import keep the swap's balance changes: they come from the trace kept with its record", async () => {
+  const base = (environment: string, instance: string) =>
+    `${service.baseUrl}/public/v1/account/acme/project/demo/environments/${environment}/instance/${instance}/transactions/${swapHash}`;
+  const headers = service.headersOf("alice");
+  const original = (await (await fetch(base(environmentId, instanceId), { headers })).json()) as Record<string, unknown>;
+  const imported = await importFixture(service, await exportFixture(service, environmentId), { slug: "uniswap-imported" });
+  expect([imported.status, imported.body?.error?.message]).toEqual([201, undefined]);
+  const copy = imported.body as { id: string; active_instance: { id: string; vnets: { id: string }[] } };
+  const answer = await fetch(base(copy.id, copy.active_instance.id), { headers });
+  expect(answer.status).toBe(200);
+  const record = (await answer.json()) as Record<string, unknown>;
+  expect(record.asset_changes).toEqual(original.asset_changes);
+  expect(record.balance_changes).toEqual(original.balance_changes);
+  const vnet = copy.active_instance.vnets.find((v) => v.id !== undefined)!;
+  const page = await open(`/explorer/${vnet.id}/tx/${swapHash}`, "swap after import");
+  const balances = (await page.locator("#balance-changes").textContent())!;
+  expect(balances).toContain("+0.1 WETH");
+  expect(balances).not.toContain("no trace available");
+  await page.close();
 });
 
 test("the hosted simulation API answers asset and balance changes, the fee in the sender's ether", async () => {

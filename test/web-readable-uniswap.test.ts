@@ -241,6 +241,12 @@ test("an export and an import keep the swap's balance changes: they come from th
   const balances = (await page.locator("#balance-changes").textContent())!;
   expect(balances).toContain("+0.1 WETH");
   expect(balances).not.toContain("no trace available");
+  // The pair the factory created is read from the kept trace too: the reloaded chain can no longer trace its creation.
+  await page.goto(service.dashboardLink("alice"));
+  await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${copy.id}`);
+  const pairRow = page.locator("#contracts tr", { has: page.locator(`td:first-child a[href$="/address/${at.pair}"]`) });
+  expect(await pairRow.count()).toBe(1);
+  expect(await pairRow.locator(`a[href$="/address/${at.factory}"]`).count()).toBe(1);
   await page.close();
 });
 

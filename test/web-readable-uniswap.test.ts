@@ -181,6 +181,13 @@ test("the swap's page names the method, its arguments, the events and the token 
   const pairRow = (await balances.locator("tr", { has: page.locator(`a[href$="/address/${at.pair}"]`) }).textContent())!;
   expect(pairRow).toContain("+0.1 WETH");
   expect(pairRow).toContain(`-${formatUnits(received, 18)} TT`);
+  // State changes: the trader's nonce, the pair's reserves and the tokens' balances in storage.
+  const state = page.locator("#state-changes");
+  const traderState = (
+    await state.locator("tr", { has: page.locator(`a[href$="/address/${TRADER.address.toLowerCase()}"]`) }).allTextContents()
+  ).join(" ");
+  expect(traderState).toMatch(/nonce\s*0\s*1/);
+  expect(await state.locator("tr", { hasText: "storage", has: page.locator(`a[href$="/address/${at.pair}"]`) }).count()).toBeGreaterThan(0);
   await page.screenshot({ path: join(ARTIFACTS, "readable-swap.png"), fullPage: true });
   await page.close();
 });
@@ -212,6 +219,12 @@ test("the swap's record and a simulation of the same call say the same events an
   expect(simulation.logs).toEqual(record.logs);
   expect(simulation.assetChanges).toEqual(record.asset_changes);
   expect(simulation.balanceChanges).toEqual(record.balance_changes);
+  // The storage it wrote is the same too (balances and nonces differ: a simulation charges no gas, as eth_call).
+  const written = record.state_changes as { address: string; field: string; previous: string; next: string }[];
+  expect(written).toContainEqual({ address: TRADER.address.toLowerCase(), field: "nonce", previous: "0x0", next: "0x1" });
+  const storage = (changes: unknown) => (changes as { field: string }[]).filter((change) => change.field === "storage");
+  expect(storage(written).length).toBeGreaterThan(0);
+  expect(storage(simulation.stateChanges)).toEqual(storage(written));
   const assets = record.asset_changes as { token_info: { standard: string; symbol?: string }; type: string; amount?: string }[];
   expect(assets.map((a) => `${a.type} ${a.token_info.standard} ${a.token_info.symbol}`)).toEqual([
     "Transfer NativeCurrency ETH", // trader → router
@@ -236,11 +249,14 @@ test("an export and an import keep the swap's balance changes: they come from th
   const record = (await answer.json()) as Record<string, unknown>;
   expect(record.asset_changes).toEqual(original.asset_changes);
   expect(record.balance_changes).toEqual(original.balance_changes);
+  // State changes are not kept: the reloaded chain cannot say them, and the record and page say nothing wrong.
+  expect(record.state_changes).toBeUndefined();
   const vnet = copy.active_instance.vnets.find((v) => v.id !== undefined)!;
   const page = await open(`/explorer/${vnet.id}/tx/${swapHash}`, "swap after import");
   const balances = (await page.locator("#balance-changes").textContent())!;
   expect(balances).toContain("+0.1 WETH");
   expect(balances).not.toContain("no trace available");
+  expect(await page.locator("#state-changes").textContent()).toContain("not available");
   // The pair the factory created is read from the kept trace too: the reloaded chain can no longer trace its creation.
   await page.goto(service.dashboardLink("alice"));
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${copy.id}`);
@@ -283,6 +299,9 @@ test("the hosted simulation API answers asset and balance changes, the fee in th
     },
     { address: to, transfers: [0], assets: [expect.objectContaining({ asset: "native", raw_amount: "1000" })] },
   ]);
+  expect((first as unknown as { state_changes: { address: string; field: string }[] }).state_changes).toContainEqual(
+    expect.objectContaining({ address: to, field: "balance", previous: "0x0", next: "0x3e8" }),
+  );
   // The second runs on the state the first left: `to` holds the 1000 it sends 400 of.
   expect(second!.balance_changes.map((c) => c.assets[0]!.raw_amount)).toEqual(["-400", "400"]);
 });

@@ -3,9 +3,9 @@
  * the token's units, and the contracts its CREATE frames made.
  */
 import type { CallFrame } from "../../service/web-interface";
-import type { SimulationLog } from "../../api";
+import type { SimulationLog, StateChange } from "../../api";
 import type { AssetChanges, AssetDelta } from "../../domain/asset-changes";
-import type { TokenMetadata } from "../chain-reader";
+import { formatEther, type TokenMetadata } from "../chain-reader";
 import type { ContractAbis } from "../decode/contract-abis";
 import { pairTokenOf, type PairTokens } from "../decode/pairs";
 import { tokenAmount, type TokenTransfer } from "../decode/tokens";
@@ -132,4 +132,35 @@ function deltaText(asset: AssetDelta): string {
   const sign = asset.raw_amount.startsWith("-") ? "" : "+";
   const id = asset.asset.includes("#") ? ` ${asset.asset.slice(asset.asset.indexOf("#"))}` : "";
   return `${sign}${asset.amount ?? asset.raw_amount}${asset.symbol ? ` ${asset.symbol}` : ""}${id}`;
+}
+
+/** Most state changes a page lists (a transaction may write thousands of slots). */
+const MAX_STATE_ROWS = 500;
+
+/** What a transaction wrote: each address's balance, nonce and storage slots, before and after. */
+export function stateTable(changes: readonly StateChange[], named: NamedAddress): Html {
+  const shown = changes.slice(0, MAX_STATE_ROWS);
+  return html`${table(
+    ["Address", "Field", "Before", "After"],
+    shown.map((change) => [
+      named(change.address),
+      change.field === "storage" ? html`storage <code title="${change.slot ?? ""}">${shortWord(change.slot ?? "")}</code>` : change.field,
+      html`<code title="${change.previous}">${shownValue(change.field, change.previous)}</code>`,
+      html`<code title="${change.next}">${shownValue(change.field, change.next)}</code>`,
+    ]),
+    "no state changed",
+  )}${changes.length > shown.length ? html`<p class="muted">the first ${shown.length} of ${changes.length}</p>` : html``}`;
+}
+
+/** A balance in ether, a nonce in decimal, a storage word shortened (its whole value in the title). */
+function shownValue(field: StateChange["field"], value: string): string {
+  if (field === "balance") return formatEther(value);
+  if (field === "nonce") return BigInt(value).toString();
+  return shortWord(value);
+}
+
+/** A 32-byte word without its leading zeros: `0x…2a`. */
+function shortWord(word: string): string {
+  const digits = word.replace(/^0x0*/, "");
+  return digits.length === 0 ? "0x0" : digits.length + 2 < word.length ? `0x…${digits}` : word;
 }

@@ -142,10 +142,11 @@ export async function simulateBundle(
   calls: readonly BundleCall[],
   block: { readonly blockNumber: string; readonly number: string },
   overrides: Readonly<Record<string, AccountOverride>> = {},
-): Promise<VnetSimulationResult[]> {
+): Promise<InstanceSimulationResult[]> {
   const state: Record<string, AccountOverride> = structuredClone({ ...overrides });
-  const results: VnetSimulationResult[] = [];
+  const results: InstanceSimulationResult[] = [];
   for (const call of calls) {
+    let written: StateChange[] = [];
     const result = await simulate(
       rpc,
       { callArgs: call.callArgs, blockNumber: block.blockNumber, blockOverrides: { number: block.number } },
@@ -154,10 +155,13 @@ export async function simulateBundle(
         accessList: call.accessList,
         feeCaps: call.feeCaps,
         priorState: state,
-        onDiff: (diff) => applyDiff(state, diff),
+        onDiff: (diff) => {
+          written = stateChanges(diff);
+          applyDiff(state, diff);
+        },
       },
     );
-    results.push(result);
+    results.push({ ...result, stateChanges: written });
     if (!result.status) break;
   }
   return results;

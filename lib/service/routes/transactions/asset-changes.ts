@@ -2,12 +2,13 @@
  * A mined transaction's record with what it moved (`asset_changes`, `balance_changes`: lib/domain/asset-changes.ts),
  * read from the trace kept with the record (or, while it is still to be taken, from the chain), the same derivation
  * the explorer's page and the simulations use. The sender's ether change counts the fee it paid (the receipt's gas
- * used at its effective gas price).
+ * used at its effective gas price). Its state changes are read from the chain, while it can still run the block again
+ * (not after a reload: they are not kept).
  */
 import type { Transaction } from "../../../api";
 import { tracedAssetChanges } from "../../../domain/token-metadata";
 import type { ValueFrame } from "../../../domain/asset-changes";
-import type { ChainEngine } from "../../chains";
+import { stateChanges, type ChainEngine, type PrestateDiff } from "../../chains";
 
 /** The record with its asset and balance changes; as it was when the transaction has no trace (a cheatcode's). */
 export async function withAssetChanges(engine: ChainEngine, record: Transaction): Promise<Transaction> {
@@ -35,5 +36,15 @@ export async function withAssetChanges(engine: ChainEngine, record: Transaction)
     fee,
     record.block_number,
   );
-  return { ...record, ...changes };
+  // What it wrote (balances, nonces, storage): not kept, so only while the chain can still run its block again.
+  const diff = await call<PrestateDiff>("debug_traceTransaction", [
+    record.tx_hash,
+    { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
+  ]).catch(() => null);
+  // A mined transaction always moved its sender's nonce: a diff without it is a reloaded chain's empty answer.
+  const own =
+    diff?.pre &&
+    diff.post &&
+    Object.entries(diff.post).some(([at, state]) => at.toLowerCase() === record.from && state.nonce !== undefined);
+  return { ...record, ...changes, ...(own ? { state_changes: stateChanges(diff) } : {}) };
 }

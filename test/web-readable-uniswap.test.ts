@@ -28,6 +28,8 @@ const FACTORY = require("@uniswap/v2-core/build/UniswapV2Factory.json") as Artif
 const WETH9 = require("@uniswap/v2-periphery/build/WETH9.json") as Artifact;
 const ROUTER = require("@uniswap/v2-periphery/build/UniswapV2Router02.json") as Artifact;
 const BUSY = "0x000000000000000000000000000000000000beef";
+/** Transfer(address,address,uint256)'s topic. */
+const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 /** Where the screenshots that are not in the docs go, to be looked at. */
 const ARTIFACTS = mkdtempSync(join(tmpdir(), "chainform-readable-"));
 
@@ -319,6 +321,24 @@ test("the hosted simulation API answers asset and balance changes, the fee in th
   );
   // The second runs on the state the first left: `to` holds the 1000 it sends 400 of.
   expect(second!.balance_changes.map((c) => c.assets[0]!.raw_amount)).toEqual(["-400", "400"]);
+  // The project simulation answers them where the hosted docs put them: under `transaction.transaction_info`.
+  const project = await fetch(`${service.baseUrl}/v1/account/acme/project/demo/simulate`, {
+    method: "POST",
+    headers: { ...service.headersOf("alice"), "content-type": "application/json" },
+    // A creation whose code emits one ERC-20 Transfer of 1000 from `from` to `to` (LOG3), on a replica that funds nobody.
+    body: JSON.stringify({
+      network_id: "1",
+      from,
+      input: `0x6103e8600052${`73${to.slice(2)}73${from.slice(2)}7f${TRANSFER_TOPIC.slice(2)}`}60206000a300`,
+      gas: 100000,
+      gas_price: "0",
+    }),
+  });
+  const simulated = (await project.json()) as { transaction: { transaction_info: Record<string, unknown> } };
+  expect([project.status, simulated.transaction.transaction_info.asset_changes]).toEqual([
+    200,
+    [expect.objectContaining({ type: "Transfer", from, to, raw_amount: "0x3e8" })],
+  ]);
 });
 
 test("the factory's pair shows as created by the liquidity transaction, and on the environment page", async () => {

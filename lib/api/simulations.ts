@@ -254,7 +254,12 @@ export const SimulationTransaction = Type.Object({
   ...SimulatedCall,
   transaction_index: Type.Integer({ minimum: 0 }),
   access_list: AccessList,
-  transaction_info: Type.Object({ call_trace: Type.Union([CallTraceNode, Type.Null()]), logs: Type.Array(SimulationLog) }),
+  transaction_info: Type.Object({
+    call_trace: Type.Union([CallTraceNode, Type.Null()]),
+    logs: Type.Array(SimulationLog),
+    asset_changes: Type.Optional(Type.Array(AssetChange)),
+    balance_changes: Type.Optional(Type.Array(BalanceChange)),
+  }),
 });
 export type SimulationTransaction = Static<typeof SimulationTransaction>;
 

@@ -4,7 +4,7 @@
  * `TransferSingle`, WETH's `Deposit` and `Withdrawal` as a mint and a burn). One derivation for the pages, the
  * transaction record and the simulations, so that a mined transaction and a simulation of the same call say the same.
  * Answered in the hosted service's shapes (`asset_changes`, `balance_changes`); a price is never known offline, so no
- * `dollar_value` is given (docs/readable-transactions.md).
+ * `dollar_value` is given (docs/explorer-and-dashboard.md "Balance and state changes").
  */
 import { formatUnits, MAX_UNIT_DECIMALS } from "./amounts";
 

@@ -140,7 +140,15 @@ beforeAll(async () => {
   });
   let receipt: { status: string } | null = null;
   while (!(receipt = await rpc(vnets[0]!.publicRpc, "eth_getTransactionReceipt", [swapHash]))) await new Promise((r) => setTimeout(r, 50));
-  expect(receipt.status).toBe("0x1");
+  if (receipt.status !== "0x1") {
+    // Say why (it reverted once on a loaded machine): the trace's revert reason, and the chain's time against the deadline.
+    const trace = await rpc<{ error?: string; revertReason?: string }>(vnets[0]!.adminRpc, "debug_traceTransaction", [
+      swapHash,
+      { tracer: "callTracer" },
+    ]);
+    const block = await rpc<{ timestamp: string }>(vnets[0]!.adminRpc, "eth_getBlockByNumber", ["latest", false]);
+    throw new Error(`the swap reverted: ${trace.revertReason ?? trace.error}; block time ${BigInt(block.timestamp)}, deadline ${deadline}`);
+  }
 });
 
 afterAll(async () => {

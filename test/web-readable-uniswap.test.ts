@@ -282,6 +282,7 @@ test("an export and an import keep the swap's balance changes: they come from th
   expect(balances).toContain("+0.1 WETH");
   expect(balances).not.toContain("no trace available");
   expect(await page.locator("#state-changes").textContent()).toContain("not available");
+  await page.screenshot({ path: join(ARTIFACTS, "readable-swap-imported.png"), fullPage: true });
   // The pair the factory created is read from the kept trace too: the reloaded chain can no longer trace its creation.
   await page.goto(service.dashboardLink("alice"));
   await page.goto(`${service.baseUrl}/dashboard/acme/demo/environments/${copy.id}`);

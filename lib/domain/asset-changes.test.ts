@@ -92,6 +92,31 @@ describe("asset changes from a call tree", () => {
     expect(bad([TOKEN_TOPICS.deposit, topicOf(A)], word(1n) + "00")).toEqual([]);
   });
 
+  test("property: a frame of any shape (a damaged fixture's) never throws", () => {
+    const frame = fc.letrec((tie) => ({
+      frame: fc.record(
+        {
+          type: fc.oneof(fc.constantFrom("CALL", "DELEGATECALL"), fc.string()),
+          from: fc.oneof(fc.constantFrom(A, B), fc.string()),
+          to: fc.anything(),
+          value: fc.oneof(fc.constantFrom("0x10", "0x", "xyz", "0x" + "f".repeat(65)), fc.anything()),
+          logs: fc.oneof(
+            fc.array(fc.oneof(fc.anything(), fc.record({ address: fc.anything(), topics: fc.anything(), data: fc.anything() }))),
+            fc.anything(),
+          ),
+          calls: fc.oneof(fc.array(tie("frame"), { maxLength: 2 }), fc.anything()),
+        },
+        { requiredKeys: ["type", "from"] },
+      ),
+    })).frame;
+    fc.assert(
+      fc.property(frame, (root) => {
+        assetChanges(root as ValueFrame, A, 1n, META);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("property: what moves is conserved (less mints and burns), ether less the fee; hostile logs move nothing", () => {
     const party = fc.constantFrom(A, B, C, ZERO_ADDRESS);
     const log = fc.oneof(

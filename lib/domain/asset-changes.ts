@@ -66,18 +66,21 @@ export const TOKEN_TOPICS = {
  */
 export function assetMovements(root: ValueFrame): AssetMovement[] {
   const moved: AssetMovement[] = [];
+  // A trace may come from a fixture file: a field of the wrong shape moves nothing, and never throws.
   const visit = (frame: ValueFrame) => {
-    if (frame.error) return;
-    const value = frame.value ? BigInt(frame.value) : 0n;
-    if (value > 0n && frame.to && frame.type !== "DELEGATECALL" && frame.type !== "STATICCALL") {
-      moved.push({ token: null, standard: "NativeCurrency", from: frame.from.toLowerCase(), to: frame.to.toLowerCase(), amount: value });
+    if (!frame || typeof frame !== "object" || frame.error) return;
+    const value = typeof frame.value === "string" && QUANTITY.test(frame.value) ? BigInt(frame.value) : 0n;
+    const [from, to] = [addressOf(frame.from), addressOf(frame.to)];
+    if (value > 0n && from && to && frame.type !== "DELEGATECALL" && frame.type !== "STATICCALL") {
+      moved.push({ token: null, standard: "NativeCurrency", from, to, amount: value });
     }
-    const children = frame.calls ?? [];
-    const logs = frame.logs ?? [];
+    const children = Array.isArray(frame.calls) ? frame.calls : [];
+    const logs = Array.isArray(frame.logs) ? frame.logs : [];
     let next = 0;
     const logsUpTo = (position: number) => {
-      while (next < logs.length && Number(logs[next]!.position ?? children.length) <= position) {
-        const movement = tokenMovement(logs[next++]!);
+      while (next < logs.length && logPosition(logs[next], children.length) <= position) {
+        const log = logs[next++];
+        const movement = log && typeof log === "object" ? tokenMovement(log) : undefined;
         if (movement) moved.push(movement);
       }
     };
@@ -93,9 +96,10 @@ export function assetMovements(root: ValueFrame): AssetMovement[] {
 
 /** The token movement a log tells of, if any (a log of another shape moves nothing). */
 export function tokenMovement(log: FrameLog): AssetMovement | undefined {
+  const token = addressOf(log?.address);
+  if (!token || !Array.isArray(log.topics) || !log.topics.every((topic) => typeof topic === "string")) return undefined;
   const topics = log.topics.map((topic) => topic.toLowerCase());
-  const token = log.address.toLowerCase();
-  const words = dataWords(log.data);
+  const words = typeof log.data === "string" ? dataWords(log.data) : undefined;
   if (!words) return undefined;
   const address = (topic: string | undefined) => (topic && /^0x[0-9a-f]{64}$/.test(topic) ? `0x${topic.slice(26)}` : undefined);
   const [topic0, t1, t2, t3] = topics;
@@ -117,6 +121,19 @@ export function tokenMovement(log: FrameLog): AssetMovement | undefined {
     if (from) return { token, standard: "ERC20", from, to: ZERO_ADDRESS, amount: words[0]! };
   }
   return undefined;
+}
+
+const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
+
+/** How many of its frame's calls came before a log (after them all when it does not say). */
+function logPosition(log: FrameLog | undefined, calls: number): number {
+  const position = log && typeof log === "object" ? log.position : undefined;
+  return typeof position === "string" && QUANTITY.test(position) ? Number(position) : calls;
+}
+
+/** A lowercase address, or undefined for anything else. */
+function addressOf(value: unknown): string | undefined {
+  return typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : undefined;
 }
 
 function dataWords(data: string): bigint[] | undefined {

@@ -60,7 +60,11 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
     { schema: { params: InstanceVnetParams, body: SendTransactionRequest, response: replies({ 200: TransactionResponse }) } },
     async (request) => {
       const vnet = instanceVnetOf(store, projectOf(request).id, request.params);
-      return withDashboardUrl(await engine.sendTransaction(vnet.id, request.body.callArgs), baseUrlOf(request));
+      // As a get of the record answers it: with what it moved and wrote.
+      return withDashboardUrl(
+        await withAssetChanges(engine, await engine.sendTransaction(vnet.id, request.body.callArgs)),
+        baseUrlOf(request),
+      );
     },
   );
 

@@ -1,7 +1,8 @@
 /**
  * Traces are records (docs/service.md "Running chains"): the call trace of a mined transaction (the callTracer tree
  * with its logs) is kept when it is mined, and the explorer's reads (lib/web/chain-reader.ts through
- * lib/service/web-interface.ts) give the same trace before and after an idle stop, a restart, an export/import and a clone,
+ * lib/service/web-interface.ts) give the same trace before and after an idle stop, a `kill -9` of the chain's anvil, a
+ * restart, an export/import and a clone,
  * where the reloaded chain itself can no longer trace it. Real anvil, through the service over HTTP.
  */
 import { rmSync } from "node:fs";
@@ -50,7 +51,7 @@ async function sendAndWait(url: string, tx: Record<string, string>): Promise<{ h
   throw new Error(`${hash} was not mined`);
 }
 
-test("a transaction's trace is the same before and after an idle stop, a restart, an export/import and a clone", async () => {
+test("a transaction's trace is the same before and after an idle stop, a kill -9, a restart, an export/import and a clone", async () => {
   let service = await runs.start({ dataDir, createChainEngine: (host) => createAnvilEngine(host, { idleTimeoutMs: 1_500 }) });
   const environment: CreatedEnvironment = await createEnvironment(service, "Traced", [{ network_id: "1" }]);
   const vnetId = environment.active_instance.vnets[0].id;
@@ -69,6 +70,17 @@ test("a transaction's trace is the same before and after an idle stop, a restart
   // An idle stop: the chain is loaded from its saved state at the next read.
   await waitFor(() => engineOf(service).runningNode(vnetId) === null);
   expect(await pageTrace(service, vnetId, hash)).toEqual(before);
+
+  // A kill -9 of the chain's anvil right after a transaction, before its trace is taken: the chain comes back from its
+  // state and journal, and the trace is the same; so is the one kept before.
+  const { hash: killed } = await sendAndWait(url, { to: contractAddress!, data: "0x" });
+  const node = engineOf(service).runningNode(vnetId)!;
+  process.kill(node.pids[1]!, "SIGKILL");
+  await node.exited;
+  expect(await pageTrace(service, vnetId, hash)).toEqual(before);
+  expect(await pageTrace(service, vnetId, killed)).toEqual(before);
+  await engineOf(service).flushTraces(vnetId);
+  expect(engineOf(service).storedTrace(vnetId, killed)).toEqual(before);
 
   // A restart right after another transaction (the same call, so the same trace): its trace is taken before the stop.
   const { hash: second } = await sendAndWait(url, { to: contractAddress!, data: "0x" });

@@ -226,6 +226,8 @@ describe("transactions and simulations on anvil chains", () => {
     // The documented record: tx_hash, status; the client reads it whatever the local service's extras.
     expect(sent).toMatchObject({ from, to, status: "success", vnet_id: vnetId });
     expect(sent.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The send answers the record as a get does: with what it moved and wrote (local extras).
+    expect(sent.asset_changes).toEqual([expect.objectContaining({ from, to, raw_amount: "0x2a", type: "Transfer" })]);
     await expect(client.getTransaction({ ...instance, txHash: sent.tx_hash! })).resolves.toEqual(sent);
     const matching = await client.listTransactions({ ...instance, status: "success", from });
     expect(matching.map((t) => t.tx_hash)).toContain(sent.tx_hash);

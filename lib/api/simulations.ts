@@ -84,6 +84,47 @@ export const TraceEntry = Type.Object({
 });
 export type TraceEntry = Static<typeof TraceEntry>;
 
+/**
+ * One movement of ether or a token (the hosted service's `asset_changes` entry; lib/domain/asset-changes.ts). No
+ * `dollar_value`: chainform knows no prices offline.
+ */
+export const AssetChange = Type.Object({
+  token_info: Type.Object({
+    standard: Type.String({ description: "NativeCurrency, ERC20, ERC721 or ERC1155" }),
+    type: Type.String({ description: "Native, Fungible or Non-Fungible" }),
+    contract_address: Address,
+    symbol: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    decimals: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
+  type: Type.String({ description: "Transfer, Mint or Burn" }),
+  from: Address,
+  to: Address,
+  amount: Type.Optional(Type.String({ description: "In the token's units, when its decimals are known" })),
+  raw_amount: HexQuantity,
+  token_id: Type.Optional(Type.String()),
+});
+export type AssetChange = Static<typeof AssetChange>;
+
+/**
+ * One address's balance change (the hosted `balance_changes` entry: `address`, `transfers` indexing `asset_changes`),
+ * with `assets`, a chainform extra: the signed change of each asset, ether including the gas the sender paid.
+ */
+export const BalanceChange = Type.Object({
+  address: Address,
+  transfers: Type.Array(Type.Integer({ minimum: 0 })),
+  assets: Type.Array(
+    Type.Object({
+      asset: Type.String({ description: "The token contract (with #id for an NFT), or native" }),
+      symbol: Type.Optional(Type.String()),
+      decimals: Type.Optional(Type.Integer({ minimum: 0 })),
+      raw_amount: Type.String({ description: "Signed integer, decimal" }),
+      amount: Type.Optional(Type.String({ description: "Signed, in the asset's units" })),
+    }),
+  ),
+});
+export type BalanceChange = Static<typeof BalanceChange>;
+
 /** Virtual Environment simulation result (docs/api.md "Resources"). */
 export const VnetSimulationResult = Type.Object({
   blockNumber: HexQuantity,
@@ -94,6 +135,8 @@ export const VnetSimulationResult = Type.Object({
   status: Type.Boolean(),
   trace: Type.Array(TraceEntry),
   type: HexQuantity,
+  assetChanges: Type.Optional(Type.Array(AssetChange)),
+  balanceChanges: Type.Optional(Type.Array(BalanceChange)),
 });
 export type VnetSimulationResult = Static<typeof VnetSimulationResult>;
 
@@ -211,7 +254,12 @@ export const SimulationTransaction = Type.Object({
   ...SimulatedCall,
   transaction_index: Type.Integer({ minimum: 0 }),
   access_list: AccessList,
-  transaction_info: Type.Object({ call_trace: Type.Union([CallTraceNode, Type.Null()]), logs: Type.Array(SimulationLog) }),
+  transaction_info: Type.Object({
+    call_trace: Type.Union([CallTraceNode, Type.Null()]),
+    logs: Type.Array(SimulationLog),
+    asset_changes: Type.Optional(Type.Array(AssetChange)),
+    balance_changes: Type.Optional(Type.Array(BalanceChange)),
+  }),
 });
 export type SimulationTransaction = Static<typeof SimulationTransaction>;
 

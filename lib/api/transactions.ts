@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Address, DateTime, Hash, HexData, HexQuantity, PaginationQuery } from "./common";
-import { CallArgs, SimulationLog } from "./simulations";
+import { AssetChange, BalanceChange, CallArgs, SimulationLog, StateChange } from "./simulations";
 import { InstanceParams } from "./environments";
 import {
   TRANSACTION_CATEGORY_VALUES,
@@ -50,6 +50,11 @@ export const Transaction = Type.Object({
   gas_used: Type.Optional(HexQuantity),
   contract_address: Type.Optional(Nullable(Address)),
   logs: Type.Optional(Type.Array(SimulationLog)),
+  asset_changes: Type.Optional(Type.Array(AssetChange, { description: "chainform extra, on one record's read" })),
+  balance_changes: Type.Optional(Type.Array(BalanceChange, { description: "chainform extra, on one record's read" })),
+  state_changes: Type.Optional(
+    Type.Array(StateChange, { description: "chainform extra, on one record's read while the chain can still trace the transaction" }),
+  ),
 });
 export type Transaction = Static<typeof Transaction>;
 

@@ -24,7 +24,7 @@ export type { ContractVerifier, EtherscanAnswer, SourceSubmission, VerificationO
 export type { UserAbiRow } from "./store/abis";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { decodeCall, decodeLog } from "./chains";
+export { decodeCall, decodeLog, stateChanges, type PrestateDiff } from "./chains";
 export {
   decodeEventLog,
   decodeFunctionData,

@@ -3,6 +3,8 @@
  * lib/service/web-interface.ts offers (never through the service's HTTP API). Reads only: the Admin access is needed for `debug_traceTransaction`, nothing here changes state.
  */
 import type { CallFrame, ChainReads } from "../service/web-interface";
+import type { AssetMetadata } from "../domain/asset-changes";
+import { decodeTokenText, readTokenMetadata } from "../domain/token-metadata";
 
 /** A block as `eth_getBlockByNumber(.., true)` answers it (the fields the pages show). */
 export interface ChainBlock {
@@ -32,6 +34,8 @@ export interface ChainTransaction {
 export interface ChainReceipt {
   readonly status: string;
   readonly gasUsed: string;
+  /** What each unit of gas cost (EIP-1559 receipts; a legacy transaction's is its gas price). */
+  readonly effectiveGasPrice?: string;
   readonly contractAddress: string | null;
   readonly logs: readonly { address: string; topics: readonly string[]; data: string }[];
 }
@@ -108,14 +112,7 @@ export class ChainReader {
    * (a hex number) or the head.
    */
   async tokenMetadata(address: string, blockTag = "latest"): Promise<TokenMetadata | undefined> {
-    const call = (data: string) => this.call<string>("eth_call", [{ to: address, data }, blockTag]).catch(() => "0x");
-    const [name, symbol, decimals] = await Promise.all([call(TOKEN_CALLS.name), call(TOKEN_CALLS.symbol), call(TOKEN_CALLS.decimals)]);
-    const nameText = decodeTokenText(name);
-    const symbolText = decodeTokenText(symbol);
-    if (nameText === undefined || symbolText === undefined || decimals.length !== 66) return undefined;
-    const places = BigInt(decimals);
-    if (places > 255n) return undefined;
-    return { name: nameText, symbol: symbolText, decimals: Number(places) };
+    return readTokenMetadata((data) => this.call<string>("eth_call", [{ to: address, data }, blockTag]));
   }
 
   /** One storage slot of an address at the head (32 bytes, hex). */
@@ -130,35 +127,9 @@ export class ChainReader {
 }
 
 /** What an ERC-20 contract says of itself. */
-export interface TokenMetadata {
-  readonly name: string;
-  readonly symbol: string;
-  readonly decimals: number;
-}
+export type TokenMetadata = AssetMetadata;
 
-/** `name()`, `symbol()`, `decimals()` selectors. */
-const TOKEN_CALLS = { name: "0x06fdde03", symbol: "0x95d89b41", decimals: "0x313ce567" } as const;
-/** Longest token name or symbol shown. */
-const MAX_TOKEN_TEXT = 200;
-
-/**
- * Decodes an ABI `string` return value, or a `bytes32` one (older tokens such as MKR); undefined when it is neither.
- */
-export function decodeTokenText(data: string): string | undefined {
-  const bytes = Buffer.from(data.replace(/^0x/, ""), "hex");
-  let text: Buffer;
-  if (bytes.length === 32) text = bytes.subarray(0, bytes.indexOf(0) === -1 ? 32 : bytes.indexOf(0));
-  else {
-    if (bytes.length < 64) return undefined;
-    const offset = Number(BigInt(`0x${bytes.subarray(0, 32).toString("hex")}`) & 0xffffffffn);
-    if (offset + 32 > bytes.length) return undefined;
-    const length = Number(BigInt(`0x${bytes.subarray(offset, offset + 32).toString("hex")}`) & 0xffffffffn);
-    if (offset + 32 + length > bytes.length) return undefined;
-    text = bytes.subarray(offset + 32, offset + 32 + length);
-  }
-  const decoded = text.toString("utf8");
-  return decoded.length > MAX_TOKEN_TEXT ? `${decoded.slice(0, MAX_TOKEN_TEXT)}…` : decoded;
-}
+export { decodeTokenText };
 
 /** Wei as ether, exact (no rounding), e.g. `1.5 ETH`. */
 export function formatEther(wei: bigint | string): string {

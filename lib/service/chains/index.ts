@@ -37,7 +37,8 @@ export {
 } from "./evm/viem";
 export type { CallFrame } from "./evm/trace";
 export { isCallFrame } from "./durability/trace-records";
-export type { AccountOverride, BundleCall } from "./simulation/simulate";
+export type { AccountOverride, BundleCall, PrestateDiff } from "./simulation/simulate";
+export { stateChanges } from "./simulation/simulate";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

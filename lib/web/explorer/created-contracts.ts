@@ -1,7 +1,7 @@
 /**
  * The contracts a mined call created (a factory's pairs), read once from its call trace and then kept in memory: a mined
- * transaction's trace never changes. Until the service keeps traces with their records, this is the one place the
- * pages read them for it.
+ * transaction's trace never changes. The trace kept with its record is read first: a chain reloaded since (an idle
+ * stop, a restart, an import) can no longer trace the transaction.
  */
 import { ChainReader } from "../chain-reader";
 import type { WebContext } from "../context";
@@ -19,7 +19,9 @@ export async function contractsCreatedBy(context: WebContext, vnetId: string, ha
   if (found) return found;
   const chain = new ChainReader(context.service.chains, vnetId);
   try {
-    const trace = await chain.call<Parameters<typeof createdContracts>[0]>("debug_traceTransaction", [hash, { tracer: "callTracer" }]);
+    const trace =
+      context.service.chains.storedTrace(vnetId, hash) ??
+      (await chain.call<Parameters<typeof createdContracts>[0]>("debug_traceTransaction", [hash, { tracer: "callTracer" }]));
     const created = createdContracts(trace);
     if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
     kept.set(key, created);

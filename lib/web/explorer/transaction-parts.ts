@@ -3,9 +3,11 @@
  * the token's units, and the contracts its CREATE frames made.
  */
 import type { CallFrame } from "../../service/web-interface";
-import type { SimulationLog } from "../../api";
-import type { TokenMetadata } from "../chain-reader";
+import type { SimulationLog, StateChange } from "../../api";
+import type { AssetChanges, AssetDelta } from "../../domain/asset-changes";
+import { formatEther, type TokenMetadata } from "../chain-reader";
 import type { ContractAbis } from "../decode/contract-abis";
+import { pairTokenOf, type PairTokens } from "../decode/pairs";
 import { tokenAmount, type TokenTransfer } from "../decode/tokens";
 import { html, table, type Html } from "../html";
 
@@ -52,17 +54,28 @@ export function transferTable(transfers: readonly TokenTransfer[], metadata: Tok
   );
 }
 
-/** The events: the emitter, the event with its arguments (addresses named, token amounts in units), the raw log. */
-export function logTable(logs: readonly SimulationLog[], metadata: TokenMetadataMap, named: NamedAddress): Html {
+/**
+ * The events: the emitter, the event with its arguments (addresses named, token amounts in units: a token's own, and
+ * a pair's `amount0…`/`reserve1…` in its two tokens'), the raw log.
+ */
+export function logTable(
+  logs: readonly SimulationLog[],
+  metadata: TokenMetadataMap,
+  named: NamedAddress,
+  pairs: ReadonlyMap<string, PairTokens> = new Map(),
+): Html {
   return table(
     ["Emitter", "Event", "Raw"],
     logs.map((log) => {
       const token = metadata.get(log.raw.address.toLowerCase());
+      const pair = pairs.get(log.raw.address.toLowerCase());
       const amountAt = token && TOKEN_AMOUNT_EVENTS.has(`${log.name}/${log.raw.topics.length}`) ? log.inputs.length - 1 : -1;
       const args = log.inputs.map((input, i) => {
+        const side = pair && /^u?int\d*$/.test(input.type) ? pairTokenOf(input.name) : undefined;
+        const unitsOf = i === amountAt ? token : side !== undefined ? metadata.get(side === 0 ? pair!.token0 : pair!.token1) : undefined;
         const value =
-          i === amountAt
-            ? html`<span class="amount" title="${input.value}">${tokenAmount(BigInt(input.value), token)}</span>`
+          i === amountAt || unitsOf
+            ? html`<span class="amount" title="${input.value}">${tokenAmount(BigInt(input.value), unitsOf)}</span>`
             : input.type === "address"
               ? named(input.value)
               : html`<code>${input.value}</code>`;
@@ -95,4 +108,59 @@ export function createdContracts(root: CallFrame): CreatedContract[] {
   };
   visit(root, true);
   return found;
+}
+
+/** Each touched address's balance change: its gains and losses of ether (gas included) and tokens, in their units. */
+export function balanceTable(changes: AssetChanges, named: NamedAddress): Html {
+  return table(
+    ["Address", "Change"],
+    changes.balance_changes
+      .filter((change) => change.assets.length > 0)
+      .map((change) => [
+        named(change.address),
+        html`${change.assets.map(
+          (asset, i) =>
+            html`${i > 0 ? ", " : ""}<span class="amount ${asset.raw_amount.startsWith("-") ? "fail" : "ok"}" title="${asset.raw_amount}">${deltaText(asset)}</span>`,
+        )}`,
+      ]),
+    "no balance changed",
+  );
+}
+
+/** A signed change with its symbol: `+2.5 TT`, `-0.01 ETH`; an NFT as `+1 NAME #7`; raw when the token says nothing. */
+function deltaText(asset: AssetDelta): string {
+  const sign = asset.raw_amount.startsWith("-") ? "" : "+";
+  const id = asset.asset.includes("#") ? ` ${asset.asset.slice(asset.asset.indexOf("#"))}` : "";
+  return `${sign}${asset.amount ?? asset.raw_amount}${asset.symbol ? ` ${asset.symbol}` : ""}${id}`;
+}
+
+/** Most state changes a page lists (a transaction may write thousands of slots). */
+const MAX_STATE_ROWS = 500;
+
+/** What a transaction wrote: each address's balance, nonce and storage slots, before and after. */
+export function stateTable(changes: readonly StateChange[], named: NamedAddress): Html {
+  const shown = changes.slice(0, MAX_STATE_ROWS);
+  return html`${table(
+    ["Address", "Field", "Before", "After"],
+    shown.map((change) => [
+      named(change.address),
+      change.field === "storage" ? html`storage <code title="${change.slot ?? ""}">${shortWord(change.slot ?? "")}</code>` : change.field,
+      html`<code title="${change.previous}">${shownValue(change.field, change.previous)}</code>`,
+      html`<code title="${change.next}">${shownValue(change.field, change.next)}</code>`,
+    ]),
+    "no state changed",
+  )}${changes.length > shown.length ? html`<p class="muted">the first ${shown.length} of ${changes.length}</p>` : html``}`;
+}
+
+/** A balance in ether, a nonce in decimal, a storage word shortened (its whole value in the title). */
+function shownValue(field: StateChange["field"], value: string): string {
+  if (field === "balance") return formatEther(value);
+  if (field === "nonce") return BigInt(value).toString();
+  return shortWord(value);
+}
+
+/** A 32-byte word without its leading zeros: `0x…2a`. */
+function shortWord(word: string): string {
+  const digits = word.replace(/^0x0*/, "");
+  return digits.length === 0 ? "0x0" : digits.length + 2 < word.length ? `0x…${digits}` : word;
 }

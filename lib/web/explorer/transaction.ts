@@ -3,18 +3,20 @@
  * hash is the service's and no chain's) is shown from the service's store without asking the chain: on an offline
  * fork, the chain would ask its upstream for a hash it never had.
  */
-import type { CallFrame } from "../../service/web-interface";
-import type { Transaction } from "../../api";
+import { stateChanges, type CallFrame, type PrestateDiff } from "../../service/web-interface";
+import type { SimulationLog, Transaction } from "../../api";
+import { assetChanges } from "../../domain/asset-changes";
 import { ChainReader, ChainReadError, decimal } from "../chain-reader";
 import { summarize, type VnetView, type WebContext } from "../context";
 import { decodeEvent } from "../decode/book";
+import { hasPairAmounts, pairTokens, type PairTokens } from "../decode/pairs";
 import { ContractAbis } from "../decode/contract-abis";
 import { TokenBook, tokenTransfers } from "../decode/tokens";
 import { ether, fields, html, type Html } from "../html";
 import { argumentsHtml, decodeInput, fromCallFrame, traceTree } from "../trace-view";
 import type { ExplorerLinks } from "./links";
 import { timeAt } from "./pages";
-import { createdContracts, logTable, namesOf, transferTable } from "./transaction-parts";
+import { balanceTable, createdContracts, logTable, namesOf, stateTable, transferTable } from "./transaction-parts";
 
 /**
  * The transaction panel (status, parties, value, gas, time, the decoded call, token transfers, named events, the
@@ -46,14 +48,21 @@ export async function transactionBody(
   const succeeded = receipt?.status === "0x1";
   const rawLogs = receipt?.logs ?? [];
   const abis = new ContractAbis(context, view, chain);
-  const [abiOf, time] = await Promise.all([
+  const [abiOf, time, diff] = await Promise.all([
     abis.lookup([...(tx.to ? [tx.to] : []), ...rawLogs.map((l) => l.address), ...frameTargets(trace)]),
     tx.blockNumber ? chain.blockTime(tx.blockNumber).catch(() => null) : null,
+    // What it wrote is not kept: the chain can say it only while it can still run the block again.
+    receipt ? chain.call<PrestateDiff>("debug_traceTransaction", [hash, PRESTATE_DIFF]).catch(() => null) : null,
   ]);
   const logs = rawLogs.map((log) => decodeEvent(log, abiOf(log.address)));
   const transfers = tokenTransfers(logs);
-  const tokens = new TokenBook(chain, tx.blockNumber ?? "latest");
-  const metadata = await tokens.load(rawLogs.map((l) => l.address));
+  const blockTag = tx.blockNumber ?? "latest";
+  const tokens = new TokenBook(chain, blockTag);
+  const pairs = await pairsOf(chain, logs, blockTag);
+  const pairTokenList = [...pairs.values()].flatMap((p) => [p.token0, p.token1]);
+  const metadata = await tokens.load([...rawLogs.map((l) => l.address), ...pairTokenList]);
+  const fee = receipt ? BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? tx.gasPrice ?? "0x0") : 0n;
+  const changes = trace ? assetChanges(trace, tx.from, fee, metadata) : undefined;
   const names = await namesOf(abis, metadata, [tx.from, ...(tx.to ? [tx.to] : [])]);
   const named = (address: string) => {
     const name = names.get(address.toLowerCase());
@@ -89,8 +98,35 @@ export async function transactionBody(
     ["Input", html`<details><summary class="muted">${(tx.input.length - 2) / 2} bytes</summary><pre>${tx.input}</pre></details>`],
   ])}</div>
 <h2>Token transfers (${transfers.length})</h2><div class="card" id="transfers">${transferTable(transfers, metadata, named)}</div>
-<h2>Events (${logs.length})</h2><div class="card" id="events">${logTable(logs, metadata, named)}</div>
+<h2>Balance changes</h2><div class="card" id="balance-changes">${
+    changes ? balanceTable(changes, named) : html`<p class="muted">no trace available</p>`
+  }<p class="muted">No prices: chainform knows none offline.</p></div>
+<h2>State changes</h2><div class="card" id="state-changes">${
+    wroteNonce(diff, tx.from)
+      ? stateTable(stateChanges(diff), named)
+      : html`<p class="muted">not available: the chain was reloaded since (state changes are not kept)</p>`
+  }</div>
+<h2>Events (${logs.length})</h2><div class="card" id="events">${logTable(logs, metadata, named, pairs)}</div>
 <h2>Call trace</h2><div class="card">${traceTree(trace ? fromCallFrame(trace, abiOf) : undefined, named)}</div>`;
+}
+
+/** The pairs (contracts answering `token0()`/`token1()`) among the emitters of events with pair amounts. */
+async function pairsOf(chain: ChainReader, logs: readonly SimulationLog[], blockTag: string): Promise<Map<string, PairTokens>> {
+  const emitters = [...new Set(logs.filter((log) => hasPairAmounts(log.inputs)).map((log) => log.raw.address.toLowerCase()))];
+  const found = await Promise.all(emitters.map((address) => pairTokens(chain, address, blockTag)));
+  return new Map(emitters.flatMap((address, i) => (found[i] ? [[address, found[i]] as const] : [])));
+}
+
+/** The prestateTracer in diff mode: the balances, nonces, code and storage a transaction changed. */
+const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } } as const;
+
+/**
+ * Whether a diff is the transaction's: a mined transaction always moved its sender's nonce, so a diff without it is
+ * what a reloaded chain answers for a block it cannot run again.
+ */
+export function wroteNonce(diff: PrestateDiff | null, sender: string): diff is PrestateDiff {
+  const post = diff?.post && typeof diff.post === "object" ? diff.post : {};
+  return Object.entries(post).some(([address, state]) => address.toLowerCase() === sender.toLowerCase() && state?.nonce !== undefined);
 }
 
 /** Every address a trace calls. */

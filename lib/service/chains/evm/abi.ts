@@ -1,5 +1,5 @@
 /**
- * The ABIs the engine knows (ERC-20, ERC-721 and chainform's bridge) and decoding of logs and calls with them.
+ * The ABIs the engine knows (ERC-20, ERC-721, WETH's and a Uniswap V2 pair's events, and chainform's bridge) and decoding of logs and calls with them.
  * ERC-20 and ERC-721 share event topics (Transfer, Approval) and some selectors: events are told apart by their
  * number of indexed topics; for shared selectors the ERC-20 names win.
  */
@@ -47,6 +47,24 @@ export const ERC721_ABI = parseAbi([
   "function tokenURI(uint256 tokenId) view returns (string uri)",
 ]);
 
+/** WETH's own events (WETH9's interface): wrapping ether is a mint, unwrapping a burn. */
+export const WETH_EVENTS = parseAbi([
+  "event Deposit(address indexed dst, uint256 wad)",
+  "event Withdrawal(address indexed src, uint256 wad)",
+]);
+
+/**
+ * The events of a Uniswap V2 pair and factory (their published interfaces), so that a swap's record and its
+ * simulation name them as the explorer does.
+ */
+export const PAIR_EVENTS = parseAbi([
+  "event Mint(address indexed sender, uint256 amount0, uint256 amount1)",
+  "event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)",
+  "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
+  "event Sync(uint112 reserve0, uint112 reserve1)",
+  "event PairCreated(address indexed token0, address indexed token1, address pair, uint256)",
+]);
+
 interface KnownAbi {
   readonly events: Map<Hex, AbiEvent[]>;
   readonly functions: Map<Hex, AbiFunction>;
@@ -56,7 +74,7 @@ let known: KnownAbi | null = null;
 
 function knownAbi(): KnownAbi {
   if (known) return known;
-  const items = [...ERC20_ABI, ...ERC721_ABI, ...loadArtifact("ChainformBridge").abi];
+  const items = [...ERC20_ABI, ...ERC721_ABI, ...WETH_EVENTS, ...PAIR_EVENTS, ...loadArtifact("ChainformBridge").abi];
   const events = new Map<Hex, AbiEvent[]>();
   const functions = new Map<Hex, AbiFunction>();
   for (const item of items) {

@@ -80,7 +80,12 @@ export async function simulateOnReplica(
       gas_used: simulation.gas_used,
       status: simulation.status,
       access_list: request.access_list ?? [],
-      transaction_info: { call_trace: nestTrace(result.trace), logs: result.logs },
+      transaction_info: {
+        call_trace: nestTrace(result.trace),
+        logs: result.logs,
+        asset_changes: result.assetChanges ?? [],
+        balance_changes: result.balanceChanges ?? [],
+      },
     },
     contracts: contracts.map((address) => ({ address, network_id: networkId })),
     ...(generated ? { generatedAccessList: generated } : {}),

@@ -5,9 +5,11 @@
  *
  * Semantics (as eth_call): the transaction runs on the state after block `blockNumber` (default: the head) and
  * sees `block.number` = that block unless `blockOverrides.number` says otherwise; the result's `blockNumber` is the
- * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved.
+ * number it saw. Gas is not charged (as in eth_call), so balances change only by the value moved; the asset and
+ * balance changes (lib/domain/asset-changes.ts) count the fee at the price the call names, as a mined one pays it.
  */
 import type { CallArgs, InstanceSimulationResult, StateChange, VnetSimulationRequest, VnetSimulationResult } from "../../../api";
+import { tracedAssetChanges } from "../../../domain/token-metadata";
 import { decodeLogs } from "../evm/abi";
 import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
 import { collectLogs, flattenTrace, logsBloom, type CallFrame } from "../evm/trace";
@@ -97,6 +99,17 @@ export async function simulate(
   ]);
   if (diff) extras.onDiff?.(diff);
   const logs = collectLogs(frame);
+  // The sender pays for gas at the price the call names (none named, none paid: as eth_call).
+  const fee = BigInt(frame.gasUsed ?? "0x0") * BigInt(args.gasPrice ?? "0x0");
+  const changes = await tracedAssetChanges(
+    // On the state the call ran on: a bundle's earlier transactions may have made the token.
+    (to, data, tag) =>
+      rpc.request<string>("eth_call", [{ to, data }, tag, ...(Object.keys(stateOverrides).length > 0 ? [stateOverrides] : [])]),
+    frame,
+    call.from,
+    fee,
+    baseBlock,
+  );
   const result: VnetSimulationResult = {
     blockNumber: normalizeQuantity(blockNumber),
     cumulativeGasUsed: frame.gasUsed ?? "0x0",
@@ -106,6 +119,8 @@ export async function simulate(
     status: !frame.error,
     trace: flattenTrace(frame),
     type: args.gasPrice ? "0x0" : "0x2",
+    assetChanges: changes.asset_changes,
+    balanceChanges: changes.balance_changes,
   };
   return diff && withStateChanges ? { ...result, stateChanges: stateChanges(diff) } : result;
 }
@@ -127,10 +142,11 @@ export async function simulateBundle(
   calls: readonly BundleCall[],
   block: { readonly blockNumber: string; readonly number: string },
   overrides: Readonly<Record<string, AccountOverride>> = {},
-): Promise<VnetSimulationResult[]> {
+): Promise<InstanceSimulationResult[]> {
   const state: Record<string, AccountOverride> = structuredClone({ ...overrides });
-  const results: VnetSimulationResult[] = [];
+  const results: InstanceSimulationResult[] = [];
   for (const call of calls) {
+    let written: StateChange[] = [];
     const result = await simulate(
       rpc,
       { callArgs: call.callArgs, blockNumber: block.blockNumber, blockOverrides: { number: block.number } },
@@ -139,10 +155,13 @@ export async function simulateBundle(
         accessList: call.accessList,
         feeCaps: call.feeCaps,
         priorState: state,
-        onDiff: (diff) => applyDiff(state, diff),
+        onDiff: (diff) => {
+          written = stateChanges(diff);
+          applyDiff(state, diff);
+        },
       },
     );
-    results.push(result);
+    results.push({ ...result, stateChanges: written });
     if (!result.status) break;
   }
   return results;

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static } from "@sinclair/typebox";
-import { ProjectParams, type VnetSimulationResult } from "../../../api";
+import { ProjectParams, type StateChange, type VnetSimulationResult } from "../../../api";
 import { MAX_UINT256 } from "../../../domain/amounts";
 import { parseBlockNumber } from "../../../domain/chain";
 import type { AccountOverride, BundleCall } from "../../chains";
@@ -120,7 +120,7 @@ export default async function hostedSimulationRoutes(app: FastifyInstance): Prom
 }
 
 /** A simulation result as the SDK reads it: snake_case, numbers for quantities. */
-export function hostedResult(result: VnetSimulationResult): Record<string, unknown> {
+export function hostedResult(result: VnetSimulationResult & { stateChanges?: StateChange[] }): Record<string, unknown> {
   return {
     status: result.status,
     gas_used: Number(BigInt(result.gasUsed)),
@@ -144,6 +144,11 @@ export function hostedResult(result: VnetSimulationResult): Record<string, unkno
       subtraces: entry.subtraces,
       trace_address: entry.traceAddress,
     })),
+    // As the hosted API answers them under `transaction_info`, unpriced: no price is known offline.
+    asset_changes: result.assetChanges ?? [],
+    balance_changes: result.balanceChanges ?? [],
+    // chainform's shape (as the environment-instance simulation answers it): balance, nonce and storage writes.
+    state_changes: result.stateChanges ?? [],
   };
 }
 

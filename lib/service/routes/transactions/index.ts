@@ -22,6 +22,7 @@ import { notFound } from "../../errors";
 import { baseUrlOf, pageOf, projectOf, replies } from "../common";
 import { ENVIRONMENTS_PATH } from "../environments";
 import { instanceOf, instanceVnetOf } from "../environments/instance";
+import { withAssetChanges } from "./asset-changes";
 
 const INSTANCE_PATH = `${ENVIRONMENTS_PATH}/:environmentId/instance/:instanceId`;
 
@@ -50,7 +51,7 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
       const environment = instanceOf(store, projectOf(request).id, environmentId, instanceId);
       const transaction = store.records.transaction(environment.instance_id, txHash);
       if (!transaction) throw notFound("rid:vnet", `transaction ${txHash} not found in instance ${instanceId}`);
-      return withDashboardUrl(transaction, baseUrlOf(request));
+      return withDashboardUrl(await withAssetChanges(engine, transaction), baseUrlOf(request));
     },
   );
 
@@ -59,7 +60,11 @@ export default async function transactionRoutes(app: FastifyInstance): Promise<v
     { schema: { params: InstanceVnetParams, body: SendTransactionRequest, response: replies({ 200: TransactionResponse }) } },
     async (request) => {
       const vnet = instanceVnetOf(store, projectOf(request).id, request.params);
-      return withDashboardUrl(await engine.sendTransaction(vnet.id, request.body.callArgs), baseUrlOf(request));
+      // As a get of the record answers it: with what it moved and wrote.
+      return withDashboardUrl(
+        await withAssetChanges(engine, await engine.sendTransaction(vnet.id, request.body.callArgs)),
+        baseUrlOf(request),
+      );
     },
   );
 

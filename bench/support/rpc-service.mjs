@@ -6,7 +6,9 @@
  * Admin RPC URLs, the URL of the vnet's anvil and its IPC socket. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
  * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
  * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
- * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID, in order, and `hop`:
+ * whatever else the machine runs; with `BENCH_RPC_FORK_URL` the network forks that upstream (the read-heavy shape), and with `BENCH_RPC_DATA_DIR`
+ * the service keeps its data there (journal and records on disk, fsynced, as `chainform serve` does; the write-heavy
+ * shape), else in memory; `cpu PID...` adds `otherUs`, the same of each process PID, in order, and `hop`:
  * what an older service's native hop (removed since) has answered so far, null where none runs.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -25,9 +27,11 @@ if (!existsSync(built)) {
 const { startServer } = createRequire(built.pathname)(built.pathname);
 
 const rpcLimit = process.env.BENCH_RPC_LIMIT ? Number(process.env.BENCH_RPC_LIMIT) : undefined;
+const forkUrl = process.env.BENCH_RPC_FORK_URL;
 const service = await startServer({
-  dataDir: null,
+  dataDir: process.env.BENCH_RPC_DATA_DIR ?? null,
   port: 0,
+  ...(forkUrl && { forkUrls: { 1: forkUrl } }),
   rateLimits: { rateLimit: 1e9, burstLimit: 1e9, unauthenticatedLimit: 1e9, ...(rpcLimit !== undefined && { rpcLimit }) },
 });
 const project = `${service.baseUrl}/public/v1/account/${service.accountSlug}/project/${service.projectSlug}`;

@@ -69,6 +69,8 @@ export interface ForkReads {
   readonly upstreamUrl: string;
   /** The plain anvil forking the upstream at its head ("anvil" in the figures). */
   readonly anvilUrl: string;
+  /** The plain anvil's process ids (its CPU is read from /proc). */
+  readonly anvilPids: readonly number[];
   /** Runs the suite against a URL: its time (ms) and whether every test passed. */
   run(url: string): Promise<{ ms: number; passed: boolean }>;
   close(): Promise<void>;
@@ -94,6 +96,7 @@ export async function startForkReads(): Promise<ForkReads> {
     return {
       upstreamUrl: upstream.url,
       anvilUrl: anvil.rpc.url,
+      anvilPids: anvil.pids,
       async run(url) {
         const started = performance.now();
         const result = await built.project

@@ -19,6 +19,8 @@ export interface Service {
   readonly public: string;
   readonly pid: number;
   cpu(): Promise<{ serviceUs: number; anvilUs: number; hop: unknown }>;
+  /** Starts a CPU profile of the service (no file), or stops it and writes it to `file`. */
+  profile(file?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,11 @@ export async function startService(variant: Variant, rpcLimit?: number, env: Rec
       const answer = nextLine();
       child.stdin!.write("cpu\n");
       return JSON.parse(await answer);
+    },
+    async profile(file) {
+      const answer = nextLine();
+      child.stdin!.write(`profile${file ? ` ${file}` : ""}\n`);
+      await answer;
     },
     stop: async () => {
       if (exited) return;

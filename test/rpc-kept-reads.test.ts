@@ -8,6 +8,7 @@ import type { Environment } from "../lib/api";
 import type { BackendChainEngine } from "../lib/service/chains/engine";
 import { startTestService, type TestService } from "./helpers/service";
 import { call } from "./helpers/http";
+import { privateKeyToAccount } from "./helpers/viem";
 
 const ADDRESS = "0x000000000000000000000000000000000000beef";
 const OTHER = "0x00000000000000000000000000000000000c0de0";
@@ -116,4 +117,41 @@ test("a transaction mined and a storage write on the head: slot and nonce read a
   await expectAnvils(5, "eth_getTransactionCount", [ADDRESS, block]);
   await admin("anvil_setNonce", [ADDRESS, "0x9"]);
   expect(JSON.parse(await expectAnvils(5, "eth_getTransactionCount", [ADDRESS, block])).result).toBe("0x9");
+});
+
+test("a send's receipt, read by the service as it journaled the send, answers the sender's ask as anvil does", async () => {
+  const key = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+  const account = privateKeyToAccount(key);
+  await admin("anvil_setBalance", [account.address, "0x56bc75e2d63100000"]);
+  const nonce = Number(JSON.parse(await post(anvilUrl, req(1, "eth_getTransactionCount", [account.address, "latest"]))).result);
+  const signed = await account.signTransaction({
+    chainId: 7042,
+    type: "eip1559",
+    nonce,
+    gas: 21_000n,
+    maxFeePerGas: 10n ** 11n,
+    maxPriorityFeePerGas: 1n,
+    to: OTHER,
+    value: 5n,
+  });
+  const hash = JSON.parse(await post(urlOf("Public RPC"), req(1, "eth_sendRawTransaction", [signed]))).result as string;
+  const node = (service.app.service.engine as BackendChainEngine).runningNode(vnetId)!;
+  expect(node.rpc.reads.answer(node.rpc.reads.keyOf(req(6, "eth_getTransactionReceipt", [hash]))!, 6)?.toString()).toBe(
+    await post(anvilUrl, req(6, "eth_getTransactionReceipt", [hash])),
+  );
+  await expectAnvils(6, "eth_getTransactionReceipt", [hash]);
+  // Not mined: null, never kept.
+  const unknown = `0x${"12".repeat(32)}`;
+  expect(JSON.parse(await expectAnvils(8, "eth_getTransactionReceipt", [unknown])).result).toBeNull();
+  expect(node.rpc.reads.answer(node.rpc.reads.keyOf(req(8, "eth_getTransactionReceipt", [unknown]))!, 8)).toBeUndefined();
+});
+
+test("a reverted chain forgets the receipts it kept", async () => {
+  await admin("anvil_setBalance", [ADDRESS, "0x56bc75e2d63100000"]);
+  const snapshot = await admin("evm_snapshot", []);
+  const hash = (await admin("eth_sendTransaction", [{ from: ADDRESS, to: OTHER, value: "0x1" }])) as string;
+  const mined = await expectAnvils(10, "eth_getTransactionReceipt", [hash]);
+  expect(JSON.parse(mined).result).not.toBeNull();
+  await admin("evm_revert", [snapshot]);
+  expect(JSON.parse(await expectAnvils(10, "eth_getTransactionReceipt", [hash])).result).toBeNull();
 });

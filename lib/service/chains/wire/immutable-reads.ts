@@ -23,6 +23,8 @@ const KEPT_METHODS: ReadonlyMap<string, number> = new Map([
   ["eth_getAccountInfo", 2],
   ["eth_getStorageAt", 3],
 ]);
+/** A transaction hash, as a receipt is asked for. */
+const HASH = /^0x[0-9a-fA-F]{64}$/;
 /** A block number as a quantity (lowercase hex, no leading zero), never a tag or a hash. */
 const BLOCK_NUMBER = /^0x(?:0|[1-9a-f][0-9a-f]{0,15})$/;
 /**
@@ -35,6 +37,8 @@ const PLAIN_READ =
 /** The start of every answer of anvil's this keeps (then the id, then `,"result":`). */
 const ANSWER_PREFIX = '{"jsonrpc":"2.0","id":';
 const RESULT_MEMBER = Buffer.from(',"result":');
+/** A result of null (a receipt not mined yet): never kept. */
+const NULL_RESULT = Buffer.from(',"result":null');
 /** Bytes of answers kept per node at the most: past it, everything is forgotten and kept again as asked. */
 const MOST_BYTES = 32 * 1024 * 1024;
 
@@ -70,6 +74,12 @@ export class ImmutableReads {
 
   /** The key of a call whose answer may be kept, or null. */
   keyOf(call: { readonly method?: unknown; readonly params?: unknown; readonly id?: unknown }): string | null {
+    if (call.method === "eth_getTransactionReceipt") {
+      // A mined transaction's receipt stays as it is until a revert or a reset (which forget everything); a null
+      // (not mined yet) is never kept (`keep`).
+      const [hash] = Array.isArray(call.params) && call.params.length === 1 ? call.params : [];
+      return typeof hash === "string" && HASH.test(hash) && idText(call.id) !== null ? `eth_getTransactionReceipt["${hash}"]` : null;
+    }
     const length = typeof call.method === "string" ? KEPT_METHODS.get(call.method) : undefined;
     const { params } = call;
     if (length === undefined || !Array.isArray(params) || params.length !== length || idText(call.id) === null) return null;
@@ -98,8 +108,41 @@ export class ImmutableReads {
     if (answer.compare(RESULT_MEMBER, 0, RESULT_MEMBER.length, head.length, head.length + RESULT_MEMBER.length) !== 0) return;
     let end = answer.length;
     while (end > 0 && (answer[end - 1] === 0x0a || answer[end - 1] === 0x0d)) end -= 1;
-    if (answer[end - 1] !== 0x7d /* } */) return;
-    const rest = Buffer.from(answer.subarray(head.length)); // a copy: the answer's buffer goes to the caller
+    if (
+      answer[end - 1] !== 0x7d /* } */ ||
+      answer.compare(NULL_RESULT, 0, NULL_RESULT.length, head.length, head.length + NULL_RESULT.length) === 0
+    )
+      return;
+    this.keepRest(key, Buffer.from(answer.subarray(head.length))); // a copy: the answer's buffer goes to the caller
+  }
+
+  /**
+   * Keeps a receipt the service read itself in a batch (a send's, ../transactions/call-effects.ts), so that the
+   * sender's own ask for it right after is answered here. `batchText` is the chain's answer to that batch and
+   * `answers` its parse: the receipt is kept only when writing the parse again gives the chain's text exactly (then
+   * the receipt alone written the same way is what the chain would answer to it alone, as a batch's answers are
+   * written as single ones are).
+   */
+  keepReceipts(
+    calls: readonly { readonly id?: unknown; readonly method: string; readonly params?: unknown }[],
+    answers: readonly unknown[],
+    batchText: string,
+    generation: number,
+  ): void {
+    if (generation !== this.generation) return;
+    let exact: boolean | undefined;
+    for (const call of calls) {
+      if (call.method !== "eth_getTransactionReceipt") continue;
+      const key = this.keyOf({ ...call, id: 0 });
+      const answer = answers.find((a) => (a as { id?: unknown }).id === call.id) as { result?: unknown } | undefined;
+      if (key === null || answer?.result === null || answer?.result === undefined || this.kept.has(key)) continue;
+      exact ??= JSON.stringify(answers) === batchText.trimEnd();
+      if (!exact) return;
+      this.keepRest(key, Buffer.from(`,"result":${JSON.stringify(answer.result)}}`));
+    }
+  }
+
+  private keepRest(key: string, rest: Buffer): void {
     if (this.bytes + rest.length > MOST_BYTES) this.forget();
     this.kept.set(key, rest);
     this.bytes += rest.length + key.length;

@@ -100,10 +100,13 @@ export class JsonRpcClient {
    */
   async batch(calls: JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
     if (calls.some((call) => mayChangeState(call.method))) this.reads.changed();
+    const generation = this.reads.generation;
     const answer = await this.passThroughOrReject(JSON.stringify(calls));
-    const answers = answer === null ? null : (JSON.parse(answer.toString("utf8")) as unknown);
+    const text = answer === null ? null : answer.toString("utf8");
+    const answers = text === null ? null : (JSON.parse(text) as unknown);
     // Not an array: the batch was refused whole (nothing in it ran), which the HTTP port says precisely.
     if (!Array.isArray(answers)) return (await this.post(calls)) as JsonRpcResponse[];
+    this.reads.keepReceipts(calls, answers, text!, generation);
     const generic = new Set(
       (answers as JsonRpcResponse[]).flatMap((a) => ("error" in a && a.error.message.includes(GENERIC_IPC_ERROR) ? [a.id] : [])),
     );

@@ -11,7 +11,12 @@
  * 2. a viem script of `BENCH_RPC_VIEM_CALLS` (5,000) sequential mixed calls: reads, `eth_call`, `eth_estimateGas`,
  *    and sends (signed locally, as a test suite does through the Public RPC) each followed by its receipt;
  * 3. single-method loads (autocannon, 1 and 16 connections, and over WebSocket with `BENCH_RPC_WS=1`);
- * 4. 20,000 sequential calls through one URL of a service with the default limit (no 429 may come back).
+ * 4. 20,000 sequential calls through one URL of a service with the default limit (no 429 may come back);
+ * 5. the read-heavy shape (bench/support/fork-reads.ts): a `forge test --fork-url` suite reading 7,500 accounts of a
+ *    forked upstream, against a plain anvil forking it and an environment forking it;
+ * 6. the write-heavy shape (bench/support/uniswap-swaps.ts): Uniswap V2's swaps sent raw with their receipts, on a
+ *    service that keeps its data on disk.
+ * `BENCH_RPC_SHAPES` (compute: 1 and 2, loads: 3 and 4, reads, writes; all by default) picks what runs.
  *
  * This 2-core machine is shared and its speed drifts, so anvil and the URL run in turns (alternating which goes
  * first) and every ratio is taken within its turn, against the anvil run beside it; figures are medians over

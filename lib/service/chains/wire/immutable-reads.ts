@@ -40,7 +40,7 @@ const RESULT_MEMBER = Buffer.from(',"result":');
 /** A result of null (a receipt not mined yet): never kept. */
 const NULL_RESULT = Buffer.from(',"result":null');
 /** Bytes of answers kept per node at the most: past it, everything is forgotten and kept again as asked. */
-const MOST_BYTES = 32 * 1024 * 1024;
+const MOST_BYTES = 16 * 1024 * 1024;
 
 /** Whether a call may change the chain's state (so that the reads kept are forgotten). */
 export function mayChangeState(method: unknown): boolean {

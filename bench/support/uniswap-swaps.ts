@@ -112,15 +112,15 @@ export async function deployUniswap(url: string, key: Hex): Promise<Uniswap> {
   return { router, weth, token };
 }
 
-/** `SWAPS` swaps through `url`, one after another, each sent raw and its receipt waited for: the time (ms). */
-export async function swaps(url: string, key: Hex, at: Uniswap): Promise<number> {
+/** `count` swaps through `url`, one after another, each sent raw and its receipt waited for: the time (ms). */
+export async function swaps(url: string, key: Hex, at: Uniswap, count = SWAPS): Promise<number> {
   const client = clientOf(url);
   const signer = new Signer(key, await client.getChainId());
   await signer.prepare(client);
   const ethForTokens = calldata(ROUTER, "swapExactETHForTokens", [1n, [at.weth, at.token], signer.address, DEADLINE]);
   const tokensForEth = calldata(ROUTER, "swapExactTokensForETH", [10n ** 18n, 1n, [at.token, at.weth], signer.address, DEADLINE]);
   const started = performance.now();
-  for (let i = 0; i < SWAPS; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     if (i % 2 === 0) await signer.send(client, at.router, ethForTokens, 10n ** 15n);
     else await signer.send(client, at.router, tokensForEth);
   }

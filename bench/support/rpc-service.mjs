@@ -6,10 +6,13 @@
  * Admin RPC URLs, the URL of the vnet's anvil and its IPC socket. `BENCH_RPC_LIMIT` sets the per-URL RPC limit (default: the
  * service's); it runs until stdin closes. Each `cpu` line on stdin is answered with one JSON line: the CPU time this
  * process and the vnet's anvil have used so far (µs), so that the benchmark can tell what a call costs each of them
- * whatever else the machine runs; `cpu PID...` adds `otherUs`, the same of each process PID, in order, and `hop`:
- * what an older service's native hop (removed since) has answered so far, null where none runs.
+ * whatever else the machine runs; with `BENCH_RPC_FORK_URL` the network forks that upstream (the read-heavy shape), and with `BENCH_RPC_DATA_DIR`
+ * the service keeps its data there (journal and records on disk, fsynced, as `chainform serve` does; the write-heavy
+ * shape), else in memory; `cpu PID...` adds `otherUs`, the same of each process PID, in order, and `hop`:
+ * what an older service's native hop (removed since) has answered so far, null where none runs. `profile` and
+ * `profile FILE` start and stop a CPU profile of this process (`profile` below).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 
@@ -25,9 +28,11 @@ if (!existsSync(built)) {
 const { startServer } = createRequire(built.pathname)(built.pathname);
 
 const rpcLimit = process.env.BENCH_RPC_LIMIT ? Number(process.env.BENCH_RPC_LIMIT) : undefined;
+const forkUrl = process.env.BENCH_RPC_FORK_URL;
 const service = await startServer({
-  dataDir: null,
+  dataDir: process.env.BENCH_RPC_DATA_DIR ?? null,
   port: 0,
+  ...(forkUrl && { forkUrls: { 1: forkUrl } }),
   rateLimits: { rateLimit: 1e9, burstLimit: 1e9, unauthenticatedLimit: 1e9, ...(rpcLimit !== undefined && { rpcLimit }) },
 });
 const project = `${service.baseUrl}/public/v1/account/${service.accountSlug}/project/${service.projectSlug}`;
@@ -50,8 +55,10 @@ const ipcPath = anvilArgs[anvilArgs.indexOf("--ipc") + 1];
 const ready = { publicUrl: url("Public RPC"), adminUrl: url("Admin RPC"), anvilUrl: node.rpc.url, ipcPath, pid: process.pid };
 process.stdout.write(`${JSON.stringify(ready)}\n`);
 const lines = createInterface({ input: process.stdin });
+let profiler = null;
 lines.on("line", (line) => {
   const [command, ...others] = line.trim().split(/\s+/);
+  if (command === "profile") return void profile(others[0]);
   if (command !== "cpu") return;
   const { user, system } = process.cpuUsage();
   const answer = {
@@ -63,6 +70,27 @@ lines.on("line", (line) => {
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 });
 lines.on("close", () => void service.close().then(() => process.exit(0)));
+
+/**
+ * `profile` starts V8's CPU profiler in this process (only around the turns that matter, unlike `--cpu-prof`, which
+ * takes the whole life); `profile FILE` stops it and writes the profile there. Each answers one line, `{}`.
+ */
+async function profile(file) {
+  const { Session } = await import("node:inspector/promises");
+  if (!profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.setSamplingInterval", { interval: 200 });
+    await profiler.post("Profiler.start");
+  } else if (file) {
+    const { profile: taken } = await profiler.post("Profiler.stop");
+    writeFileSync(file, JSON.stringify(taken));
+    profiler.disconnect();
+    profiler = null;
+  }
+  process.stdout.write("{}\n");
+}
 
 /** CPU time (user and system) of a process, from /proc (clock ticks of 10 ms): µs. */
 function processCpuUs(pid) {

@@ -3,7 +3,9 @@
  * - `request`: one call of the service's own, its result unwrapped (the undici pool to the HTTP port);
  * - `batch`: calls of the service's own, answered as anvil's HTTP port answers them, by the cheaper sockets;
  * - `passThrough`: a caller's body as text, its answer as bytes (the RPC URLs' pass-through calls);
- * - `passThroughNow`: the same without a promise, when a socket is free at once.
+ * - `passThroughNow`: the same without a promise, when a socket is free at once (or the answer is kept: `reads`).
+ * The pass-through doors carry the RPC URLs' reads only; anything that may change state goes by `request` or
+ * `batch`, which forget the reads kept (./immutable-reads.ts).
  * The sockets are ./chain-sockets.ts's (the node's IPC socket when it has one, else HTTP/1.1), kept apart from the
  * undici pool. anvil's one IPC quirk (a generic answer where the HTTP port is precise) is handled here alone
  * (`GENERIC_IPC_ERROR`). Every door has the same deadline (`timeoutMs`, ./chain-timeout.ts): past it the call fails
@@ -12,6 +14,7 @@
 import { Pool } from "undici";
 import { ChainSocketPool, CoalescingIpc } from "./chain-sockets";
 import { ChainTimeoutError, DEFAULT_RPC_TIMEOUT_MS } from "./chain-timeout";
+import { ImmutableReads, mayChangeState } from "./immutable-reads";
 import type { JsonRpcRequest, JsonRpcResponse } from "../types";
 
 /** A JSON-RPC error answered by a chain. */
@@ -56,6 +59,8 @@ export class JsonRpcClient {
   /** Single pass-through calls from many callers on one IPC socket (chain-sockets.ts), when the node has one. */
   private readonly coalescing: CoalescingIpc | null;
   private nextId = 1;
+  /** Answers to reads of mined blocks, kept until a call that may change state is sent (./immutable-reads.ts). */
+  readonly reads = new ImmutableReads();
   /** Called (once per call) when a call misses its deadline; the chain pool sets it to check the chain. */
   onTimeout: (() => void) | null = null;
 
@@ -80,6 +85,7 @@ export class JsonRpcClient {
    * which does not tell `onTimeout`).
    */
   async request<T = unknown>(method: string, params: unknown[] = [], timeoutMs = this.timeoutMs): Promise<T> {
+    if (mayChangeState(method)) this.reads.changed();
     const answer = (await this.post({ jsonrpc: "2.0", id: this.nextId++, method, params }, timeoutMs)) as JsonRpcResponse;
     if ("error" in answer) throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
     return answer.result as T;
@@ -93,10 +99,14 @@ export class JsonRpcClient {
    * again (a write runs once). A batch refused whole, or an answer not 200, is asked again on the HTTP port.
    */
   async batch(calls: JsonRpcRequest[]): Promise<JsonRpcResponse[]> {
+    if (calls.some((call) => mayChangeState(call.method))) this.reads.changed();
+    const generation = this.reads.generation;
     const answer = await this.passThroughOrReject(JSON.stringify(calls));
-    const answers = answer === null ? null : (JSON.parse(answer.toString("utf8")) as unknown);
+    const text = answer === null ? null : answer.toString("utf8");
+    const answers = text === null ? null : (JSON.parse(text) as unknown);
     // Not an array: the batch was refused whole (nothing in it ran), which the HTTP port says precisely.
     if (!Array.isArray(answers)) return (await this.post(calls)) as JsonRpcResponse[];
+    this.reads.keepReceipts(calls, answers, text!, generation);
     const generic = new Set(
       (answers as JsonRpcResponse[]).flatMap((a) => ("error" in a && a.error.message.includes(GENERIC_IPC_ERROR) ? [a.id] : [])),
     );
@@ -121,10 +131,24 @@ export class JsonRpcClient {
    * write with other callers' single calls to the node's IPC socket (./coalescing-ipc.ts), else the body by a free
    * socket. `done` gets the chain's bytes with the caller's ids, or null as `passThrough` (and when the chain could not
    * be reached), or `ChainTimeoutError` past the deadline. False, with nothing sent, when no way is free at once.
+   * A read of a mined block answered before is answered at once from `reads`, and such an answer is kept.
    */
   passThroughNow(text: string, single: JsonRpcRequest | null, done: (answer: Buffer | ChainTimeoutError | null) => void): boolean {
-    const answered = (answer: Buffer | ChainTimeoutError | null) =>
-      answer instanceof ChainTimeoutError ? this.timedOut(answer, done) : done(passedThrough(answer));
+    const key = single === null ? null : this.reads.keyOf(single);
+    if (key !== null) {
+      const kept = this.reads.answer(key, single!.id);
+      if (kept !== undefined) {
+        done(kept);
+        return true;
+      }
+    }
+    const generation = this.reads.generation;
+    const answered = (answer: Buffer | ChainTimeoutError | null) => {
+      if (answer instanceof ChainTimeoutError) return this.timedOut(answer, done);
+      const chains = passedThrough(answer);
+      if (key !== null && chains !== null) this.reads.keep(key, single!.id, generation, chains);
+      done(chains);
+    };
     if (single !== null && this.coalescing?.call(single, text, answered)) return true;
     return this.raw.postNow(Buffer.from(text), (answer) =>
       answered(answer instanceof ChainTimeoutError ? answer : answer instanceof Error || answer.status !== 200 ? null : answer.body),

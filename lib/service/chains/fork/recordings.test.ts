@@ -30,6 +30,21 @@ test("recordings are one file per network and block, merged with what another wr
   expect(recordedBlocks(dir, "8453")).toEqual([]);
 });
 
+test("a writer that saved before reads the file back only when another writer replaced it, and keeps what that one saved", () => {
+  const path = recordingsPath(dir, "1", 42n);
+  const first = new Recordings(path, "1", 42n);
+  const second = new Recordings(path, "1", 42n);
+  first.put("a []", { result: "0x1" });
+  first.flush();
+  second.put("b []", { result: "0x2" });
+  second.flush(); // replaces the file first wrote
+  first.put("c []", { result: "0x3" });
+  first.flush(); // must merge b, though it wrote the file last time
+  first.put("d []", { result: "0x4" });
+  first.flush(); // the file is still its own: nothing to merge, nothing lost
+  expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).answers)).toEqual(["a []", "b []", "c []", "d []"]);
+});
+
 test("a call is described by method, account or slot, and block", () => {
   expect(describeCall("eth_getStorageAt", ["0xaa", "0x5", "0x2"], "1", 2n)).toBe(
     "eth_getStorageAt of account 0xaa slot 0x5 at block 2 of network 1",

@@ -4,7 +4,7 @@
  * can cache between runs. Files are written atomically (a temporary file renamed over the old one) and merged with
  * what is on disk, so two services sharing a directory lose nothing of each other's.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ChainLog } from "../node/backend";
@@ -12,6 +12,13 @@ import type { ChainLog } from "../node/backend";
 /** How soon new answers are saved, and the longest wait between tries of a save that failed. */
 const SAVE_DELAY_MS = 200;
 const MAX_RETRY_DELAY_MS = 30_000;
+/**
+ * A save rewrites the whole file, so its cost grows with the recordings: the next one waits at least this many times
+ * as long as the last took (at most `MAX_SAVE_DELAY_MS`), which keeps saving under a tenth of the service's time while a
+ * cold fork suite records thousands of reads a second (docs/performance.md "A cold fork").
+ */
+const SAVE_COST_FACTOR = 10;
+const MAX_SAVE_DELAY_MS = 5_000;
 
 /** What a recordings file holds. */
 interface RecordingsFile {
@@ -72,6 +79,13 @@ export class Recordings {
   private flushTimer: NodeJS.Timeout | null = null;
   /** Saves that failed in a row (0 when the last one worked): each is logged, and retried later and later. */
   private failures = 0;
+  /** How long the last save took, in milliseconds. */
+  private lastSaveMs = 0;
+  /**
+   * The file as this wrote it last (inode, size, modification time): while it is still that file, it holds nothing this
+   * does not, and a save need not read it back to merge.
+   */
+  private written: string | null = null;
 
   /**
    * @param log where a save that failed is reported (it is retried, never dropped silently)
@@ -111,7 +125,12 @@ export class Recordings {
   put(key: string, result: unknown): void {
     this.answers.set(key, result);
     this.dirty = true;
-    this.scheduleSave(SAVE_DELAY_MS);
+    this.scheduleSave(this.saveDelay());
+  }
+
+  /** How long new answers wait to be saved: longer as saves grow dearer. */
+  private saveDelay(): number {
+    return Math.min(MAX_SAVE_DELAY_MS, Math.max(SAVE_DELAY_MS, SAVE_COST_FACTOR * this.lastSaveMs));
   }
 
   /** Adds the answers it does not hold yet (another service's, from a shared cache); answers how many. */
@@ -124,7 +143,7 @@ export class Recordings {
     }
     if (added > 0) {
       this.dirty = true;
-      this.scheduleSave(SAVE_DELAY_MS);
+      this.scheduleSave(this.saveDelay());
     }
     return added;
   }
@@ -176,13 +195,17 @@ export class Recordings {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (!this.dirty) return;
-    const merged: Record<string, unknown> = { ...readFile(this.path)?.answers };
-    for (const [key, value] of this.answers) merged[key] = value;
-    const sorted = Object.fromEntries(
-      Object.keys(merged)
-        .sort()
-        .map((key) => [key, merged[key]]),
-    );
+    const started = performance.now();
+    // Another service sharing the directory may have saved answers of its own since: take them in (they are answers
+    // of the same network at the same block), unless the file is still the one this wrote, which then holds a part of
+    // `answers` and nothing else.
+    const onDisk = fileIdentity(this.path);
+    if (onDisk !== null && onDisk !== this.written) {
+      for (const [key, value] of Object.entries(readFile(this.path)?.answers ?? {})) {
+        if (!this.answers.has(key)) this.answers.set(key, value);
+      }
+    }
+    const sorted = Object.fromEntries([...this.answers.keys()].sort().map((key) => [key, this.answers.get(key)]));
     const file: RecordingsFile = { network_id: this.networkId, block_number: this.block.toString(), answers: sorted };
     mkdirSync(join(this.path, ".."), { recursive: true });
     const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -190,10 +213,12 @@ export class Recordings {
       writeFileSync(temporary, `${JSON.stringify(file, null, 1)}\n`);
       renameSync(temporary, this.path);
       this.dirty = false;
+      this.written = fileIdentity(this.path);
     } catch (error) {
       rmSync(temporary, { force: true });
       throw error;
     }
+    this.lastSaveMs = performance.now() - started;
     this.onSaved?.();
   }
 }
@@ -202,6 +227,16 @@ export class Recordings {
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   return typeof code === "string" ? code : String((error as Error)?.message ?? error);
+}
+
+/** What tells one version of a file from another (a rename over it makes a new inode), or null when there is none. */
+function fileIdentity(path: string): string | null {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  } catch {
+    return null;
+  }
 }
 
 function readFile(path: string): RecordingsFile | null {

@@ -122,6 +122,11 @@ beforeAll(async () => {
     ])
   ).replace(/^0x0{24}/, "0x");
 
+  // The pair adds to its price accumulators only when its last update is at least a second old: a swap mined in the
+  // same second as the liquidity would use less gas than a simulation of it run later. A minute between them makes
+  // the swap's block what any later simulation's is.
+  await rpc(admin, "evm_increaseTime", [60]);
+
   // The swap, signed by the trader and sent through the Public RPC URL.
   const wallet = createWalletClient({ account: TRADER, transport: http(vnets[0]!.publicRpc) });
   const chainId = Number(await rpc<string>(vnets[0]!.publicRpc, "eth_chainId", []));

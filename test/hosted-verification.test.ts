@@ -116,6 +116,13 @@ test("<Admin RPC URL>/verify/etherscan verifies as forge submits; <RPC URL>/veri
     guid: address,
   });
   expect(byAddress.body.result).toBe("Pass - Verified");
+  // A path whose letters are escaped is the same door (the RPC side lets plain paths without "verify" by unsplit).
+  const escaped = await form(`${admin}/%76erify/etherscan`, {
+    module: "contract",
+    action: "checkverifystatus",
+    guid: submitted.body.result,
+  });
+  expect(escaped.body.result).toBe("Pass - Verified");
 }, 120_000);
 
 test("the API's etherscan/verify/testnet/{key} verifies by vnet id or Admin RPC key; vnet-type answers testnet", async () => {

@@ -24,6 +24,9 @@ const SUFFIXES: readonly (readonly string[])[] = [["verify", "etherscan"], ["ver
  * verifierVnetOf(store, "127.0.0.1:8787", `/rpc/admin/${secret}/verify/etherscan`) // the vnet's id
  */
 export function verifierVnetOf(store: Store, host: string | undefined, target: string): string | null | undefined {
+  // Every RPC call passes here: a path with neither "verify" nor an escape in it names no verifier, and is let by
+  // without splitting it (3 to 5 µs a call in a fork suite's profile).
+  if (!target.includes("verify") && !target.includes("%")) return null;
   const segments = segmentsOf(target);
   if (!segments) return null;
   const suffix = SUFFIXES.find((words) => words.every((word, i) => segments[segments.length - words.length + i] === word));

@@ -3,11 +3,10 @@
  * the `/api` base path, the account segment's `me` and principal ids, Virtual TestNets as the vnet GitHub Action and
  * the hosted reference use them, and the 404 that names a route's shape rather than its path.
  */
-import { request } from "node:http";
 import fc from "fast-check";
 import WebSocket from "ws";
 import { startTestService, type TestService } from "./helpers/service";
-import { call, expectErrorBody, rpc } from "./helpers/http";
+import { call, expectErrorBody, postUnderHost, rpc } from "./helpers/http";
 import { privateKeyToAccount } from "./helpers/viem";
 
 let service: TestService;
@@ -157,35 +156,9 @@ describe("Virtual TestNets", () => {
   });
 });
 
-/** A POST to the service under another Host header (fetch may not set one), as a redirected client sends it. */
-async function underHost(
-  host: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: any; text: string }> {
-  const url = new URL(service.baseUrl);
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      { host: url.hostname, port: url.port, path, method: "POST", headers: { host, "content-type": "application/json", ...headers } },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (text += chunk));
-        response.on("end", () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: response.statusCode ?? 0, body: parsed, text });
-        });
-      },
-    );
-    sent.on("error", reject);
-    sent.end(JSON.stringify(body));
-  });
+/** A JSON POST to the service under another Host header, as a redirected client sends it. */
+function underHost(host: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return postUnderHost(service, host, path, JSON.stringify(body), { "content-type": "application/json", ...headers });
 }
 
 describe("routing by the hosted host names", () => {

@@ -5,11 +5,10 @@
  * `vnet-type`; each verifies through the one verifier, so the explorer shows the source. Unknown keys are 404s that
  * quote no path.
  */
-import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { startTestService, type TestService } from "./helpers/service";
 import { createHostedVnet } from "./helpers/hosted-vnets";
-import { call, expectErrorBody, rpc } from "./helpers/http";
+import { call, expectErrorBody, postUnderHost, rpc } from "./helpers/http";
 
 const solc = require("solc") as { version(): string; compile(input: string): string };
 const SOURCE = `// SPDX-License-Identifier: MIT
@@ -49,31 +48,13 @@ async function form(url: string, fields: Record<string, string>): Promise<{ stat
 }
 
 /** A form POST to the service under the hosted vnet RPC host of mainnet (the Host header kept). */
-function hostedForm(path: string, fields: Record<string, string>): Promise<any> {
-  const target = new URL(service.baseUrl);
+async function hostedForm(path: string, fields: Record<string, string>): Promise<any> {
   const body = new URLSearchParams(fields).toString();
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: "POST",
-        path,
-        headers: {
-          host: "virtual.mainnet.rpc.tenderly.co",
-          "content-type": "application/x-www-form-urlencoded",
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        let text = "";
-        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => resolve(JSON.parse(text)));
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
+  const answer = await postUnderHost(service, "virtual.mainnet.rpc.tenderly.co", path, body, {
+    "content-type": "application/x-www-form-urlencoded",
+    "content-length": Buffer.byteLength(body),
   });
+  return answer.body;
 }
 
 const submission = (address: string) => ({
@@ -206,25 +187,11 @@ test("a verifier URL of no vnet is a 404 that quotes no path; a source that diff
 
 /** A JSON POST to the service under a Host header, with alice's key unless told otherwise. */
 function postAs(host: string, path: string, body: unknown, key = service.keys.alice): Promise<{ status: number; text: string }> {
-  const target = new URL(service.baseUrl);
   const text = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: "POST",
-        path,
-        headers: { host, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-access-key": key },
-      },
-      (response) => {
-        let answer = "";
-        response.on("data", (chunk: Buffer) => (answer += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: answer }));
-      },
-    );
-    request.on("error", reject);
-    request.end(text);
+  return postUnderHost(service, host, path, text, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "x-access-key": key,
   });
 }
 

@@ -4,6 +4,7 @@
  * @example
  * const { status, body } = await call(service, "GET", "/v1/account/acme/projects", { as: "alice" });
  */
+import { request } from "node:http";
 import type { TestService } from "./service";
 
 /** What a call returns. `body` is the parsed JSON, or the raw text when it is not JSON ("" for none). */
@@ -74,4 +75,36 @@ export function expectErrorBody(result: CallResult, status: number, slug: string
   expect(typeof result.body.error.id).toBe("string");
   expect(result.body.error.id.length).toBeGreaterThan(0);
   expect(typeof result.body.error.message).toBe("string");
+}
+
+/**
+ * A POST to the service under another Host header (fetch may not set one), as a client redirected by `chainform exec`
+ * or a hosts file sends it. `body` is sent as is; the answer's `body` is parsed JSON, or the text when it is not JSON.
+ */
+export function postUnderHost(
+  service: Pick<TestService, "baseUrl">,
+  host: string,
+  path: string,
+  body: string,
+  headers: Record<string, string | number>,
+): Promise<{ status: number; body: any; text: string }> {
+  const url = new URL(service.baseUrl);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: url.hostname, port: url.port, path, method: "POST", headers: { host, ...headers } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => {
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: response.statusCode ?? 0, body: parsed, text });
+      });
+    });
+    sent.on("error", reject);
+    sent.end(body);
+  });
 }

@@ -18,9 +18,20 @@
  * The project holds both frameworks and one `constructs` (10.7, which both accept); chainform brings no copy.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, normalize, relative } from "node:path";
+import { basename, dirname, join, normalize, relative } from "node:path";
 import { cleanEnv, collect, ROOT, serviceEnv, watchServe, type CliResult } from "./helpers/cli";
 import { FUNDED_ACCOUNT, prefundedConfiguration, setBalance, spendFromFundedAccount } from "./helpers/prefunded-app";
 import { startTestService, type TestService } from "./helpers/service";
@@ -30,6 +41,26 @@ const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
 const NEEDS_BETTER_SQLITE3 = NODE_MAJOR < 22;
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+/** What a build makes or a run leaves, at any depth, never copied; dist/ only at the top (examples ship their own). */
+const NOT_SOURCES = new Set(["node_modules", ".git", ".chainform", "cdktf.out", ".terraform", "coverage"]);
+
+/**
+ * Copies this repository's sources (its working tree, without what a build or a run makes) to `to`, with a symlink to
+ * its node_modules, and returns `to`: a tree that `npm pack` builds and packs without touching this one.
+ */
+function copyOfSources(to: string): string {
+  cpSync(ROOT, to, {
+    recursive: true,
+    filter: (from) => {
+      const path = relative(ROOT, from);
+      const name = basename(from);
+      return !(NOT_SOURCES.has(name) || path === "dist" || name.endsWith(".tfstate") || name.endsWith(".log"));
+    },
+  });
+  symlinkSync(join(ROOT, "node_modules"), join(to, "node_modules"), "dir");
+  return to;
+}
 
 /** Runs a command to completion in `cwd` with a clean environment plus `env`; never throws on a non-zero exit. */
 function run(
@@ -119,8 +150,12 @@ describe("the packed package, installed into a fresh project", () => {
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "chainform-package-"));
-    // npm pack runs prepack, which builds dist/ (TypeScript, contracts, the provider bundle and its mirror).
-    const packed = ok(await run("npm", ["pack", "--pack-destination", work], ROOT, {}, 900_000), "npm pack");
+    // npm pack runs prepack, which builds dist/ (TypeScript, contracts, the provider bundle and its mirror) and strips
+    // package.json while it packs. Done in this repository, that rewrites files that the other test files, running
+    // at the same time, are loading (a CLI that read a half-written module of dist/ once failed to start): it is
+    // done in a copy of the sources, with this repository's node_modules.
+    const sources = copyOfSources(join(work, "sources"));
+    const packed = ok(await run("npm", ["pack", "--pack-destination", work], sources, {}, 900_000), "npm pack");
     const tarball = join(work, packed.stdout.trim().split("\n").pop() as string);
     expect(tarball).toBe(join(work, `chainform-${version}.tgz`));
 

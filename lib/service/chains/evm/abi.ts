@@ -5,7 +5,7 @@
  */
 import { abiDecoder } from "../../../domain/decode/decoder";
 import { BRIDGE_ADDRESS } from "../../../domain/bridge-contract";
-import type { DecodedArgument, RawLog, SimulationLog } from "../../../api";
+import type { DecodedArgument, SimulationLog } from "../../../api";
 import { loadArtifact } from "./artifacts";
 import * as viem from "./viem";
 
@@ -17,12 +17,7 @@ function ownAbi(address: string | undefined): viem.Abi | undefined {
   return address?.toLowerCase() === BRIDGE_ADDRESS ? bridgeAbi() : undefined;
 }
 
-/** A log with its decoded name and inputs when a known event matches, else empty ones (its address lowercased). */
-export function decodeLog(raw: RawLog): SimulationLog {
-  return decoder.decodeLog(raw, { abi: ownAbi(raw.address) });
-}
-
-/** Decodes a log list. */
+/** Decodes a log list (each address lowercased); a log no known event fits keeps an empty name. */
 export function decodeLogs(logs: readonly { address: string; topics: readonly string[]; data: string }[]): SimulationLog[] {
   return logs.map((log) => decoder.decodeLog(log, { abi: ownAbi(log.address) }));
 }

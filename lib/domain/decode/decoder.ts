@@ -75,7 +75,7 @@ interface Index {
  * interfaces, lowest priority last; it is called once, on first use, so that a large table costs nothing until then.
  *
  * @example
- * const decoder = abiDecoder(viem, () => bridgeAbi);
+ * const decoder = abiDecoder(viem, () => [bridgeAbi]);
  * decoder.decodeCall("0xa9059cbb…", "0x…01", true).method // "transfer"
  */
 export function abiDecoder(codec: AbiCodec, extra: () => readonly Abi[] = () => []): AbiDecoder {

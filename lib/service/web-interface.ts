@@ -6,7 +6,7 @@
  * and registers the web plugin with it.
  *
  * Besides that object, this module re-exports what the pages use as it is: the records' types, the error the pages
- * throw, and pure helpers (ABI and log decoding, the request's base URL).
+ * throw, and pure helpers (viem's ABI functions, which the pages hand to lib/domain/decode; the request's base URL).
  */
 import { accountAccess, canSeeProject, projectAccess, type AccountAccess, type ProjectAccess } from "./auth/access";
 import type { Requester } from "./auth";
@@ -24,7 +24,7 @@ export type { ContractVerifier, EtherscanAnswer, SourceSubmission, VerificationO
 export type { UserAbiRow } from "./store/abis";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { decodeCall, decodeLog, stateChanges, type PrestateDiff } from "./chains";
+export { stateChanges, type PrestateDiff } from "./chains";
 export {
   decodeEventLog,
   decodeFunctionData,

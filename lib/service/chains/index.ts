@@ -19,7 +19,6 @@ export { chainsDirOf, removeOrphanedStates } from "./node/state-files";
 export { forkUrlsFromEnv, parseForkUrls, secretPartsOf } from "./fork/urls";
 export type { SharedForkCache } from "./fork/recordings";
 export { DEFAULT_MAX_RUNNING_CHAINS } from "./pool";
-export { decodeCall, decodeLog } from "./evm/abi";
 export { isReadOnlyMethod } from "./evm/methods";
 // The decoding the web UI's pages do, with viem as this CommonJS package loads it (./evm/viem.ts).
 export {

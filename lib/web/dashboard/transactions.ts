@@ -71,7 +71,7 @@ export function registerTransactions(app: FastifyInstance, context: WebContext, 
       const simulation = findSimulation(views, project.id, request.params.simulationId);
       if (!simulation) throw new ServiceError(404, `no saved simulation ${request.params.simulationId} in this project`);
       const root = fromFlatTrace(simulation.trace);
-      // The service names ERC-20, ERC-721 and bridge events; the pages' book names the rest (decode/book.ts).
+      // The service names the standard interfaces' and the bridge's events; the pages' book adds its signature table.
       const logs = simulation.logs.map((l) => (l.name ? l : decodeEvent(l.raw, undefined)));
       return sendPage(
         reply,

@@ -9,7 +9,7 @@ import type { Abi } from "../../service/web-interface";
 import type { ChainReader } from "../chain-reader";
 import type { VnetView, WebContext } from "../context";
 import type { AbiSource } from "./book";
-import { PROXY_SLOTS } from "./standard";
+import { PROXY_SLOTS } from "../../domain/decode/standard-interfaces";
 
 /** `implementation()`, which a beacon answers. */
 const IMPLEMENTATION_CALL = "0x5c60da1b";

@@ -27,7 +27,7 @@ export function flattenTrace(root: CallFrame): TraceEntry[] {
   const entries: TraceEntry[] = [];
   const visit = (frame: CallFrame, traceAddress: number[]) => {
     const input = frame.input ?? "0x";
-    const decoded = decodeCall(input, frame.output, !frame.error);
+    const decoded = decodeCall(input, frame.output, !frame.error, frame.to);
     entries.push({
       decodedInput: decoded.decodedInput,
       decodedOutput: decoded.decodedOutput,

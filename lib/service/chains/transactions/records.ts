@@ -25,7 +25,7 @@ export function minedTransaction(
 ): Transaction {
   const failed = receipt.status !== "0x1";
   const input = details.input.length <= MAX_INPUT_LENGTH ? details.input : "0x";
-  const name = details.input.length >= 10 ? decodeCall(details.input, undefined, false).method : "";
+  const name = details.input.length >= 10 ? decodeCall(details.input, undefined, false, receipt.to ?? undefined).method : "";
   return {
     id: randomUUID(),
     vnet_id: spec.vnetId,

@@ -17,9 +17,9 @@
  * first says to `npm install better-sqlite3`, and the test does so, as a user would (that one compiles, minutes).
  * The project holds both frameworks and one `constructs` (10.7, which both accept); chainform brings no copy.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
-  cpSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -31,7 +31,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, normalize, relative } from "node:path";
+import { dirname, join, normalize, relative } from "node:path";
 import { cleanEnv, collect, ROOT, serviceEnv, watchServe, type CliResult } from "./helpers/cli";
 import { FUNDED_ACCOUNT, prefundedConfiguration, setBalance, spendFromFundedAccount } from "./helpers/prefunded-app";
 import { startTestService, type TestService } from "./helpers/service";
@@ -42,22 +42,20 @@ const NEEDS_BETTER_SQLITE3 = NODE_MAJOR < 22;
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-/** What a build makes or a run leaves, at any depth, never copied; dist/ only at the top (examples ship their own). */
-const NOT_SOURCES = new Set(["node_modules", ".git", ".chainform", "cdktf.out", ".terraform", "coverage"]);
-
 /**
- * Copies this repository's sources (its working tree, without what a build or a run makes) to `to`, with a symlink to
- * its node_modules, and returns `to`: a tree that `npm pack` builds and packs without touching this one.
+ * Copies this repository's sources to `to` (the files git tracks or would track: nothing a build makes or a run
+ * leaves, such as another test's state file), with a symlink to its node_modules, and returns `to`: a tree that
+ * `npm pack` builds and packs without touching this one. A tracked file deleted in the working tree is left out.
  */
 function copyOfSources(to: string): string {
-  cpSync(ROOT, to, {
-    recursive: true,
-    filter: (from) => {
-      const path = relative(ROOT, from);
-      const name = basename(from);
-      return !(NOT_SOURCES.has(name) || path === "dist" || name.endsWith(".tfstate") || name.endsWith(".log"));
-    },
-  });
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" });
+  if (listed.status !== 0) throw new Error(`git ls-files failed in ${ROOT}: ${listed.stderr}`);
+  for (const file of listed.stdout.split("\0").filter(Boolean)) {
+    const from = join(ROOT, file);
+    if (!existsSync(from)) continue;
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    copyFileSync(from, join(to, file));
+  }
   symlinkSync(join(ROOT, "node_modules"), join(to, "node_modules"), "dir");
   return to;
 }

@@ -97,6 +97,39 @@ export function readRpcBody(body: Buffer | string): RpcBody {
 }
 
 /**
+ * The calls with each request that `refusal` answers taken out of what the chain gets and answered where it stands
+ * (a refused notification gets no answer); the others go on as they came.
+ *
+ * @example
+ * refusedInPlace(calls, (request) => (request.method === "eth_sign" ? rpcError(request.id ?? null, -32601, "no") : undefined))
+ */
+export function refusedInPlace(
+  calls: Exclude<RpcBody, { response: unknown }>,
+  refusal: (request: JsonRpcRequest) => JsonRpcResponse | undefined,
+): Exclude<RpcBody, { response: unknown }> {
+  const requests: JsonRpcRequest[] = [];
+  const invalid: JsonRpcResponse[] = [...calls.invalid];
+  const order: (JsonRpcResponse | null)[] = [];
+  let next = 0;
+  for (const entry of calls.order) {
+    if (entry !== null) {
+      order.push(entry);
+      continue;
+    }
+    const request = calls.requests[next++]!;
+    const refused = refusal(request);
+    if (refused === undefined) {
+      requests.push(request);
+      order.push(null);
+    } else if (request.id !== undefined) {
+      invalid.push(refused);
+      order.push(refused);
+    }
+  }
+  return { batch: calls.batch, requests, invalid, order, text: JSON.stringify(calls.batch ? requests : (requests[0] ?? null)) };
+}
+
+/**
  * Whether a JSON text (bytes or characters) opens more than `limit` arrays and objects at once, by one pass over it
  * with no recursion and no allocation. Brackets inside strings do not count (a backslash escapes the next unit). A
  * text that is not JSON may be misread; the parse refuses it then.

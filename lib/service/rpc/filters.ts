@@ -5,7 +5,7 @@
  * five minutes: anvil drops such a filter itself (its filter eviction), so the count never holds more than anvil does.
  */
 import type { JsonRpcRequest, JsonRpcResponse } from "../chains";
-import { rpcError, type RpcBody } from "./body";
+import { refusedInPlace, rpcError, type RpcBody } from "./body";
 
 type RpcCalls = Exclude<RpcBody, { response: unknown }>;
 
@@ -43,7 +43,12 @@ export class FilterLedger {
       if (CREATES.has(request.method) && room-- <= 0) refused.add(request);
       else kept.push(request);
     }
-    const admitted = refused.size === 0 ? calls : refuse(calls, refused, this.cap);
+    const admitted =
+      refused.size === 0
+        ? calls
+        : refusedInPlace(calls, (request) =>
+            refused.has(request) ? rpcError(request.id ?? null, -32005, tooManyFilters(this.cap)) : undefined,
+          );
     return { calls: admitted, settle: (answer) => this.settle(url, kept, answer) };
   }
 
@@ -93,28 +98,4 @@ export class FilterLedger {
     }
     if (filters.size === 0) this.urls.delete(url);
   }
-}
-
-/** The calls with `refused` answered -32005 where they stand and left out of what the chain gets. */
-function refuse(calls: RpcCalls, refused: ReadonlySet<JsonRpcRequest>, cap: number): RpcCalls {
-  const requests: JsonRpcRequest[] = [];
-  const invalid: JsonRpcResponse[] = [...calls.invalid];
-  const order: (JsonRpcResponse | null)[] = [];
-  let next = 0;
-  for (const entry of calls.order) {
-    if (entry !== null) {
-      order.push(entry);
-      continue;
-    }
-    const request = calls.requests[next++];
-    if (!refused.has(request)) {
-      requests.push(request);
-      order.push(null);
-    } else if (request.id !== undefined) {
-      const answer = rpcError(request.id, -32005, tooManyFilters(cap));
-      invalid.push(answer);
-      order.push(answer);
-    }
-  }
-  return { batch: calls.batch, requests, invalid, order, text: JSON.stringify(calls.batch ? requests : (requests[0] ?? null)) };
 }

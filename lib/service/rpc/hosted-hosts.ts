@@ -11,7 +11,7 @@ import { HOSTED_DOMAIN, parseHostedHost } from "../../domain/hosted-names";
 import { vnetByHostedRpc } from "../hosted-urls";
 import type { Store } from "../store";
 import { isReadOnlyMethod, type JsonRpcRequest, type JsonRpcResponse } from "../chains";
-import { rpcError, type RpcBody } from "./body";
+import { refusedInPlace, rpcError, type RpcBody } from "./body";
 import type { RpcRoute } from "./route";
 
 /** What the host routing needs from the service. */
@@ -103,24 +103,5 @@ function gatewayRefusal(request: JsonRpcRequest): JsonRpcResponse {
 export function readOnlyCalls(body: RpcBody): RpcBody {
   if ("response" in body || !body.requests.some((request) => gatewayRefuses(request.method))) return body;
   if (!body.batch) return { response: gatewayRefusal(body.requests[0]) };
-  const requests: JsonRpcRequest[] = [];
-  const invalid = [...body.invalid];
-  const order: (JsonRpcResponse | null)[] = [];
-  let next = 0;
-  for (const entry of body.order) {
-    if (entry !== null) {
-      order.push(entry);
-      continue;
-    }
-    const request = body.requests[next++];
-    if (!gatewayRefuses(request.method)) {
-      requests.push(request);
-      order.push(null);
-    } else if (request.id !== undefined) {
-      const refused = gatewayRefusal(request);
-      invalid.push(refused);
-      order.push(refused);
-    }
-  }
-  return { batch: true, requests, invalid, order, text: JSON.stringify(requests) };
+  return refusedInPlace(body, (request) => (gatewayRefuses(request.method) ? gatewayRefusal(request) : undefined));
 }

@@ -67,6 +67,16 @@ export function verifyToken(
   return { sub: claims.sub };
 }
 
+/**
+ * An access key, however it came (a header, Basic's user name, Etherscan's `apikey` parameter): its owner as the
+ * requester, or invalid.
+ */
+export function authenticateKey(accounts: Pick<Accounts, "keyOwner">, key: string): Exclude<Authentication, { kind: "anonymous" }> {
+  const owner = key === "" ? undefined : accounts.keyOwner(key);
+  if (!owner) return { kind: "invalid", reason: "invalid access key" };
+  return { kind: "authenticated", requester: { user: owner.user, readOnly: owner.readOnly, rateKey: `key:${key}` } };
+}
+
 /** Reads the credentials of requests against the store's keys and users. */
 export class Authenticator {
   private readonly readOnlyUsers = new Map<string, boolean>();
@@ -91,9 +101,7 @@ export class Authenticator {
   }
 
   private byKey(key: string): Authentication {
-    const owner = key === "" ? undefined : this.accounts.keyOwner(key);
-    if (!owner) return { kind: "invalid", reason: "invalid access key" };
-    return { kind: "authenticated", requester: { user: owner.user, readOnly: owner.readOnly, rateKey: `key:${key}` } };
+    return authenticateKey(this.accounts, key);
   }
 
   private byBasic(encoded: string): Authentication {

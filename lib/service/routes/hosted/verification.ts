@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static } from "@sinclair/typebox";
 import { ProjectParams } from "../../../api";
+import { authenticateKey } from "../../auth";
 import { accountAccess, canSeeProject } from "../../auth/access";
 import { MAX_VERIFICATION_BODY_BYTES, type ContractVerifier, type VerificationOutcome } from "../../contract-verifier";
 import { forbidden, notFound, ServiceError, unauthorized } from "../../errors";
@@ -183,9 +184,9 @@ function requesterByApiKey(store: Store, request: FastifyRequest): void {
   if (!request.requester) {
     const apiKey = parametersOf(request).apikey;
     if (!apiKey) throw unauthorized("missing credentials: send X-Access-Key, Basic, Bearer or the access key as apikey");
-    const owner = store.accounts.keyOwner(apiKey);
-    if (!owner) throw unauthorized("invalid access key");
-    request.requester = { user: owner.user, readOnly: owner.readOnly, rateKey: `key:${apiKey}` };
+    const byKey = authenticateKey(store.accounts, apiKey);
+    if (byKey.kind !== "authenticated") throw unauthorized(byKey.reason);
+    request.requester = byKey.requester;
     const params = request.params as Static<typeof KeyParams>;
     params.accountSlug = accountSlugOf(store, request.requester, params.accountSlug, params.projectSlug);
   }

@@ -24,7 +24,7 @@ export type { ContractVerifier, EtherscanAnswer, SourceSubmission, VerificationO
 export type { UserAbiRow } from "./store/abis";
 export { ServiceError } from "./errors";
 export { baseUrlOf } from "./routes/common";
-export { stateChanges, type PrestateDiff } from "./chains";
+export { isOwnDiff, PRESTATE_DIFF, stateChanges, type PrestateDiff } from "./chains";
 export {
   decodeEventLog,
   decodeFunctionData,

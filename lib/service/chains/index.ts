@@ -37,7 +37,7 @@ export {
 export type { CallFrame } from "./evm/trace";
 export { isCallFrame } from "./durability/trace-records";
 export type { AccountOverride, BundleCall, PrestateDiff } from "./simulation/simulate";
-export { stateChanges } from "./simulation/simulate";
+export { isOwnDiff, PRESTATE_DIFF, stateChanges } from "./simulation/simulate";
 export * from "./types";
 
 /** Options of `createAnvilEngine`. */

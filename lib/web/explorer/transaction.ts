@@ -3,7 +3,7 @@
  * hash is the service's and no chain's) is shown from the service's store without asking the chain: on an offline
  * fork, the chain would ask its upstream for a hash it never had.
  */
-import { stateChanges, type CallFrame, type PrestateDiff } from "../../service/web-interface";
+import { isOwnDiff, PRESTATE_DIFF, stateChanges, type CallFrame, type PrestateDiff } from "../../service/web-interface";
 import type { SimulationLog, Transaction } from "../../api";
 import { assetChanges } from "../../domain/asset-changes";
 import { ChainReader, ChainReadError, decimal } from "../chain-reader";
@@ -102,7 +102,7 @@ export async function transactionBody(
     changes ? balanceTable(changes, named) : html`<p class="muted">no trace available</p>`
   }<p class="muted">No prices: chainform knows none offline.</p></div>
 <h2>State changes</h2><div class="card" id="state-changes">${
-    wroteNonce(diff, tx.from)
+    isOwnDiff(diff, tx.from)
       ? stateTable(stateChanges(diff), named)
       : html`<p class="muted">not available: the chain was reloaded since (state changes are not kept)</p>`
   }</div>
@@ -115,18 +115,6 @@ async function pairsOf(chain: ChainReader, logs: readonly SimulationLog[], block
   const emitters = [...new Set(logs.filter((log) => hasPairAmounts(log.inputs)).map((log) => log.raw.address.toLowerCase()))];
   const found = await Promise.all(emitters.map((address) => pairTokens(chain, address, blockTag)));
   return new Map(emitters.flatMap((address, i) => (found[i] ? [[address, found[i]] as const] : [])));
-}
-
-/** The prestateTracer in diff mode: the balances, nonces, code and storage a transaction changed. */
-const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } } as const;
-
-/**
- * Whether a diff is the transaction's: a mined transaction always moved its sender's nonce, so a diff without it is
- * what a reloaded chain answers for a block it cannot run again.
- */
-export function wroteNonce(diff: PrestateDiff | null, sender: string): diff is PrestateDiff {
-  const post = diff?.post && typeof diff.post === "object" ? diff.post : {};
-  return Object.entries(post).some(([address, state]) => address.toLowerCase() === sender.toLowerCase() && state?.nonce !== undefined);
 }
 
 /** Every address a trace calls. */

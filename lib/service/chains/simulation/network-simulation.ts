@@ -6,7 +6,7 @@
 import type { AccessList, ProjectSimulationRequest, VnetSimulationResult } from "../../../api";
 import type { ChainNode } from "../node/backend";
 import { JsonRpcError, type JsonRpcClient } from "../wire/json-rpc";
-import { applyDiff, simulate, simulateBundle, type AccountOverride, type PrestateDiff } from "./simulate";
+import { applyDiff, PRESTATE_DIFF, simulate, simulateBundle, type AccountOverride, type PrestateDiff } from "./simulate";
 import { nestTrace } from "../evm/trace";
 import { ChainRequestError, type NetworkBundle, type NetworkSimulation } from "../types";
 
@@ -121,13 +121,7 @@ async function stateBeforeIndex(node: ChainNode, block: bigint, index: number): 
   }
   const state: Record<string, AccountOverride> = {};
   for (const hash of hashes.slice(0, index)) {
-    applyDiff(
-      state,
-      await node.rpc.request<PrestateDiff>("debug_traceTransaction", [
-        hash,
-        { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
-      ]),
-    );
+    applyDiff(state, await node.rpc.request<PrestateDiff>("debug_traceTransaction", [hash, PRESTATE_DIFF]));
   }
   return state;
 }

@@ -22,6 +22,19 @@ export interface PrestateDiff {
   readonly pre: Record<string, AccountState>;
   readonly post: Record<string, AccountState>;
 }
+/** The prestateTracer in diff mode: the balances, nonces, code and storage a transaction changed. */
+export const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } } as const;
+
+/**
+ * Whether a mined transaction's diff is its own: such a transaction always moved its sender's nonce, so a diff without
+ * that is what a reloaded chain answers for a block it can no longer run again.
+ */
+export function isOwnDiff(diff: PrestateDiff | null, sender: string): diff is PrestateDiff {
+  if (!diff || typeof diff.pre !== "object" || diff.pre === null || typeof diff.post !== "object" || diff.post === null) return false;
+  const from = sender.toLowerCase();
+  return Object.entries(diff.post).some(([address, state]) => address.toLowerCase() === from && state?.nonce !== undefined);
+}
+
 interface AccountState {
   readonly balance?: string;
   readonly nonce?: number;
@@ -93,9 +106,7 @@ export async function simulate(
     });
   const [frame, diff] = await Promise.all([
     trace({ tracer: "callTracer", tracerConfig: { withLog: true } }) as Promise<CallFrame>,
-    withStateChanges || extras.onDiff
-      ? (trace({ tracer: "prestateTracer", tracerConfig: { diffMode: true } }) as Promise<PrestateDiff>)
-      : null,
+    withStateChanges || extras.onDiff ? (trace(PRESTATE_DIFF) as Promise<PrestateDiff>) : null,
   ]);
   if (diff) extras.onDiff?.(diff);
   const logs = collectLogs(frame);

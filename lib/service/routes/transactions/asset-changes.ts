@@ -8,7 +8,7 @@
 import type { Transaction } from "../../../api";
 import { tracedAssetChanges } from "../../../domain/token-metadata";
 import type { ValueFrame } from "../../../domain/asset-changes";
-import { stateChanges, type ChainEngine, type PrestateDiff } from "../../chains";
+import { isOwnDiff, PRESTATE_DIFF, stateChanges, type ChainEngine, type PrestateDiff } from "../../chains";
 
 /** The record with its asset and balance changes; as it was when the transaction has no trace (a cheatcode's). */
 export async function withAssetChanges(engine: ChainEngine, record: Transaction): Promise<Transaction> {
@@ -37,14 +37,6 @@ export async function withAssetChanges(engine: ChainEngine, record: Transaction)
     record.block_number,
   );
   // What it wrote (balances, nonces, storage): not kept, so only while the chain can still run its block again.
-  const diff = await call<PrestateDiff>("debug_traceTransaction", [
-    record.tx_hash,
-    { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
-  ]).catch(() => null);
-  // A mined transaction always moved its sender's nonce: a diff without it is a reloaded chain's empty answer.
-  const own =
-    diff?.pre &&
-    diff.post &&
-    Object.entries(diff.post).some(([at, state]) => at.toLowerCase() === record.from && state.nonce !== undefined);
-  return { ...record, ...changes, ...(own ? { state_changes: stateChanges(diff) } : {}) };
+  const diff = await call<PrestateDiff>("debug_traceTransaction", [record.tx_hash, PRESTATE_DIFF]).catch(() => null);
+  return { ...record, ...changes, ...(isOwnDiff(diff, record.from) ? { state_changes: stateChanges(diff) } : {}) };
 }

@@ -59,29 +59,28 @@ export const TOKEN_TOPICS = {
   withdrawal: "0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65",
 } as const;
 
+/** What `walkExecution` calls: each frame that ran, and each log of one. */
+export interface ExecutionVisitor {
+  readonly frame?: (frame: ValueFrame) => void;
+  readonly log?: (log: FrameLog) => void;
+}
+
 /**
- * The movements of a call tree, in execution order: a call's ether before what its code did, its logs between its
- * child calls by their `position`. Reverted frames (and all below them) moved nothing; DELEGATECALL and STATICCALL
- * frames move no ether of their own.
+ * Visits a call tree in execution order: a frame before what its code did, its logs between its child calls by their
+ * `position` (after them all when it does not say). Reverted frames (and all below them) did not happen and are not
+ * visited. A trace may come from a fixture file: a frame or log of the wrong shape is skipped, never thrown on.
  */
-export function assetMovements(root: ValueFrame): AssetMovement[] {
-  const moved: AssetMovement[] = [];
-  // A trace may come from a fixture file: a field of the wrong shape moves nothing, and never throws.
+export function walkExecution(root: ValueFrame, visitor: ExecutionVisitor): void {
   const visit = (frame: ValueFrame) => {
     if (!frame || typeof frame !== "object" || frame.error) return;
-    const value = typeof frame.value === "string" && QUANTITY.test(frame.value) ? BigInt(frame.value) : 0n;
-    const [from, to] = [addressOf(frame.from), addressOf(frame.to)];
-    if (value > 0n && from && to && frame.type !== "DELEGATECALL" && frame.type !== "STATICCALL") {
-      moved.push({ token: null, standard: "NativeCurrency", from, to, amount: value });
-    }
+    visitor.frame?.(frame);
     const children = Array.isArray(frame.calls) ? frame.calls : [];
     const logs = Array.isArray(frame.logs) ? frame.logs : [];
     let next = 0;
     const logsUpTo = (position: number) => {
       while (next < logs.length && logPosition(logs[next], children.length) <= position) {
         const log = logs[next++];
-        const movement = log && typeof log === "object" ? tokenMovement(log) : undefined;
-        if (movement) moved.push(movement);
+        if (log && typeof log === "object") visitor.log?.(log);
       }
     };
     children.forEach((child, i) => {
@@ -91,6 +90,27 @@ export function assetMovements(root: ValueFrame): AssetMovement[] {
     logsUpTo(Number.MAX_SAFE_INTEGER);
   };
   visit(root);
+}
+
+/**
+ * The movements of a call tree, in execution order (`walkExecution`): a call's ether before what its code did, the
+ * token movements its logs tell of. DELEGATECALL and STATICCALL frames move no ether of their own.
+ */
+export function assetMovements(root: ValueFrame): AssetMovement[] {
+  const moved: AssetMovement[] = [];
+  walkExecution(root, {
+    frame: (frame) => {
+      const value = typeof frame.value === "string" && QUANTITY.test(frame.value) ? BigInt(frame.value) : 0n;
+      const [from, to] = [addressOf(frame.from), addressOf(frame.to)];
+      if (value > 0n && from && to && frame.type !== "DELEGATECALL" && frame.type !== "STATICCALL") {
+        moved.push({ token: null, standard: "NativeCurrency", from, to, amount: value });
+      }
+    },
+    log: (log) => {
+      const movement = tokenMovement(log);
+      if (movement) moved.push(movement);
+    },
+  });
   return moved;
 }
 

@@ -5,6 +5,7 @@
 import { hexToBytes, keccak256, type Hex } from "./viem";
 import type { CallTraceNode, RawLog, TraceEntry } from "../../../api";
 import { decodeCall } from "./abi";
+import { walkExecution } from "../../../domain/asset-changes";
 
 /** One frame of a callTracer result. */
 export interface CallFrame {
@@ -76,29 +77,13 @@ export function nestTrace(entries: readonly TraceEntry[]): CallTraceNode | null 
 }
 
 /**
- * The logs the call emitted, in emission order: a frame's log at `position` p came before its p-th child call.
- * Logs of reverted frames (and their descendants) did not happen and are left out.
+ * The logs the call emitted, in emission order (lib/domain/asset-changes.ts `walkExecution`: a frame's log at
+ * `position` p came before its p-th child call). Logs of reverted frames (and their descendants) did not happen and
+ * are left out.
  */
 export function collectLogs(root: CallFrame): RawLog[] {
   const logs: RawLog[] = [];
-  const visit = (frame: CallFrame) => {
-    if (frame.error) return;
-    const children = frame.calls ?? [];
-    const own = [...(frame.logs ?? [])];
-    let next = 0;
-    const emitUpTo = (position: number) => {
-      while (next < own.length && Number(own[next].position ?? children.length) <= position) {
-        const log = own[next++];
-        logs.push({ address: log.address.toLowerCase(), data: log.data, topics: [...log.topics] });
-      }
-    };
-    children.forEach((child, i) => {
-      emitUpTo(i);
-      visit(child);
-    });
-    emitUpTo(Number.MAX_SAFE_INTEGER);
-  };
-  visit(root);
+  walkExecution(root, { log: (log) => logs.push({ address: log.address.toLowerCase(), data: log.data, topics: [...log.topics] }) });
   return logs;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CallFrame, ChainReads } from "../service/web-interface";
 import type { AssetMetadata } from "../domain/asset-changes";
-import { decodeTokenText, readTokenMetadata } from "../domain/token-metadata";
+import { readTokenMetadata } from "../domain/token-metadata";
 
 /** A block as `eth_getBlockByNumber(.., true)` answers it (the fields the pages show). */
 export interface ChainBlock {
@@ -128,8 +128,6 @@ export class ChainReader {
 
 /** What an ERC-20 contract says of itself. */
 export type TokenMetadata = AssetMetadata;
-
-export { decodeTokenText };
 
 /** Wei as ether, exact (no rounding), e.g. `1.5 ETH`. */
 export function formatEther(wei: bigint | string): string {

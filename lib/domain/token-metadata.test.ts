@@ -1,4 +1,4 @@
-import { decodeTokenText } from "./chain-reader";
+import { decodeTokenText } from "./token-metadata";
 
 const word = (n: number) => n.toString(16).padStart(64, "0");
 const text = (s: string) => Buffer.from(s).toString("hex").padEnd(64, "0");

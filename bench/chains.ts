@@ -12,6 +12,7 @@ import { startServer } from "../lib/service/listen";
 import { createAnvilEngine, type BackendChainEngine } from "../lib/service/chains";
 import type { Environment } from "../lib/api";
 import { rpc } from "../test/helpers/http";
+import { median } from "./support/stats";
 
 const TARGET_READY_3_MS = 1000;
 const TARGET_SIMULATIONS_PER_SECOND = 100;
@@ -27,11 +28,6 @@ function rssKb(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function main(): Promise<void> {

@@ -23,6 +23,7 @@ import { DEPLOYER, ENVIRONMENTS, createEnvironment, exportFixture, importFixture
 import { adminRpc, call } from "../test/helpers/http";
 import { startTestService, type TestService } from "../test/helpers/service";
 import { TerraformWorkspace } from "../test/helpers/terraform";
+import { median } from "./support/stats";
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const LARGE_CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 200);
@@ -38,11 +39,6 @@ const STORE_ABI = JSON.stringify([
   { type: "function", name: "calls", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "uint256" }] },
 ]);
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {

@@ -17,14 +17,10 @@ import { runCli, startCli, watchServe, serviceEnv } from "../test/helpers/cli";
 import { runFleetJob } from "../test/helpers/fleet-job";
 import { startForkUpstream } from "../test/helpers/fork-upstream";
 import { startRegistry } from "../test/helpers/registry";
+import { median } from "./support/stats";
 
 const RUNS = Number(process.env.BENCH_FLEET_RUNS ?? 3);
 const FLEETS = (process.env.BENCH_FLEET_SIZES ?? "1,4,12").split(",").map(Number);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)]!);
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "chainform-bench-fleet-"));
@@ -88,9 +84,9 @@ async function main(): Promise<void> {
     }
 
     const figures = {
-      startRegistryFixtureMs: median(startMs.registryFixture),
-      startLocalFixtureMs: median(startMs.localFixture),
-      startColdLiveForkMs: median(startMs.coldLiveFork),
+      startRegistryFixtureMs: Math.round(median(startMs.registryFixture)),
+      startLocalFixtureMs: Math.round(median(startMs.localFixture)),
+      startColdLiveForkMs: Math.round(median(startMs.coldLiveFork)),
       upstreamCallsPerJob: perJob,
       waves,
     };

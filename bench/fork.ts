@@ -20,6 +20,7 @@ import type { BackendChainEngine } from "../lib/service/chains";
 import { ALICE, BOB, DEPLOYER, TOKEN, startForkUpstream } from "../test/helpers/fork-upstream";
 import { rpc } from "../test/helpers/http";
 import { encodeDeployData, encodeFunctionData } from "../test/helpers/viem";
+import { median } from "./support/stats";
 
 const UPSTREAM_DELAY_MS = 50;
 const WORKLOAD_CALLS = 200;
@@ -31,11 +32,6 @@ const LIVE_RUNS = 3;
 const LIMITS = { rateLimit: 1e9, burstLimit: 1e9, unauthenticatedLimit: 1e9, rpcLimit: 1e9 };
 /** The workload's holders: the upstream's three and 47 more nobody funded. */
 const HOLDERS = [ALICE, BOB, DEPLOYER, ...Array.from({ length: 47 }, (_, i) => `0x${(0xb0000 + i).toString(16).padStart(40, "0")}`)];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function createEnvironment(service: RunningService, name: string): Promise<string> {
   const response = await fetch(`${service.baseUrl}/public/v1/account/${service.accountSlug}/project/${service.projectSlug}/environments`, {

@@ -45,6 +45,7 @@ import { summarizeTrace, type TraceSummary } from "../lib/terraform/protocol/tra
 import { PROVIDER_BLOCK, providerEnv } from "../test/helpers/acceptance";
 import { startTestService } from "../test/helpers/service";
 import { TerraformWorkspace } from "../test/helpers/terraform";
+import { median } from "./support/stats";
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const HANDSHAKES = 15;
@@ -55,11 +56,6 @@ const GO_PROVIDER =
   process.env.BENCH_GO_PROVIDER ??
   "/opt/tf-plugins/registry.terraform.io/hashicorp/aws/5.100.0/linux_amd64/terraform-provider-aws_v5.100.0_x5";
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const round = (ms: number) => Math.round(ms);
 const ratio = (value: number, limit: number) => +(value / limit).toFixed(2);
 

@@ -33,7 +33,8 @@ import { forgeProject } from "../test/helpers/forge";
 import { foundrySuiteSources, SUITE_TESTS } from "../test/foundry-suite/load";
 import { createPublicClient, createWalletClient, http, privateKeyToAccount } from "../test/helpers/viem";
 import { cannon, sequential, wsCannon, type Load } from "./support/rpc-loads";
-import { inTurns, median, round2, startService, timeRatio, type Service, type Variant } from "./support/rpc-turns";
+import { inTurns, round2, startService, timeRatio, type Service, type Variant } from "./support/rpc-turns";
+import { median } from "./support/stats";
 import { READ_TESTS, ACCOUNTS_PER_TEST, startForkReads, type ForkReads } from "./support/fork-reads";
 import { SWAPS, deployUniswap, swaps } from "./support/uniswap-swaps";
 

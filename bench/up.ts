@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TRACE_ENV, type TraceEvent } from "../lib/terraform/protocol/trace";
 import { summarizeTrace, type TraceSummary } from "../lib/terraform/protocol/trace-summary";
+import { median } from "./support/stats";
 
 const ROOT = join(__dirname, "..");
 const EXAMPLE = join(ROOT, "examples", "cdktf", "multichain-ci");
@@ -29,11 +30,6 @@ interface Run {
   readonly provider: TraceSummary;
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const round = (ms: number) => Math.round(ms);
 
 /** `850 ms`, `4.2 s`, `1 min 5 s` (lib/cli/duration.ts formatDuration) back to ms. */

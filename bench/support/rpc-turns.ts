@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { median } from "./stats";
 
 /** A service to measure: this checkout's, or an older one's (its dist/ and, for "oldNoHop", its hop turned off). */
 export interface Variant {
@@ -81,13 +82,6 @@ export async function startService(variant: Variant, rpcLimit?: number, env: Rec
       await exit;
     },
   };
-}
-
-/** The middle value; of an even count, the mean of the two in the middle. */
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Rounded to two decimals. */
